@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// The farkas command line: a thin layer over the library. Each command lives in cli/commands/
+// and registers itself here.
+import { Command } from 'commander';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+
+const program = new Command();
+program
+  .name('farkas')
+  .description('Program analysis as constraint solving for small integer C programs')
+  .version('0.1.0')
+  .addHelpText('after', '\n' + EXIT_CODES_HELP)
+  .showHelpAfterError()
+  .exitOverride((err) => {
+    // Usage errors are input errors (exit 3); --help and --version exit 0.
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') process.exit(EXIT.OK);
+    process.exit(EXIT.INPUT_ERROR);
+  });
+
+// Commands (each module exports `register(program)`):
+const modules: Array<{ register(p: Command): void }> = [
+];
+for (const m of modules) m.register(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,84 @@
+// The program IR every engine shares: one control-flow graph per procedure, edges labelled with
+// simple statements over mathematical integers, each edge keeping its source position.
+import type { Formula } from './formula.js';
+import type { Linear } from './linear.js';
+
+export interface SourcePos {
+  readonly file: string;
+  readonly line: number; // 1-based
+  readonly col: number; // 1-based
+}
+
+export type Stmt =
+  /** target := expr */
+  | { readonly kind: 'assign'; readonly target: string; readonly expr: Linear }
+  /** target := ? (non-deterministic value: a nondet call, an uninitialised local, a parameter of main) */
+  | { readonly kind: 'havoc'; readonly target: string }
+  /** continue only if cond holds (branches, assume(), abort() as assume(false)) */
+  | { readonly kind: 'assume'; readonly cond: Formula }
+  /** the run fails here if cond does not hold (assert(), __VERIFIER_assert(), reach_error() as assert(false)) */
+  | { readonly kind: 'assert'; readonly cond: Formula }
+  /** target := callee(args) by value; target is null for a call whose result is dropped.
+   * Globals are shared: the callee reads and writes them directly. */
+  | { readonly kind: 'call'; readonly target: string | null; readonly callee: string; readonly args: readonly Linear[] }
+  /** no effect (joins, break/continue jumps) */
+  | { readonly kind: 'skip' };
+
+export interface Edge {
+  readonly id: number;
+  readonly from: number;
+  readonly to: number;
+  readonly stmt: Stmt;
+  readonly pos: SourcePos;
+}
+
+export interface Location {
+  readonly id: number;
+  /** Position of the statement or loop this location stands before, when it has one. */
+  readonly pos?: SourcePos;
+  /** Target of a back edge: the head of a loop (while/do/for). */
+  readonly loopHeader: boolean;
+  /** Human-readable role: 'entry', 'exit', 'loop', 'after-loop', ... (for printing only). */
+  readonly label?: string;
+}
+
+export interface Procedure {
+  readonly name: string;
+  readonly params: readonly string[];
+  /** Locals, including front-end temporaries; disjoint from params and globals. */
+  readonly locals: readonly string[];
+  /** Holds the return value at the exit; null for a void procedure. */
+  readonly returnVar: string | null;
+  readonly entry: number;
+  readonly exit: number;
+  readonly locations: readonly Location[]; // locations[i].id === i
+  readonly edges: readonly Edge[]; // edges[i].id === i
+  readonly pos: SourcePos;
+}
+
+export interface GlobalVar {
+  readonly name: string;
+  /** C's static initialisation: the initialiser's constant value, or 0. */
+  readonly init: bigint;
+}
+
+export interface Program {
+  readonly file: string;
+  readonly globals: readonly GlobalVar[];
+  readonly procedures: ReadonlyMap<string, Procedure>;
+  /** The procedure analysed by default: `main` when defined, else the last defined function. */
+  readonly entry: string;
+}
+
+export function outgoing(proc: Procedure, loc: number): Edge[] {
+  return proc.edges.filter((e) => e.from === loc);
+}
+
+export function incoming(proc: Procedure, loc: number): Edge[] {
+  return proc.edges.filter((e) => e.to === loc);
+}
+
+/** All variables a procedure may touch: globals, parameters, locals. */
+export function scopeOf(program: Program, proc: Procedure): string[] {
+  return [...program.globals.map((g) => g.name), ...proc.params, ...proc.locals];
+}

@@ -12,8 +12,10 @@ export interface SourcePos {
 export type Stmt =
   /** target := expr */
   | { readonly kind: 'assign'; readonly target: string; readonly expr: Linear }
-  /** target := ? (non-deterministic value: a nondet call, an uninitialised local, a parameter of main) */
-  | { readonly kind: 'havoc'; readonly target: string }
+  /** target := ? (non-deterministic value: a nondet call, an uninitialised local, a parameter of main).
+   * `range`, when present, is the C type's value range of a `__VERIFIER_nondet_<type>()` result: real runs
+   * stay inside it (the interpreter enforces it); a proof may ignore it, which only over-approximates. */
+  | { readonly kind: 'havoc'; readonly target: string; readonly range?: { readonly lo: bigint; readonly hi: bigint } }
   /** continue only if cond holds (branches, assume(), abort() as assume(false)) */
   | { readonly kind: 'assume'; readonly cond: Formula }
   /** the run fails here if cond does not hold (assert(), __VERIFIER_assert(), reach_error() as assert(false)) */
@@ -40,6 +42,11 @@ export interface Location {
   readonly loopHeader: boolean;
   /** Human-readable role: 'entry', 'exit', 'loop', 'after-loop', ... (for printing only). */
   readonly label?: string;
+  /** The outgoing edges are a non-deterministic choice (`if (*)`, `while (*)`): exactly two edges,
+   * both unguarded. A run decides by consuming one value of the nondet stream: non-zero takes the
+   * edge with the smaller id (the then-branch / loop body), zero the other. Everywhere else the
+   * outgoing edges of a location are guarded by assumes the front end makes mutually exclusive. */
+  readonly choice?: boolean;
 }
 
 export interface Procedure {

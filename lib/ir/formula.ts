@@ -189,19 +189,13 @@ export function toC(f: Formula, name: (v: string) => string = (v) => v): string 
   const atomC = (rel: Relation, e: Linear): string => {
     const pos = L.fromTerms([...e.coeffs].filter(([, k]) => k > 0n));
     const neg = L.fromTerms([...e.coeffs].filter(([, k]) => k < 0n).map(([v, k]) => [v, -k] as [string, bigint]));
-    let lhs = pos;
-    let rhs = neg;
-    // Keep the constant on the side where it is written positively; prefer the right.
-    if (e.constant < 0n) rhs = L.addConstant(rhs, -e.constant);
-    else if (e.constant > 0n) {
-      if (L.isConstant(neg) && !L.isConstant(pos)) rhs = L.addConstant(rhs, -e.constant);
-      else lhs = L.addConstant(lhs, e.constant);
-    }
-    if (L.isConstant(lhs) && !L.isConstant(rhs)) {
-      // Variables on the left reads better: flip `3 >= x` to `x <= 3`.
-      return `${L.toC(rhs, name)} ${rel === '>=' ? '<=' : '=='} ${L.toC(lhs, name)}`;
-    }
-    return `${L.toC(lhs, name)} ${rel} ${L.toC(rhs, name)}`;
+    const c = e.constant;
+    const k = (x: bigint) => L.constant(x);
+    // Variables on one side where possible: `x + y >= 3`, `y <= -1`, `x - y == 0` as `x == y`.
+    if (L.isConstant(neg)) return `${L.toC(pos, name)} ${rel} ${L.toC(k(-c), name)}`;
+    if (L.isConstant(pos)) return `${L.toC(neg, name)} ${rel === '>=' ? '<=' : '=='} ${L.toC(k(c), name)}`;
+    if (c < 0n) return `${L.toC(pos, name)} ${rel} ${L.toC(L.addConstant(neg, -c), name)}`;
+    return `${L.toC(L.addConstant(pos, c), name)} ${rel} ${L.toC(neg, name)}`;
   };
   const go = (h: Formula, parent: 'and' | 'or' | 'not' | 'top'): string => {
     switch (h.kind) {

@@ -1,0 +1,43 @@
+// `farkas cfg FILE`: the control-flow graphs the front end builds, as text or Graphviz, for checking
+// how a program was understood (which statements, which loop headers, which conditions).
+import type { Command } from 'commander';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { printProcedure, printProgram, programToDot } from '../../lib/ir/print.js';
+import { InputError } from '../../lib/diagnostics.js';
+import { EXIT } from '../exit-codes.js';
+import { readSource, runCommand } from '../common.js';
+
+interface CfgCliOptions {
+  function?: string;
+  dot?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('cfg')
+    .description('print the control-flow graph of each function (locations, loop headers, edges with their statements)')
+    .argument('<file>', 'C program (.c or .i)')
+    .option('-f, --function <name>', 'print only this function')
+    .option('--dot', 'print a Graphviz digraph (one cluster per function) instead of text')
+    .addHelpText(
+      'after',
+      `
+Text form: one block per function; each location line lists its role (entry, exit, loop header,
+choice for a non-deterministic '*' branch) and source position, followed by its outgoing edges:
+  L3 -> L4  [line 7]  x := x + 1
+Render the Graphviz form with e.g.: farkas cfg prog.c --dot | dot -Tsvg > prog.svg`,
+    )
+    .action((file: string, opts: CfgCliOptions) =>
+      runCommand(() => {
+        const parsed = parseProgram(readSource(file), file);
+        if (opts.function !== undefined && !parsed.procedures.has(opts.function)) {
+          const known = [...parsed.procedures.keys()].join(', ');
+          throw new InputError('error', `no function '${opts.function}' in ${file} (functions: ${known})`, null);
+        }
+        if (opts.dot) process.stdout.write(programToDot(parsed, opts.function));
+        else if (opts.function !== undefined) process.stdout.write(printProcedure(parsed.procedures.get(opts.function)!) + '\n');
+        else process.stdout.write(printProgram(parsed));
+        return EXIT.OK;
+      }),
+    );
+}

@@ -1,0 +1,247 @@
+// Tokeniser for the C subset. Preprocessor lines (`#include`, `# 12 "file.c"` line markers, …) are
+// skipped whole, comments dropped; every token keeps its 1-based line and column so later stages can
+// point at the exact character. Numbers are kept exact (bigint); suffixes and floating-point literals
+// are recorded so the lowering can reject them with a precise message rather than the lexer guessing.
+import type { SourcePos } from '../ir/cfg.js';
+import { syntaxError } from '../diagnostics.js';
+
+export type TokenKind = 'ident' | 'int' | 'float' | 'char' | 'string' | 'punct' | 'eof';
+
+export interface Token {
+  readonly kind: TokenKind;
+  readonly text: string;
+  readonly pos: SourcePos;
+  /** Value of an integer or character constant. */
+  readonly value?: bigint;
+  /** An integer constant with a `u`/`U` suffix (an unsigned constant). */
+  readonly unsignedSuffix?: boolean;
+}
+
+// Longest first, so the greedy match picks `<<=` over `<<` over `<`.
+const PUNCTUATORS = [
+  '...', '<<=', '>>=',
+  '->', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '*=', '/=', '%=', '+=', '-=', '&=', '^=', '|=', '##',
+  '[', ']', '(', ')', '{', '}', '.', '&', '*', '+', '-', '~', '!', '/', '%', '<', '>', '^', '|', '?', ':', ';', '=', ',', '#',
+];
+
+// Punctuators by first character, longest first (tried in order at each position).
+const PUNCTUATORS_BY_FIRST = new Map<string, string[]>();
+for (const p of PUNCTUATORS) PUNCTUATORS_BY_FIRST.set(p[0]!, [...(PUNCTUATORS_BY_FIRST.get(p[0]!) ?? []), p]);
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+
+function isIdentStart(c: string | undefined): boolean {
+  return c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$');
+}
+
+function isIdentPart(c: string | undefined): boolean {
+  return isIdentStart(c) || isDigit(c);
+}
+
+const SIMPLE_ESCAPES: Record<string, number> = {
+  n: 10, t: 9, r: 13, '0': 0, a: 7, b: 8, f: 12, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63,
+};
+
+export function tokenize(source: string, file: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  let line = 1;
+  let lineStart = 0;
+  // True while only whitespace has been seen on the current line: a `#` there starts a directive.
+  let atLineStart = true;
+  const posAt = (index: number): SourcePos => ({ file, line, col: index - lineStart + 1 });
+  const newline = (index: number) => {
+    line++;
+    lineStart = index + 1;
+    atLineStart = true;
+  };
+
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '\n') {
+      newline(i);
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v') {
+      i++;
+      continue;
+    }
+    if (c === '\\' && (source[i + 1] === '\n' || (source[i + 1] === '\r' && source[i + 2] === '\n'))) {
+      // Line splice outside a directive: just a line break for positions.
+      i += source[i + 1] === '\n' ? 1 : 2;
+      newline(i);
+      i++;
+      continue;
+    }
+    if (c === '/' && source[i + 1] === '/') {
+      while (i < source.length && source[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '/' && source[i + 1] === '*') {
+      const start = posAt(i);
+      i += 2;
+      while (i < source.length && !(source[i] === '*' && source[i + 1] === '/')) {
+        if (source[i] === '\n') newline(i);
+        i++;
+      }
+      if (i >= source.length) throw syntaxError('unterminated comment', start);
+      i += 2;
+      continue;
+    }
+    if (c === '#' && atLineStart) {
+      // Preprocessor directive or line marker: skip to the end of the line, honouring `\` splices.
+      while (i < source.length && source[i] !== '\n') {
+        if (source[i] === '\\' && source[i + 1] === '\n') {
+          i++;
+          newline(i);
+        } else if (source[i] === '\\' && source[i + 1] === '\r' && source[i + 2] === '\n') {
+          i += 2;
+          newline(i);
+        }
+        i++;
+      }
+      continue;
+    }
+    atLineStart = false;
+    const pos = posAt(i);
+
+    if (isIdentStart(c)) {
+      let j = i + 1;
+      while (j < source.length && isIdentPart(source[j])) j++;
+      // A prefixed character or string literal: L'x', u8"…" and friends.
+      const word = source.slice(i, j);
+      if ((source[j] === "'" || source[j] === '"') && /^(L|u|U|u8)$/.test(word)) {
+        const lit = source[j] === "'" ? lexChar(j) : lexString(j);
+        tokens.push({ ...lit.token, text: word + lit.token.text, pos });
+        i = lit.end;
+        continue;
+      }
+      tokens.push({ kind: 'ident', text: word, pos });
+      i = j;
+      continue;
+    }
+
+    if (isDigit(c) || (c === '.' && isDigit(source[i + 1]))) {
+      const end = scanNumber(source, i);
+      const text = source.slice(i, end);
+      tokens.push(numberToken(text, pos));
+      i = end;
+      continue;
+    }
+
+    if (c === "'") {
+      const lit = lexChar(i);
+      tokens.push({ ...lit.token, pos });
+      i = lit.end;
+      continue;
+    }
+    if (c === '"') {
+      const lit = lexString(i);
+      tokens.push({ ...lit.token, pos });
+      i = lit.end;
+      continue;
+    }
+
+    const punct = PUNCTUATORS_BY_FIRST.get(c)?.find((p) => p.length === 1 || source.startsWith(p, i));
+    if (punct !== undefined) {
+      tokens.push({ kind: 'punct', text: punct, pos });
+      i += punct.length;
+      continue;
+    }
+    const shown = c.charCodeAt(0) < 32 || c.charCodeAt(0) > 126 ? `\\u{${c.codePointAt(0)!.toString(16)}}` : c;
+    throw syntaxError(`unexpected character '${shown}'`, pos);
+  }
+  tokens.push({ kind: 'eof', text: '<end of file>', pos: posAt(i) });
+  return tokens;
+
+  // Reads one (possibly escaped) character starting at j inside a literal closed by `quote`.
+  function readLiteralChar(j: number, quote: string, start: SourcePos): { code: number; next: number } {
+    const ch = source[j];
+    if (ch === undefined || ch === '\n') throw syntaxError(`missing terminating ${quote} character`, start);
+    if (ch !== '\\') return { code: source.codePointAt(j)!, next: j + (source.codePointAt(j)! > 0xffff ? 2 : 1) };
+    const e = source[j + 1];
+    if (e === undefined) throw syntaxError(`missing terminating ${quote} character`, start);
+    if (e === 'x') {
+      let k = j + 2;
+      while (k < source.length && /[0-9a-fA-F]/.test(source[k]!)) k++;
+      if (k === j + 2) throw syntaxError('\\x used with no following hex digits', posAt(j));
+      return { code: parseInt(source.slice(j + 2, k), 16), next: k };
+    }
+    if (/[0-7]/.test(e)) {
+      let k = j + 1;
+      while (k < source.length && k < j + 4 && /[0-7]/.test(source[k]!)) k++;
+      return { code: parseInt(source.slice(j + 1, k), 8), next: k };
+    }
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple !== undefined) return { code: simple, next: j + 2 };
+    // Unknown escapes keep the character (as compilers do, with a warning).
+    return { code: e.charCodeAt(0), next: j + 2 };
+  }
+
+  function lexChar(start: number): { token: Token; end: number } {
+    const startPos = posAt(start);
+    let j = start + 1;
+    if (source[j] === "'") throw syntaxError('empty character constant', startPos);
+    const codes: number[] = [];
+    while (source[j] !== "'") {
+      const r = readLiteralChar(j, "'", startPos);
+      codes.push(r.code);
+      j = r.next;
+    }
+    // A plain `char` is signed here: values above 127 wrap as on the usual targets.
+    let value = BigInt(codes[0]!);
+    if (codes.length === 1 && value > 127n && value < 256n) value -= 256n;
+    return { token: { kind: 'char', text: source.slice(start, j + 1), pos: startPos, value }, end: j + 1 };
+  }
+
+  function lexString(start: number): { token: Token; end: number } {
+    const startPos = posAt(start);
+    let j = start + 1;
+    while (source[j] !== '"') j = readLiteralChar(j, '"', startPos).next;
+    return { token: { kind: 'string', text: source.slice(start, j + 1), pos: startPos }, end: j + 1 };
+  }
+}
+
+/** End index of the preprocessing number starting at i (C's pp-number, so `1e+5` and `0x1p-3` stay whole). */
+function scanNumber(source: string, i: number): number {
+  let j = i + 1;
+  while (j < source.length) {
+    const ch = source[j]!;
+    if ((ch === '+' || ch === '-') && /[eEpP]/.test(source[j - 1]!) && !/^0[xX][0-9a-fA-F]*[eE]$/.test(source.slice(i, j))) {
+      j++;
+      continue;
+    }
+    if (/[0-9A-Za-z_.]/.test(ch)) {
+      j++;
+      continue;
+    }
+    break;
+  }
+  return j;
+}
+
+function numberToken(text: string, pos: SourcePos): Token {
+  const intMatch = /^(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)$/.exec(text);
+  if (intMatch) {
+    const digits = intMatch[1]!;
+    const suffix = intMatch[2]!;
+    if (!/^(u|U)?(l|L|ll|LL)?$/.test(suffix) && !/^(l|L|ll|LL)(u|U)$/.test(suffix)) {
+      throw syntaxError(`invalid suffix '${suffix}' on integer constant`, pos);
+    }
+    let value: bigint;
+    if (/^0[0-9]+$/.test(digits)) {
+      if (/[89]/.test(digits)) throw syntaxError(`invalid digit in octal constant '${text}'`, pos);
+      value = BigInt('0o' + digits.slice(1));
+    } else {
+      value = BigInt(digits); // BigInt understands 0x… and 0b…
+    }
+    return { kind: 'int', text, pos, value, unsignedSuffix: /[uU]/.test(suffix) };
+  }
+  if (/^([0-9]*\.[0-9]*([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]*[pP][+-]?[0-9]+)[fFlL]?$/.test(text) && text !== '.') {
+    return { kind: 'float', text, pos };
+  }
+  throw syntaxError(`invalid numeric constant '${text}'`, pos);
+}

@@ -1,0 +1,174 @@
+// Lowering of a whole translation unit: globals (constant initial values, C's static init), function
+// signatures, one Procedure per defined function, and the entry procedure. Declarations that do not
+// affect code (prototypes, typedefs, extern declarations, globals of unsupported types nobody uses)
+// are accepted and ignored; a use of an unusable name is rejected where it occurs.
+import type { GlobalVar, Procedure, Program, SourcePos } from '../ir/cfg.js';
+import { syntaxError, unsupported } from '../diagnostics.js';
+import * as L from '../ir/linear.js';
+import type { CType, Declarator, Expr, FunctionDef, TranslationUnit } from './ast.js';
+import { FunctionContext, type FunctionSignature, type ProgramInfo, type Symbol } from './context.js';
+import { returnType, scalarType, unsupportedTypeReason, type ScalarType } from './ctypes.js';
+import { lowerStatements } from './lower-stmt.js';
+import { isPure, valueCases } from './pure.js';
+
+type FunctionType = CType & { kind: 'function' };
+
+interface GlobalDefinition {
+  readonly declarator: Declarator;
+  readonly typePos: SourcePos;
+}
+
+export function lowerProgram(tu: TranslationUnit): Program {
+  const functions = new Map<string, FunctionSignature>();
+  const definitions: FunctionDef[] = [];
+  const prototypes = new Map<string, FunctionType>();
+  const globalDefs = new Map<string, GlobalDefinition>();
+
+  // Pass 1: what exists (functions may be called before their definition, C-prototype style).
+  for (const d of tu.decls) {
+    if (d.kind === 'function') {
+      if (d.body === null) continue; // a builtin's definition: replaced by the builtin semantics
+      if (functions.has(d.name)) throw syntaxError(`redefinition of function '${d.name}'`, d.pos);
+      functions.set(d.name, signature(d));
+      definitions.push(d);
+      continue;
+    }
+    if (d.storage === 'typedef') continue;
+    for (const decl of d.declarators) {
+      if (decl.type.kind === 'function') {
+        prototypes.set(decl.name, decl.type);
+        continue;
+      }
+      if (d.storage === 'extern') continue;
+      const previous = globalDefs.get(decl.name);
+      if (previous && previous.declarator.init !== null && decl.init !== null) {
+        throw syntaxError(`redefinition of '${decl.name}'`, decl.pos);
+      }
+      // Tentative definitions (`int x; int x = 1;`): the one with the initialiser wins.
+      if (!previous || decl.init !== null) globalDefs.set(decl.name, { declarator: decl, typePos: decl.type.kind === 'base' ? d.pos : decl.pos });
+    }
+  }
+  for (const name of globalDefs.keys()) {
+    if (functions.has(name)) throw syntaxError(`'${name}' redeclared as a different kind of symbol`, globalDefs.get(name)!.declarator.pos);
+  }
+
+  // Globals: IR variables for the supported scalar ones; the others become unusable names.
+  const globals: GlobalVar[] = [];
+  const globalSymbols = new Map<string, Symbol>();
+  for (const [name, def] of globalDefs) {
+    const reason = unsupportedTypeReason(def.declarator.type);
+    if (reason !== null) {
+      globalSymbols.set(name, { kind: 'unusable', unsupported: true, reason: `global '${name}' of ${reason}` });
+      continue;
+    }
+    const type = scalarType(def.declarator.type, def.typePos, `variable '${name}'`);
+    const init = def.declarator.init === null ? 0n : constantInitialiser(def.declarator.init, type);
+    globals.push({ name, init });
+    globalSymbols.set(name, { kind: 'var', ir: name, type });
+  }
+
+  const info: ProgramInfo = {
+    file: tu.file,
+    identifiers: tu.identifiers,
+    enumConstants: tu.enumConstants,
+    globalNames: new Set(globals.map((g) => g.name)),
+    functions,
+    prototypes,
+  };
+
+  // Pass 2, in source order: a global is visible from its first declaration on.
+  const visible = new Map<string, Symbol>();
+  const procedures = new Map<string, Procedure>();
+  for (const d of tu.decls) {
+    if (d.kind === 'function') {
+      if (d.body !== null) procedures.set(d.name, lowerFunction(info, d, visible));
+      continue;
+    }
+    if (d.storage === 'typedef') continue;
+    for (const decl of d.declarators) {
+      if (decl.type.kind === 'function') continue;
+      const sym = globalSymbols.get(decl.name) ?? {
+        kind: 'unusable' as const,
+        unsupported: true,
+        reason: `extern variable '${decl.name}' without a definition in this file`,
+      };
+      visible.set(decl.name, sym);
+    }
+  }
+
+  if (definitions.length === 0) throw syntaxError('no function definition in the file', { file: tu.file, line: 1, col: 1 });
+  const entry = functions.has('main') ? 'main' : definitions[definitions.length - 1]!.name;
+  return { file: tu.file, globals, procedures, entry };
+}
+
+function signature(d: FunctionDef): FunctionSignature {
+  if (d.type.variadic) throw unsupported(`variadic function '${d.name}'`, d.pos);
+  const ret = returnType(d.type.ret, d.pos, d.name);
+  const params: ScalarType[] = [];
+  for (const p of d.type.params ?? []) {
+    if (p.name === null) throw syntaxError(`parameter name omitted in definition of '${d.name}'`, p.pos);
+    if (isMainPointerParameter(d, p.type)) continue;
+    params.push(scalarType(p.type, p.pos, `parameter '${p.name}'`));
+  }
+  return { name: d.name, params, ret, pos: d.pos };
+}
+
+/** `main(int argc, char *argv[])`: argv is accepted as long as the code never uses it. */
+function isMainPointerParameter(d: FunctionDef, t: CType): boolean {
+  return d.name === 'main' && (t.kind === 'pointer' || t.kind === 'array');
+}
+
+/** C's static initialisation: the initialiser must fold to a constant. */
+function constantInitialiser(init: Expr, type: ScalarType): bigint {
+  if (init.kind === 'initlist') throw unsupported('initializer list', init.pos);
+  const notConstant = () => syntaxError('initializer element is not constant', init.pos);
+  if (!isPure(init)) throw notConstant();
+  const reader = {
+    read: (): never => {
+      throw notConstant();
+    },
+  };
+  const cases = valueCases(init, reader, new Map());
+  const only = cases.length === 1 ? cases[0]! : null;
+  if (!only || only.guard.kind !== 'true' || !L.isConstant(only.value)) throw notConstant();
+  const value = only.value.constant;
+  return type.isBool ? (value !== 0n ? 1n : 0n) : value;
+}
+
+function lowerFunction(info: ProgramInfo, d: FunctionDef, visible: ReadonlyMap<string, Symbol>): Procedure {
+  const sig = info.functions.get(d.name)!;
+  const ctx = new FunctionContext(info, d.name, sig.ret, visible, d.pos);
+  let k = 0;
+  for (const p of d.type.params ?? []) {
+    const name = p.name!;
+    if (isMainPointerParameter(d, p.type)) {
+      ctx.bindAlias(name, { kind: 'unusable', unsupported: true, reason: `pointer parameter '${name}' of main` }, p.pos);
+      continue;
+    }
+    ctx.declareParam(name, sig.params[k++]!, p.pos);
+  }
+  lowerStatements(ctx, d.body!);
+  if (ctx.cur !== null) {
+    // Falling off the end: main returns 0 (C99); any other function returns an unspecified value.
+    const end = d.end;
+    if (ctx.returnVar !== null) {
+      ctx.emit(
+        d.name === 'main' ? { kind: 'assign', target: ctx.returnVar, expr: L.constant(0n) } : { kind: 'havoc', target: ctx.returnVar },
+        end,
+      );
+    }
+    ctx.jump(ctx.exit, end);
+  }
+  const graph = ctx.builder.finish(ctx.entry, ctx.exit);
+  return {
+    name: d.name,
+    params: ctx.params,
+    locals: ctx.locals,
+    returnVar: ctx.returnVar,
+    entry: graph.entry,
+    exit: graph.exit,
+    locations: graph.locations,
+    edges: graph.edges,
+    pos: d.pos,
+  };
+}

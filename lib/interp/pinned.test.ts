@@ -1,0 +1,54 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { program } from '../ir/builder.js';
+import { ceilDiv, floorDiv } from './pinned.js';
+import { runProgram } from './index.js';
+
+test('floorDiv and ceilDiv round toward -∞ and +∞', (t) => {
+  fc.assert(
+    fc.property(fc.bigInt({ min: -1000n, max: 1000n }), fc.bigInt({ min: -50n, max: 50n }).filter((b) => b !== 0n), (a, b) => {
+      const f = floorDiv(a, b);
+      const c = ceilDiv(a, b);
+      // b*f <= a < b*(f+1) for b > 0 (reversed for b < 0); likewise for the ceiling.
+      t.true(b > 0n ? f * b <= a && a < (f + 1n) * b : f * b >= a && a > (f + 1n) * b);
+      t.true(b > 0n ? c * b >= a && a > (c - 1n) * b : c * b <= a && a < (c - 1n) * b);
+    }),
+    { numRuns: 500, seed: 1 },
+  );
+});
+
+// The front end's lowering of `x / 3` (truncation toward zero): q := ?; assume(one q fits).
+const quotient = program((p) =>
+  p.procedure('main', { params: ['x'], returns: true }, (b) =>
+    b
+      .havoc('q')
+      .assume('(x >= 0 && x - 3*q >= 0 && 3*q - x + 2 >= 0) || (x <= -1 && x - 3*q + 2 >= 0 && 3*q - x >= 0)')
+      .return('q'),
+  ),
+);
+
+test('past the stream, a quotient is computed from the assumption that pins it', (t) => {
+  for (let x = -10n; x <= 10n; x++) {
+    const r = runProgram(quotient, { inputs: new Map([['x', x]]), nondetDefault: null });
+    t.deepEqual(r.outcome, { kind: 'exit', returnValue: x / 3n }, `x = ${x}`);
+    t.is(r.nondetSolved, 1);
+    t.deepEqual(r.nondetConsumed, [x / 3n]);
+  }
+});
+
+test('a given stream value is used as is, even when it blocks the run', (t) => {
+  const r = runProgram(quotient, { inputs: new Map([['x', 7n]]), nondet: [5n] });
+  t.is(r.outcome.kind, 'assume-blocked');
+  t.is(r.nondetSolved, 0);
+});
+
+test('assumptions that leave several values or none do not pin: the default applies', (t) => {
+  const several = program((p) => p.procedure('main', { returns: true }, (b) => b.havoc('v').assume('v > 5').return('v')));
+  t.is(runProgram(several).outcome.kind, 'assume-blocked');
+  t.deepEqual(runProgram(several, { nondetDefault: 9n }).outcome, { kind: 'exit', returnValue: 9n });
+
+  const half = program((p) => p.procedure('main', { params: ['x'], returns: true }, (b) => b.havoc('h').assume('2*h == x').return('h')));
+  t.deepEqual(runProgram(half, { inputs: new Map([['x', -8n]]) }).outcome, { kind: 'exit', returnValue: -4n });
+  const odd = runProgram(half, { inputs: new Map([['x', 7n]]), nondetDefault: null });
+  t.is(odd.outcome.kind, 'nondet-exhausted');
+});

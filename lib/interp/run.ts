@@ -1,0 +1,262 @@
+// The concrete interpreter: runs a program on given inputs and a stream of nondet values. Every
+// engine replays its counterexamples through it, so it follows the IR's meaning exactly:
+// mathematical integers, assume-guarded deterministic branches, choice locations deciding by one
+// nondet value, calls by value with shared globals. Frames live on an explicit stack, so deep
+// recursion costs heap, not JS stack.
+import type { Procedure, Program, SourcePos } from '../ir/cfg.js';
+import { InputError } from '../diagnostics.js';
+import { compileProcedure, globalIndex, type CompiledEdge, type CompiledProc, type Frame, type VarRef } from './compile.js';
+import { stmtText } from './stmt-text.js';
+import {
+  DEFAULT_MAX_CALL_DEPTH,
+  DEFAULT_MAX_STEPS,
+  type RunOptions,
+  type RunOutcome,
+  type RunResult,
+  type TraceStep,
+} from './types.js';
+
+interface ActiveFrame {
+  readonly code: CompiledProc;
+  readonly vars: Frame;
+  loc: number;
+  /** The caller's call edge this frame returns through (null for the entry frame). */
+  readonly callEdge: CompiledEdge | null;
+}
+
+export function runProgram(program: Program, options: RunOptions = {}): RunResult {
+  const entryName = options.entry ?? program.entry;
+  const entryProc = program.procedures.get(entryName);
+  if (!entryProc) {
+    const defined = [...program.procedures.keys()].join(', ') || 'none';
+    throw new InputError('error', `unknown function '${entryName}' (defined: ${defined})`, null);
+  }
+  const givenInputs = options.inputs ?? new Map<string, bigint>();
+  for (const name of givenInputs.keys()) {
+    if (!entryProc.params.includes(name)) {
+      const params = entryProc.params.length > 0 ? `parameters: ${entryProc.params.join(', ')}` : 'it has no parameters';
+      throw new InputError('error', `'${entryName}' has no parameter '${name}' (${params})`, entryProc.pos);
+    }
+  }
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH;
+  const nondetDefault = options.nondetDefault === undefined ? 0n : options.nondetDefault;
+  const stream = options.nondet ?? [];
+  const trace: TraceStep[] | undefined = options.recordTrace ? [] : undefined;
+
+  const gIndex = globalIndex(program);
+  const codeCache = new Map<string, CompiledProc>();
+  const codeOf = (proc: Procedure): CompiledProc => {
+    let code = codeCache.get(proc.name);
+    if (!code) {
+      code = compileProcedure(program, proc, gIndex);
+      codeCache.set(proc.name, code);
+    }
+    return code;
+  };
+  const globals: bigint[] = program.globals.map((g) => g.init);
+
+  const consumed: bigint[] = [];
+  let defaulted = 0;
+  let solved = 0;
+  const takeNondet = (pinned: (() => bigint | null) | null = null): bigint | null => {
+    const next = consumed.length - defaulted - solved;
+    if (next < stream.length) {
+      const v = stream[next]!;
+      consumed.push(v);
+      return v;
+    }
+    // Past the stream a value pinned by the next assumption is no choice at all (a quotient): take it.
+    const p = pinned?.() ?? null;
+    if (p !== null) {
+      solved++;
+      consumed.push(p);
+      return p;
+    }
+    if (nondetDefault === null) return null;
+    defaulted++;
+    consumed.push(nondetDefault);
+    return nondetDefault;
+  };
+
+  let steps = 0;
+  const inputs = new Map<string, bigint>();
+  const inputsFromNondet: string[] = [];
+  const frames: ActiveFrame[] = [];
+  const finish = (outcome: RunOutcome): RunResult => {
+    const result: RunResult = {
+      outcome,
+      entry: entryName,
+      inputs,
+      inputsFromNondet,
+      nondetConsumed: consumed,
+      nondetDefault,
+      nondetDefaulted: defaulted,
+      nondetSolved: solved,
+      steps,
+      globals: new Map(program.globals.map((g, i) => [g.name, globals[i]!])),
+    };
+    return trace ? { ...result, trace } : result;
+  };
+
+  const entryCode = codeOf(entryProc);
+  const entryVars: Frame = new Array<bigint>(entryCode.frameVars.length).fill(0n);
+  for (const [i, name] of entryProc.params.entries()) {
+    let v = givenInputs.get(name);
+    if (v === undefined) {
+      const n = takeNondet();
+      if (n === null) return finish({ kind: 'nondet-exhausted', pos: entryProc.pos, procedure: entryName });
+      v = n;
+      inputsFromNondet.push(name);
+    }
+    inputs.set(name, v);
+    entryVars[i] = v;
+  }
+  frames.push({ code: entryCode, vars: entryVars, loc: entryProc.entry, callEdge: null });
+
+  const write = (frame: ActiveFrame, ref: VarRef, value: bigint): void => {
+    if (ref.global) globals[ref.index] = value;
+    else frame.vars[ref.index] = value;
+  };
+  let lastPos: SourcePos | null = null;
+
+  for (;;) {
+    const frame = frames[frames.length - 1]!;
+    const proc = frame.code.proc;
+    const depth = frames.length - 1;
+
+    if (frame.loc === proc.exit) {
+      const returnValue = frame.code.returnSlot === null ? null : frame.vars[frame.code.returnSlot]!;
+      frames.pop();
+      const caller = frames[frames.length - 1];
+      if (!caller) return finish({ kind: 'exit', returnValue });
+      const call = frame.callEdge!;
+      const values = new Map<string, bigint>();
+      if (call.stmt.kind === 'call' && call.stmt.target !== null) {
+        // compileProcedure rejected a used result of a void callee, so returnValue is set.
+        write(caller, call.stmt.target, returnValue!);
+        values.set(call.stmt.target.name, returnValue!);
+      }
+      caller.loc = call.edge.to;
+      trace?.push({
+        kind: 'return',
+        procedure: caller.code.proc.name,
+        depth: depth - 1,
+        location: call.edge.from,
+        to: call.edge.to,
+        edge: call.edge.id,
+        pos: call.edge.pos,
+        text: `return from ${proc.name}`,
+        values,
+      });
+      continue;
+    }
+
+    const location = proc.locations[frame.loc];
+    if (steps >= maxSteps) {
+      return finish({ kind: 'step-limit', limit: 'steps', max: maxSteps, pos: location?.pos ?? lastPos, procedure: proc.name });
+    }
+    const outs = frame.code.out[frame.loc] ?? [];
+    const stepNondet: bigint[] = [];
+    let chosen: CompiledEdge | undefined;
+    if (location?.choice) {
+      if (outs.length !== 2) {
+        throw new Error(`internal IR error: choice location ${frame.loc} of ${proc.name} has ${outs.length} outgoing edges, expected 2`);
+      }
+      const v = takeNondet();
+      if (v === null) return finish({ kind: 'nondet-exhausted', pos: location.pos ?? outs[0]!.edge.pos, procedure: proc.name });
+      stepNondet.push(v);
+      // Non-zero takes the edge with the smaller id (then-branch / loop body); `outs` is in id order.
+      chosen = v !== 0n ? outs[0]! : outs[1]!;
+    } else {
+      for (const e of outs) {
+        if (e.stmt.kind === 'assume' && !e.stmt.test(frame.vars, globals)) continue;
+        if (chosen) {
+          throw new Error(
+            `internal IR error: location ${frame.loc} of ${proc.name} is not a choice location but edges ${chosen.edge.id} and ${e.edge.id} are both enabled`,
+          );
+        }
+        chosen = e;
+      }
+      if (!chosen) {
+        const pos = outs[0]?.edge.pos ?? location?.pos ?? lastPos;
+        return finish({ kind: 'assume-blocked', pos, procedure: proc.name, location: frame.loc });
+      }
+    }
+
+    const edge = chosen.edge;
+    const s = chosen.stmt;
+    steps++;
+    lastPos = edge.pos;
+    const values = new Map<string, bigint>();
+    let kind: TraceStep['kind'] = 'edge';
+    // A step that ends the run (failed assert, bad nondet value) is still recorded in the trace.
+    let stop: RunOutcome | null = null;
+    switch (s.kind) {
+      case 'assign': {
+        const v = s.value(frame.vars, globals);
+        write(frame, s.target, v);
+        values.set(s.target.name, v);
+        break;
+      }
+      case 'havoc': {
+        const pinned = s.pinned;
+        const v = takeNondet(pinned && (() => pinned(frame.vars, globals)));
+        if (v === null) {
+          stop = { kind: 'nondet-exhausted', pos: edge.pos, procedure: proc.name };
+          break;
+        }
+        stepNondet.push(v);
+        if (s.range && (v < s.range.lo || v > s.range.hi)) {
+          stop = { kind: 'nondet-out-of-range', pos: edge.pos, procedure: proc.name, value: v, range: s.range };
+          break;
+        }
+        write(frame, s.target, v);
+        values.set(s.target.name, v);
+        break;
+      }
+      case 'assume':
+        // Only reached unchecked on a choice location, whose edges should be unguarded; honour it anyway.
+        if (!s.test(frame.vars, globals)) stop = { kind: 'assume-blocked', pos: edge.pos, procedure: proc.name, location: frame.loc };
+        break;
+      case 'assert':
+        if (!s.test(frame.vars, globals)) stop = { kind: 'assertion-failed', pos: edge.pos, procedure: proc.name, edge: edge.id };
+        break;
+      case 'call': {
+        if (frames.length >= maxCallDepth) {
+          stop = { kind: 'step-limit', limit: 'call-depth', max: maxCallDepth, pos: edge.pos, procedure: proc.name };
+          break;
+        }
+        const callee = program.procedures.get(s.callee)!;
+        const code = codeOf(callee);
+        const vars: Frame = new Array<bigint>(code.frameVars.length).fill(0n);
+        // Arguments are evaluated in the caller's frame before the callee's frame exists.
+        for (const [i, arg] of s.args.entries()) {
+          vars[i] = arg(frame.vars, globals);
+          values.set(callee.params[i]!, vars[i]!);
+        }
+        frames.push({ code, vars, loc: callee.entry, callEdge: chosen });
+        kind = 'call';
+        break;
+      }
+      case 'skip':
+        break;
+    }
+    if (kind !== 'call' && stop === null) frame.loc = edge.to;
+    if (trace) {
+      const step: TraceStep = {
+        kind,
+        procedure: proc.name,
+        depth,
+        location: edge.from,
+        to: edge.to,
+        edge: edge.id,
+        pos: edge.pos,
+        text: stmtText(edge.stmt),
+        values,
+      };
+      trace.push(stepNondet.length > 0 ? { ...step, nondet: stepNondet } : step);
+    }
+    if (stop) return finish(stop);
+  }
+}

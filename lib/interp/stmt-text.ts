@@ -1,0 +1,18 @@
+// IR statements in C-like syntax, for traces and step-through displays.
+import type { Stmt } from '../ir/cfg.js';
+import * as F from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+
+export function stmtText(s: Stmt): string {
+  switch (s.kind) {
+    case 'assign': return `${s.target} = ${L.toC(s.expr)}`;
+    case 'havoc': return s.range ? `${s.target} = nondet() in [${s.range.lo}, ${s.range.hi}]` : `${s.target} = nondet()`;
+    case 'assume': return `assume(${F.toC(s.cond)})`;
+    case 'assert': return `assert(${F.toC(s.cond)})`;
+    case 'call': {
+      const call = `${s.callee}(${s.args.map((a) => L.toC(a)).join(', ')})`;
+      return s.target === null ? call : `${s.target} = ${call}`;
+    }
+    case 'skip': return 'skip';
+  }
+}

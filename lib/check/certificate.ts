@@ -1,0 +1,246 @@
+// The independent certificate checker: "sound or silent". Given invariants at a set of cut-points,
+// re-prove from the IR alone, with z3 over the integers, that they are inductive and imply every
+// assertion and the postcondition. Shares no code with the SAT pipeline's VC generator: the graph
+// work is in cut-regions.ts, the (large-block) encoding in region-encoding.ts.
+// The proof is relative to mathematical integers, the IR's semantics.
+import type { Edge, Procedure, Program, SourcePos } from '../ir/cfg.js';
+import { scopeOf } from '../ir/cfg.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import { findUncutCycle, reachableFrom, regionOf, successorEdges } from './cut-regions.js';
+import { formulaToSmt, lookup, symbolsFor } from './lia.js';
+import { withLiaSolver, type LiaSolver } from './lia-solver.js';
+import { encodeRegion, envValues, pathTo, violationAt, type NodeKey, type RegionEncoding } from './region-encoding.js';
+
+export type ObligationKind = 'initiation' | 'consecution' | 'safety' | 'exit';
+export type ObligationStatus = 'proved' | 'refuted' | 'unknown';
+
+export interface Obligation {
+  /** The cut-point whose invariant is assumed. */
+  readonly from: number;
+  /** The cut-point whose invariant is required ('initiation', 'consecution'), the location of the
+   * assert ('safety'), or the exit ('exit'). */
+  readonly to: number;
+  readonly kind: ObligationKind;
+  readonly status: ObligationStatus;
+  /** For 'refuted': program variable values at `from` that satisfy its invariant and lead to the failure. */
+  readonly counterexample?: Map<string, bigint>;
+  /** For 'refuted': the values where the failure happens (at `to`, before the failing assert). */
+  readonly failingState?: Map<string, bigint>;
+  /** For 'refuted': the IR edge ids of the path from `from` (for 'safety', ending with the assert's edge). */
+  readonly path?: readonly number[];
+  /** For 'safety': the assert's edge. */
+  readonly edge?: number;
+  /** For 'unknown': why (e.g. "timeout after 100 ms"). */
+  readonly reason?: string;
+  readonly millis: number;
+}
+
+export interface CertificateResult {
+  readonly valid: boolean;
+  /** Why the certificate is not valid (absent when valid). */
+  readonly reason?: string;
+  readonly obligations: Obligation[];
+}
+
+export interface CertificateOptions {
+  /** Assumed at entry (default true). */
+  readonly precondition?: Formula;
+  /** Required at the exit (default true). */
+  readonly postcondition?: Formula;
+  /** Time limit of each z3 check; an obligation that runs out is 'unknown' (default 60 s). */
+  readonly timeoutMs?: number;
+}
+
+export const DEFAULT_OBLIGATION_TIMEOUT_MS = 60_000;
+
+function describeLocation(proc: Procedure, loc: number): string {
+  const location = proc.locations[loc];
+  const details = [location?.label, location?.pos && formatPos(location.pos)].filter(Boolean);
+  return details.length > 0 ? `location ${loc} (${details.join(' at ')})` : `location ${loc}`;
+}
+
+function formatPos(pos: SourcePos): string {
+  return `${pos.file}:${pos.line}:${pos.col}`;
+}
+
+function rejected(reason: string): CertificateResult {
+  return { valid: false, reason, obligations: [] };
+}
+
+/** Problems that make the certificate meaningless before any proving: returned as a reason. */
+function structuralProblem(
+  program: Program,
+  proc: Procedure,
+  invariants: ReadonlyMap<number, Formula>,
+  options: CertificateOptions,
+): string | null {
+  const call = proc.edges.find((e) => e.stmt.kind === 'call');
+  if (call) {
+    const callee = call.stmt.kind === 'call' ? call.stmt.callee : '';
+    return `calls must be inlined or summarised before certification (call of '${callee}' at ${formatPos(call.pos)})`;
+  }
+  const scope = new Set(scopeOf(program, proc));
+  if (proc.returnVar !== null) scope.add(proc.returnVar);
+  const unknownVariable = (what: string, f: Formula): string | null => {
+    const outside = [...F.variablesOf(f)].filter((v) => !scope.has(v)).sort();
+    if (outside.length === 0) return null;
+    const names = outside.map((v) => `'${v}'`).join(', ');
+    return `${what} mentions ${outside.length === 1 ? 'a variable' : 'variables'} not in procedure '${proc.name}': ${names}`;
+  };
+  for (const [loc, inv] of [...invariants].sort(([a], [b]) => a - b)) {
+    if (!Number.isInteger(loc) || loc < 0 || loc >= proc.locations.length) {
+      return `invariant given for location ${loc}, which procedure '${proc.name}' does not have`;
+    }
+    const problem = unknownVariable(`the invariant at ${describeLocation(proc, loc)}`, inv);
+    if (problem) return problem;
+  }
+  return (
+    unknownVariable('the precondition', options.precondition ?? F.TRUE) ??
+    unknownVariable('the postcondition', options.postcondition ?? F.TRUE)
+  );
+}
+
+/** All variables the encoding must version: the procedure's scope plus anything its statements use. */
+function variablesOfProcedure(program: Program, proc: Procedure): string[] {
+  const vars = new Set(scopeOf(program, proc));
+  if (proc.returnVar !== null) vars.add(proc.returnVar);
+  for (const edge of proc.edges) {
+    const s = edge.stmt;
+    if (s.kind === 'assign') {
+      vars.add(s.target);
+      for (const v of s.expr.coeffs.keys()) vars.add(v);
+    } else if (s.kind === 'havoc') vars.add(s.target);
+    else if (s.kind === 'assume' || s.kind === 'assert') F.variablesOf(s.cond, vars);
+  }
+  return [...vars].sort();
+}
+
+export async function checkInvariants(
+  program: Program,
+  procName: string,
+  invariants: ReadonlyMap<number, Formula>,
+  options: CertificateOptions = {},
+): Promise<CertificateResult> {
+  const proc = program.procedures.get(procName);
+  if (proc === undefined) return rejected(`no procedure named '${procName}'`);
+  const problem = structuralProblem(program, proc, invariants, options);
+  if (problem) return rejected(problem);
+
+  const precondition = options.precondition ?? F.TRUE;
+  const postcondition = options.postcondition ?? F.TRUE;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_OBLIGATION_TIMEOUT_MS;
+
+  const successors = successorEdges(proc);
+  const reachable = reachableFrom(successors, proc.entry);
+  const cutPoints = new Set<number>([proc.entry, ...invariants.keys()]);
+  const cycle = findUncutCycle(successors, reachable, cutPoints);
+  if (cycle) {
+    const described = [...cycle, cycle[0]!].map((loc) => describeLocation(proc, loc)).join(' -> ');
+    return rejected(`the cut-points do not cut the cycle ${described}: put an invariant on one of its locations`);
+  }
+  const reachableCuts = [...cutPoints].filter((loc) => reachable.has(loc)).sort((a, b) => a - b);
+  const regions = reachableCuts.map((start) => regionOf(successors, start, cutPoints));
+  const covered = new Set(regions.flatMap((r) => [r.start, ...r.interior, ...r.targets]));
+  const uncovered = [...reachable].filter((loc) => !covered.has(loc)).sort((a, b) => a - b);
+  if (uncovered.length > 0) {
+    // Cannot happen when the entry is a cut-point and every cycle is cut; kept as a guard of that reasoning.
+    return rejected(`${describeLocation(proc, uncovered[0]!)} is reachable but covered by no cut-point`);
+  }
+
+  const variables = variablesOfProcedure(program, proc);
+  const invariantAt = (loc: number): Formula => (loc === proc.entry ? invariants.get(loc) ?? precondition : invariants.get(loc)!);
+  const obligations: Obligation[] = [];
+
+  // An invariant given at the entry replaces the precondition as what holds there (the entry may
+  // be re-entered by a cycle), so it must follow from the precondition.
+  const entryInvariant = invariants.get(proc.entry);
+  if (entryInvariant !== undefined) {
+    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, timeoutMs));
+  }
+  for (const region of regions) {
+    // The region's transitions are encoded once; each obligation adds its own goal.
+    const regionObligations = await withLiaSolver(async (solver) => {
+      const encoding = encodeRegion(solver, region, cutPoints, variables, invariantAt(region.start));
+      const results: Obligation[] = [];
+      const prove = async (to: number, kind: ObligationKind, at: NodeKey, goal: Formula, assertEdge?: Edge) => {
+        results.push(await proveObligation(solver, encoding, { from: region.start, to, kind, at, goal, assertEdge, timeoutMs }));
+      };
+      for (const edge of region.edges) {
+        if (edge.stmt.kind === 'assert') await prove(edge.from, 'safety', encoding.sourceOf(edge), edge.stmt.cond, edge);
+      }
+      for (const target of region.targets) {
+        await prove(target, region.start === proc.entry ? 'initiation' : 'consecution', `target:${target}`, invariantAt(target));
+      }
+      if (region.start === proc.exit) await prove(proc.exit, 'exit', 'start', postcondition);
+      else if (region.interior.includes(proc.exit)) await prove(proc.exit, 'exit', `inner:${proc.exit}`, postcondition);
+      return results;
+    });
+    obligations.push(...regionObligations);
+  }
+
+  const failed = obligations.filter((o) => o.status !== 'proved');
+  if (failed.length === 0) return { valid: true, obligations };
+  const describe = (o: Obligation): string => {
+    const where = o.kind === 'safety' ? `assert at ${formatEdge(proc, o.edge)}` : `${o.from} -> ${o.to}`;
+    return `${o.kind} (${where}) ${o.status === 'unknown' ? `unknown: ${o.reason}` : 'refuted'}`;
+  };
+  const reason = `${failed.length} of ${obligations.length} obligations not proved: ${failed.map(describe).join('; ')}`;
+  return { valid: false, reason, obligations };
+}
+
+function formatEdge(proc: Procedure, edgeId: number | undefined): string {
+  const edge = edgeId === undefined ? undefined : proc.edges[edgeId];
+  return edge ? `${formatPos(edge.pos)}, location ${edge.from}` : 'unknown edge';
+}
+
+interface ObligationSpec {
+  readonly from: number;
+  readonly to: number;
+  readonly kind: ObligationKind;
+  /** Where the goal must hold (for 'safety': before the assert edge). */
+  readonly at: NodeKey;
+  readonly goal: Formula;
+  readonly assertEdge?: Edge;
+  readonly timeoutMs: number;
+}
+
+async function proveObligation(solver: LiaSolver, encoding: RegionEncoding, spec: ObligationSpec): Promise<Obligation> {
+  const base = { from: spec.from, to: spec.to, kind: spec.kind, ...(spec.assertEdge ? { edge: spec.assertEdge.id } : {}) };
+  if (spec.goal.kind === 'true') return { ...base, status: 'proved', millis: 0 };
+  const node = encoding.nodes.get(spec.at);
+  if (node === undefined) throw new Error(`certificate: no node ${spec.at} in the region of ${spec.from}`);
+  const outcome = await solver.check({ timeoutMs: spec.timeoutMs }, violationAt(node, spec.goal));
+  if (outcome.status === 'unsat') return { ...base, status: 'proved', millis: outcome.millis };
+  if (outcome.status === 'unknown') return { ...base, status: 'unknown', reason: outcome.reason, millis: outcome.millis };
+  const model = solver.model();
+  const path = pathTo(model, encoding, spec.at);
+  return {
+    ...base,
+    status: 'refuted',
+    counterexample: envValues(model, encoding.nodes.get('start')!.env),
+    failingState: envValues(model, node.env),
+    path: spec.assertEdge ? [...path, spec.assertEdge.id] : path,
+    millis: outcome.millis,
+  };
+}
+
+function proveEntryInvariant(
+  entry: number,
+  variables: readonly string[],
+  precondition: Formula,
+  invariant: Formula,
+  timeoutMs: number,
+): Promise<Obligation> {
+  const base = { from: entry, to: entry, kind: 'initiation' as const };
+  if (invariant.kind === 'true') return Promise.resolve({ ...base, status: 'proved', millis: 0 });
+  return withLiaSolver(async (solver) => {
+    const env = symbolsFor(solver, variables);
+    solver.assert(formulaToSmt(F.and(precondition, F.not(invariant)), lookup(env)));
+    const outcome = await solver.check({ timeoutMs });
+    if (outcome.status === 'unsat') return { ...base, status: 'proved', millis: outcome.millis };
+    if (outcome.status === 'unknown') return { ...base, status: 'unknown', reason: outcome.reason, millis: outcome.millis };
+    const state = envValues(solver.model(), env);
+    return { ...base, status: 'refuted', counterexample: state, failingState: state, path: [], millis: outcome.millis };
+  });
+}

@@ -21,6 +21,8 @@ export interface SatResult {
 export interface SolveOptions {
   /** Give up after this many milliseconds and answer 'unknown' (reason says timeout). */
   readonly timeoutMs?: number;
+  /** Aborting stops the solve; the result is 'unknown' with reason 'cancelled' (e.g. a portfolio's loser). */
+  readonly signal?: AbortSignal;
 }
 
 export interface SatBackend {

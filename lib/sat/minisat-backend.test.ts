@@ -1,0 +1,93 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { satisfies } from './cnf-check.js';
+import { flattenClauses, MinisatBackend, OUT_OF_MEMORY_REASON } from './minisat-backend.js';
+import { bruteForceSatisfiable, pigeonhole, seededRandom3Cnf, smallCnf } from './testing/instances.js';
+
+const minisat = new MinisatBackend();
+const MiB = 1024 * 1024;
+
+test('small random CNFs: MiniSat agrees with brute force and its models satisfy the CNF', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(smallCnf(), async (cnf) => {
+      const result = await minisat.solve(cnf);
+      t.is(result.status, bruteForceSatisfiable(cnf) ? 'sat' : 'unsat');
+      if (result.status === 'sat') t.true(satisfies(cnf, result.model!));
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('pigeonhole 6 into 5 is unsat, 5 into 5 is sat', async (t) => {
+  t.is((await minisat.solve(pigeonhole(6, 5))).status, 'unsat');
+  const five = await minisat.solve(pigeonhole(5, 5));
+  t.is(five.status, 'sat');
+  t.is(five.backend, 'minisat');
+  t.true(satisfies(pigeonhole(5, 5), five.model!));
+});
+
+test('unit clauses only, contradicting units, unused variables, no clauses, empty clause', async (t) => {
+  t.deepEqual((await minisat.solve({ numVars: 3, clauses: [[1], [-2], [3]] })).model, [false, true, false, true]);
+  t.is((await minisat.solve({ numVars: 1, clauses: [[1], [-1]] })).status, 'unsat');
+  const unused = await minisat.solve({ numVars: 5, clauses: [[2]] });
+  t.is(unused.model?.length, 6);
+  t.true(unused.model![2]);
+  t.deepEqual((await minisat.solve({ numVars: 2, clauses: [] })).model, [false, false, false]);
+  t.is((await minisat.solve({ numVars: 2, clauses: [[1, 2], []] })).status, 'unsat');
+});
+
+test('concurrent solves each get their own answer', async (t) => {
+  const instances = [pigeonhole(6, 5), pigeonhole(4, 4), { numVars: 2, clauses: [[1], [-2]] }, pigeonhole(3, 2)];
+  const results = await Promise.all(instances.map((cnf) => minisat.solve(cnf)));
+  t.deepEqual(
+    results.map((r) => r.status),
+    ['unsat', 'sat', 'sat', 'unsat'],
+  );
+  t.deepEqual(results[2]!.model, [false, true, false]);
+});
+
+test('a hard instance times out as unknown, and the back end keeps working', async (t) => {
+  const started = performance.now();
+  const result = await minisat.solve(pigeonhole(11, 10), { timeoutMs: 300 });
+  t.is(result.status, 'unknown');
+  t.is(result.reason, 'timeout after 300 ms');
+  t.true(performance.now() - started < 10_000, 'the solve is stopped, not waited for');
+  t.is((await minisat.solve(pigeonhole(6, 5))).status, 'unsat');
+});
+
+test('an abort signal cancels a running solve', async (t) => {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 100);
+  const result = await minisat.solve(pigeonhole(11, 10), { signal: controller.signal });
+  t.deepEqual([result.status, result.reason], ['unknown', 'cancelled']);
+  const early = await minisat.solve(pigeonhole(3, 3), { signal: AbortSignal.abort() });
+  t.deepEqual([early.status, early.reason], ['unknown', 'cancelled']);
+});
+
+test('a full heap becomes unknown "SAT solver out of memory", and a new solve works', async (t) => {
+  const tinyHeap = new MinisatBackend({ heapBytes: 16 * MiB });
+  const result = await tinyHeap.solve(seededRandom3Cnf(100_000, 400_000, 1));
+  t.is(result.status, 'unknown');
+  t.is(result.reason, OUT_OF_MEMORY_REASON);
+  t.is((await tinyHeap.solve(pigeonhole(4, 3))).status, 'unsat');
+});
+
+test("MiniSat's prints never reach stdout", async (t) => {
+  const child = fileURLToPath(new URL('./testing/minisat-quiet-child.js', import.meta.url));
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [child], { timeout: 60_000 });
+  t.is(stdout, `RESULT unknown ${OUT_OF_MEMORY_REASON} / sat\n`);
+  t.notRegex(stderr, /MINISAT|Cannot enlarge/);
+});
+
+test('flattenClauses separates clauses with 0', (t) => {
+  t.deepEqual([...flattenClauses({ numVars: 3, clauses: [[1, -2], [3], [-1, 2, 3]] })], [1, -2, 0, 3, 0, -1, 2, 3, 0]);
+});
+
+test('malformed CNFs and heap sizes are rejected', async (t) => {
+  await t.throwsAsync(minisat.solve({ numVars: 2, clauses: [[1, 3]] }), { instanceOf: RangeError });
+  t.throws(() => new MinisatBackend({ heapBytes: 20 * MiB }), { instanceOf: RangeError });
+  t.throws(() => new MinisatBackend({ heapBytes: 4096 * MiB }), { instanceOf: RangeError });
+});

@@ -1,0 +1,72 @@
+// The default back end: logic-solver's MiniSat (asm.js) in a worker thread (see minisat-pool.ts).
+import {
+  assertWellFormedCnf,
+  CANCELLED_REASON,
+  checkedSat,
+  timeoutReason,
+  trivialAnswer,
+  unknownResult,
+  unsatResult,
+} from './cnf-check.js';
+import { assertValidHeapBytes } from './minisat-module.js';
+import { minisatPool } from './minisat-pool.js';
+import type { MinisatJob } from './minisat-protocol.js';
+import type { Cnf, SatBackend, SatResult, SolveOptions } from './types.js';
+
+export const DEFAULT_MINISAT_HEAP_BYTES = 1024 * 1024 * 1024;
+export const OUT_OF_MEMORY_REASON = 'SAT solver out of memory';
+
+export interface MinisatOptions {
+  /** Size of MiniSat's fixed heap (multiple of 16 MiB). Default 1 GiB; reserved lazily by the OS. */
+  readonly heapBytes?: number;
+}
+
+/** Clauses as one Int32Array, each clause followed by 0, so it can be transferred to the worker. */
+export function flattenClauses(cnf: Cnf): Int32Array {
+  let length = 0;
+  for (const clause of cnf.clauses) length += clause.length + 1;
+  const flat = new Int32Array(length);
+  let at = 0;
+  for (const clause of cnf.clauses) {
+    for (const literal of clause) flat[at++] = literal;
+    flat[at++] = 0;
+  }
+  return flat;
+}
+
+export class MinisatBackend implements SatBackend {
+  readonly name = 'minisat';
+  private readonly heapBytes: number;
+
+  constructor(options: MinisatOptions = {}) {
+    this.heapBytes = options.heapBytes ?? DEFAULT_MINISAT_HEAP_BYTES;
+    assertValidHeapBytes(this.heapBytes);
+  }
+
+  async solve(cnf: Cnf, options: SolveOptions = {}): Promise<SatResult> {
+    const startedAt = performance.now();
+    assertWellFormedCnf(cnf);
+    const trivial = trivialAnswer(cnf, this.name, startedAt);
+    if (trivial) return trivial;
+    if (options.signal?.aborted) return unknownResult(CANCELLED_REASON, this.name, startedAt);
+
+    const job: MinisatJob = { numVars: cnf.numVars, flatClauses: flattenClauses(cnf) };
+    const outcome = await minisatPool(this.heapBytes).run(job, options);
+    switch (outcome.kind) {
+      case 'sat':
+        return checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt);
+      case 'unsat':
+        return unsatResult(this.name, startedAt);
+      case 'out-of-memory':
+        return unknownResult(OUT_OF_MEMORY_REASON, this.name, startedAt);
+      case 'timeout':
+        return unknownResult(timeoutReason(options.timeoutMs!), this.name, startedAt);
+      case 'cancelled':
+        return unknownResult(CANCELLED_REASON, this.name, startedAt);
+      case 'failed':
+        return unknownResult(`MiniSat failed: ${outcome.detail}`, this.name, startedAt);
+      case 'crashed':
+        return unknownResult(`MiniSat worker crashed: ${outcome.detail}`, this.name, startedAt);
+    }
+  }
+}

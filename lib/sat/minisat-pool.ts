@@ -1,0 +1,131 @@
+// Worker threads for MiniSat, kept warm between solves: compiling the asm.js source costs ~150 ms
+// per thread, more than many solves. A worker that timed out, was cancelled or failed is terminated
+// (the solve cannot be interrupted any other way); one that answered goes back to the idle list.
+// Idle workers are unref'd, so they never keep the process alive.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { MinisatJob, MinisatReply, MinisatWorkerConfig } from './minisat-protocol.js';
+
+export type WorkerOutcome =
+  | MinisatReply
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'crashed'; readonly detail: string };
+
+export interface RunLimits {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+const MAX_IDLE_WORKERS = 2;
+
+export class MinisatWorkerPool {
+  private readonly idle: Worker[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private busy = 0;
+
+  /** At most `maxWorkers` solves run at once (they are CPU-bound); later ones wait their turn. */
+  constructor(
+    private readonly heapBytes: number,
+    private readonly maxWorkers = Math.max(1, availableParallelism()),
+  ) {}
+
+  /**
+   * Runs `job` on a worker; `job.flatClauses` is transferred (unusable afterwards). The time limit
+   * includes any wait for a free worker. Never rejects.
+   */
+  run(job: MinisatJob, limits: RunLimits): Promise<WorkerOutcome> {
+    return new Promise<WorkerOutcome>((resolve) => {
+      let worker: Worker | null = null;
+      let started = false;
+      let settled = false;
+      const settle = (outcome: WorkerOutcome): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        limits.signal?.removeEventListener('abort', onAbort);
+        if (worker) {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+          // A worker that did not answer may still be solving: only terminating stops it.
+          if (outcome.kind === 'sat' || outcome.kind === 'unsat') this.release(worker);
+          else worker.terminate().catch(() => undefined);
+        }
+        if (started) {
+          this.busy--;
+          this.waiting.shift()?.();
+        } else {
+          const at = this.waiting.indexOf(start);
+          if (at >= 0) this.waiting.splice(at, 1);
+        }
+        resolve(outcome);
+      };
+      const onMessage = (reply: MinisatReply) => settle(reply);
+      const onError = (error: Error) => settle({ kind: 'crashed', detail: error.message });
+      const onExit = (code: number) => settle({ kind: 'crashed', detail: `worker exited with code ${code}` });
+      const onAbort = () => settle({ kind: 'cancelled' });
+      const timer =
+        limits.timeoutMs === undefined ? undefined : setTimeout(() => settle({ kind: 'timeout' }), limits.timeoutMs);
+      limits.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const start = (): void => {
+        if (settled) return;
+        started = true;
+        this.busy++;
+        try {
+          worker = this.acquire();
+          worker.on('message', onMessage);
+          worker.on('error', onError);
+          worker.on('exit', onExit);
+          worker.postMessage(job, [job.flatClauses.buffer as ArrayBuffer]);
+        } catch (error) {
+          settle({ kind: 'crashed', detail: error instanceof Error ? error.message : String(error) });
+        }
+      };
+      if (this.busy < this.maxWorkers) start();
+      else this.waiting.push(start);
+    });
+  }
+
+  private acquire(): Worker {
+    const worker = this.idle.pop() ?? this.spawn();
+    worker.ref();
+    return worker;
+  }
+
+  private release(worker: Worker): void {
+    if (this.idle.length >= MAX_IDLE_WORKERS) {
+      worker.terminate().catch(() => undefined);
+      return;
+    }
+    worker.unref();
+    this.idle.push(worker);
+  }
+
+  private spawn(): Worker {
+    const config: MinisatWorkerConfig = { heapBytes: this.heapBytes };
+    // Not `stdout: true`: a piped worker stdout keeps the process alive even when the worker is
+    // unref'd. The worker silences its console itself (see minisat-worker.ts).
+    const worker = new Worker(new URL('./minisat-worker.js', import.meta.url), { workerData: config });
+    // An idle worker that dies just leaves the pool; the 'error' listener keeps that from throwing.
+    worker.on('error', () => undefined);
+    worker.on('exit', () => {
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
+    return worker;
+  }
+}
+
+const poolsByHeap = new Map<number, MinisatWorkerPool>();
+
+/** The process-wide pool for MiniSat workers with the given heap size. */
+export function minisatPool(heapBytes: number): MinisatWorkerPool {
+  let pool = poolsByHeap.get(heapBytes);
+  if (!pool) {
+    pool = new MinisatWorkerPool(heapBytes);
+    poolsByHeap.set(heapBytes, pool);
+  }
+  return pool;
+}

@@ -1,0 +1,18 @@
+// Messages between the MiniSat back end and its worker threads. A worker is started with
+// `workerData: MinisatWorkerConfig`, then receives one MinisatJob message per solve.
+
+export interface MinisatWorkerConfig {
+  readonly heapBytes: number;
+}
+
+export interface MinisatJob {
+  readonly numVars: number;
+  /** Clauses as DIMACS-style literals, each clause followed by a 0 (transferred, not cloned). */
+  readonly flatClauses: Int32Array;
+}
+
+export type MinisatReply =
+  | { readonly kind: 'sat'; /** assignment[v] is 1 when variable v is true (index 0 unused). */ readonly assignment: Uint8Array }
+  | { readonly kind: 'unsat' }
+  | { readonly kind: 'out-of-memory'; readonly detail: string }
+  | { readonly kind: 'failed'; readonly detail: string };

@@ -1,0 +1,121 @@
+// One z3-solver (WASM) instance per process, shared by the z3 SAT back end and the certificate
+// checker. Initialisation is lazy (it costs ~0.2 s and ~140 MiB) and z3's worker threads keep Node
+// alive, so a CLI must call shutdownZ3() before it exits. Ending the threads while a check() is
+// still running hangs the process, so every check is registered with trackZ3Work() and shutdown
+// interrupts and awaits those first.
+// z3-solver is imported on first use: loading it alone costs ~40 ms that most runs never need.
+type Z3Module = typeof import('z3-solver');
+
+export type Z3Api = Awaited<ReturnType<Z3Module['init']>>;
+
+interface PendingWork {
+  readonly settled: Promise<unknown>;
+  readonly interrupt?: () => void;
+}
+
+let api: Promise<Z3Api> | null = null;
+const pendingWork = new Set<PendingWork>();
+
+/** The process-wide z3 API (high level `Context` plus low-level `Z3` and the Emscripten `em`). */
+export function getZ3(): Promise<Z3Api> {
+  if (api === null) {
+    const starting = import('z3-solver').then((z3) => z3.init({ print: reportZ3Print, printErr: reportZ3Print }));
+    // A failed initialisation must not be cached: the next caller retries.
+    starting.catch(() => {
+      if (api === starting) api = null;
+    });
+    api = starting;
+  }
+  return api;
+}
+
+/**
+ * Register a running z3 operation (a `solver.check()`, or a whole task that may call it) so that
+ * shutdownZ3() can interrupt it and wait for it before ending z3's threads. `interrupt` may be
+ * called several times, also before a check has started: it should make the task stop (e.g.
+ * `ctx.interrupt()` plus a flag the task reads before starting a check). Returns `work` unchanged.
+ */
+export function trackZ3Work<T>(work: Promise<T>, interrupt?: () => void): Promise<T> {
+  const entry: PendingWork = {
+    settled: work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    interrupt,
+  };
+  pendingWork.add(entry);
+  void entry.settled.then(() => pendingWork.delete(entry));
+  return work;
+}
+
+/**
+ * Interrupt and await pending z3 work, then terminate z3's worker threads so the process can exit
+ * by itself. A no-op when z3 was never used. getZ3() afterwards starts a fresh instance.
+ */
+export async function shutdownZ3(): Promise<void> {
+  if (api === null) return;
+  const running = api;
+  // Callers from now on get a fresh instance; this one is being taken down.
+  api = null;
+  let z3: Z3Api;
+  try {
+    z3 = await running;
+  } catch {
+    return; // initialisation failed: there are no threads to end
+  }
+  await settlePendingWork();
+  await threadsReturnedToPool(z3);
+  const { killThreads } = await import('z3-solver');
+  await killThreads(z3.em);
+}
+
+const REINTERRUPT_EVERY_MS = 50;
+
+/**
+ * Interrupts pending work until it settles. Interrupting repeatedly covers work that was between
+ * steps (e.g. waiting for z3's global lock) when the first interrupt came and so missed it.
+ */
+async function settlePendingWork(): Promise<void> {
+  while (pendingWork.size > 0) {
+    const batch = [...pendingWork];
+    const interruptAll = () => {
+      for (const work of batch) {
+        try {
+          work.interrupt?.();
+        } catch {
+          // the context may already be gone; the work will settle on its own
+        }
+      }
+    };
+    interruptAll();
+    const repeat = setInterval(interruptAll, REINTERRUPT_EVERY_MS);
+    try {
+      await Promise.all(batch.map((work) => work.settled));
+    } finally {
+      clearInterval(repeat);
+    }
+  }
+}
+
+const THREAD_SETTLE_LIMIT_MS = 1000;
+
+/**
+ * After a check() resolves, its pthread still reports back to finish its cleanup; terminating it
+ * before that makes Emscripten complain. Wait (briefly) until no thread is running.
+ */
+async function threadsReturnedToPool(z3: Z3Api): Promise<void> {
+  const threads = z3.em.PThread as { runningWorkers: unknown[] } | undefined;
+  const deadline = performance.now() + THREAD_SETTLE_LIMIT_MS;
+  while (threads && threads.runningWorkers.length > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * z3 (Emscripten) would print to the process's stdout/stderr; stdout belongs to the tool's own
+ * output, so everything goes to stderr, except the notice about a thread ended during shutdown.
+ */
+function reportZ3Print(text: string): void {
+  if (/command from terminated worker/.test(text)) return;
+  process.stderr.write(`z3: ${text}\n`);
+}

@@ -3,6 +3,10 @@
 // and registers itself here.
 import { Command } from 'commander';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import * as verifyCommand from './commands/verify.js';
+import * as constraintsCommand from './commands/constraints.js';
+import * as cfgCommand from './commands/cfg.js';
+import * as runCommand from './commands/run.js';
 
 const program = new Command();
 program
@@ -19,6 +23,10 @@ program
 
 // Commands (each module exports `register(program)`):
 const modules: Array<{ register(p: Command): void }> = [
+  verifyCommand,
+  constraintsCommand,
+  cfgCommand,
+  runCommand,
 ];
 for (const m of modules) m.register(program);
 

@@ -1,0 +1,94 @@
+// `farkas constraints FILE`: the exact bilinear system Farkas' lemma produces for one schedule step,
+// for inspection (what the SAT solver is asked after bit-blasting).
+import type { Command } from 'commander';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { prepareAnalysis, templatesFor } from '../../lib/engine/prepare.js';
+import { buildFarkasSystem } from '../../lib/constraints/farkas.js';
+import { loadSchedule } from '../../lib/constraints/schedule.js';
+import { polyToString } from '../../lib/constraints/system.js';
+import * as F from '../../lib/ir/formula.js';
+import * as L from '../../lib/ir/linear.js';
+import { InputError } from '../../lib/diagnostics.js';
+import { EXIT } from '../exit-codes.js';
+import { readSource, runCommand } from '../common.js';
+import { cutsetOption } from '../options.js';
+
+interface ConstraintsCliOptions {
+  function?: string;
+  cutset: string;
+  template: string;
+  step: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('constraints')
+    .description('print the verification conditions and the bilinear constraint system (after Farkas) for one schedule step')
+    .argument('<file>', 'C program (.c or .i)')
+    .option('-f, --function <name>', 'function to analyse (default: main, else the last function)')
+    .addOption(cutsetOption())
+    .option('-t, --template <name|file>', 'template schedule: a name from templates/ or a YAML file', 'paper')
+    .option('--step <n>', 'which step of the schedule (1-based)', '1')
+    .option('--json', 'print one JSON object')
+    .action((file: string, opts: ConstraintsCliOptions) =>
+      runCommand(() => {
+        const program = parseProgram(readSource(file), file);
+        const schedule = loadSchedule(opts.template);
+        const stepNo = Number(opts.step);
+        if (!Number.isInteger(stepNo) || stepNo < 1 || stepNo > schedule.steps.length) {
+          throw new InputError('error', `--step must be from 1 to ${schedule.steps.length}`, null);
+        }
+        const step = schedule.steps[stepNo - 1]!;
+        const prepared = prepareAnalysis(program, opts.function, opts.cutset as 'paths' | 'headers');
+        const templates = templatesFor(prepared, step.shape);
+        const { system, applications } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]) });
+        const proc = prepared.cut.proc;
+        const where = (loc: number): string => {
+          const p = proc.locations[loc]?.pos;
+          return `L${loc}${p ? ` (line ${p.line})` : ''}${loc === proc.entry ? ' entry' : loc === proc.exit ? ' exit' : ''}`;
+        };
+        if (opts.json) {
+          process.stdout.write(JSON.stringify({
+            function: prepared.function,
+            cutset: prepared.cut.strategy,
+            step: { template: `${step.shape.disjuncts}x${step.shape.conjuncts}`, widths: step.widths },
+            cutpoints: prepared.cut.cutpoints.map((c) => ({ location: c, line: proc.locations[c]?.pos?.line ?? null, variables: prepared.variables.get(c) ?? null })),
+            verificationConditions: prepared.vcs.map((vc) => ({
+              from: vc.from,
+              to: vc.to,
+              guards: F.toC(vc.guards),
+              conclusion: vc.conclusion.kind === 'assertion' ? { assertion: F.toC(vc.conclusion.formula), line: vc.conclusion.pos.line } : { cutpoint: vc.conclusion.app.cutpoint, substitution: Object.fromEntries([...vc.conclusion.app.subst].map(([k, v]) => [k, L.toC(v)])) },
+            })),
+            unknowns: system.unknowns.map((u) => ({ name: u.name, kind: u.kind, nonNegative: u.nonNegative })),
+            constraints: system.constraints.map((c) => ({ polynomial: polyToString(c.poly), relation: c.rel, origin: c.origin ?? null })),
+            farkasApplications: applications,
+          }, null, 2) + '\n');
+          return EXIT.OK;
+        }
+        const out: string[] = [];
+        out.push(`function ${prepared.function}; cut-set ${prepared.cut.strategy}; step ${stepNo}: template ${step.shape.disjuncts}x${step.shape.conjuncts}, widths coefficient ${step.widths.coefficient}, constant ${step.widths.constant}, multiplier ${step.widths.multiplier}`);
+        out.push('cut-points:');
+        for (const c of prepared.cut.cutpoints) {
+          const vars = prepared.variables.get(c);
+          out.push(`  ${where(c)}${vars ? `: unknown invariant over ${vars.join(', ') || '(no variables)'}` : ': known (true or the precondition)'}`);
+        }
+        out.push(`verification conditions (${prepared.vcs.length}):`);
+        prepared.vcs.forEach((vc, i) => {
+          const concl = vc.conclusion.kind === 'assertion'
+            ? `assert ${F.toC(vc.conclusion.formula)} (line ${vc.conclusion.pos.line})`
+            : `I_${vc.conclusion.app.cutpoint}[${[...vc.conclusion.app.subst].map(([k, v]) => `${k} := ${L.toC(v)}`).join(', ')}]`;
+          out.push(`  VC ${i}: I_${vc.from} && ${F.toC(vc.guards)}  =>  ${concl}`);
+        });
+        out.push(`unknowns: ${system.unknowns.length} (${count(system.unknowns, 'coefficient')} coefficients, ${count(system.unknowns, 'constant')} constants, ${count(system.unknowns, 'multiplier')} multipliers >= 0)`);
+        out.push(`constraints (${system.constraints.length}, from ${applications} Farkas applications):`);
+        for (const c of system.constraints) out.push(`  ${polyToString(c.poly)} ${c.rel} 0${c.origin ? `    [${c.origin}]` : ''}`);
+        process.stdout.write(out.join('\n') + '\n');
+        return EXIT.OK;
+      }),
+    );
+}
+
+function count(unknowns: readonly { kind: string }[], kind: string): number {
+  return unknowns.filter((u) => u.kind === kind).length;
+}

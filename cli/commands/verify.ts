@@ -1,0 +1,126 @@
+// `farkas verify FILE`: prove every assertion with certified invariants, or say why not.
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { verify } from '../../lib/engine/verify.js';
+import type { ProgressEvent, VerifyResult } from '../../lib/engine/types.js';
+import { toDimacs } from '../../lib/sat/dimacs.js';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
+import { readSource, runCommand } from '../common.js';
+import { cutsetOption, parseSeconds } from '../options.js';
+
+interface VerifyCliOptions {
+  function?: string;
+  cutset: string;
+  template: string;
+  backend: string;
+  timeout?: string;
+  json?: boolean;
+  emitDimacs?: string;
+  progress: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('verify')
+    .description('prove every assertion of FILE with inductive invariants (certified by z3 over the integers)')
+    .argument('<file>', 'C program (.c or .i)')
+    .option('-f, --function <name>', 'function to analyse (default: main, else the last function)')
+    .addOption(cutsetOption())
+    .option('-t, --template <name|file>', 'template schedule: a name from templates/ or a YAML file', 'paper')
+    .option('-b, --backend <spec>', "SAT back end: 'minisat' (embedded), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'minisat')
+    .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
+    .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
+    .option('--json', 'print one JSON object (the output contract in README)')
+    .option('--no-progress', 'do not print progress on stderr')
+    .addHelpText('after', `
+The verdict is 'safe' only when the independent certificate check (z3-solver, integer arithmetic)
+has proved the invariants; otherwise 'unknown' with the reason.
+
+${EXIT_CODES_HELP}`)
+    .action((file: string, opts: VerifyCliOptions) =>
+      runCommand(async () => {
+        const program = parseProgram(readSource(file), file);
+        const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
+        const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
+        const result = await verify(program, {
+          ...(opts.function !== undefined ? { function: opts.function } : {}),
+          cutset: opts.cutset as 'headers' | 'paths',
+          schedule: opts.template,
+          backend: opts.backend,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
+          ...(showProgress ? { onProgress: progressPrinter() } : {}),
+        });
+        process.stdout.write(opts.json ? JSON.stringify(verifyJson(file, result), null, 2) + '\n' : formatVerify(file, result));
+        return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
+      }),
+    );
+}
+
+function progressPrinter(): (e: ProgressEvent) => void {
+  return (e) => {
+    if (e.kind === 'step-start') process.stderr.write(`  step ${e.index + 1}/${e.total}: template ${e.template}, widths ${e.widths.coefficient}/${e.widths.constant}/${e.widths.multiplier} … `);
+    else if (e.kind === 'step-done') process.stderr.write(`${e.stats.result} (${e.stats.clauses} clauses, SAT ${e.stats.satMillis} ms)\n`);
+    else if (e.kind === 'checking') process.stderr.write('  checking the certificate with z3 …\n');
+  };
+}
+
+export function verifyJson(file: string, r: VerifyResult): object {
+  return {
+    file,
+    function: r.function,
+    verdict: r.verdict,
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    certified: r.certified,
+    cutset: r.cutset,
+    schedule: r.schedule,
+    cutpoints: r.cutpoints,
+    verificationConditions: r.verificationConditions,
+    invariants: r.invariants.map((i) => ({ function: i.function, line: i.line, expression: i.expression })),
+    stats: r.stats.map((s) => ({
+      template: s.template,
+      widths: s.widths,
+      unknowns: s.unknowns,
+      constraints: s.constraints,
+      variables: s.variables,
+      clauses: s.clauses,
+      encodeMs: s.encodeMillis,
+      satMs: s.satMillis,
+      backend: s.backend,
+      result: s.result,
+      ...(s.reason !== undefined ? { reason: s.reason } : {}),
+    })),
+    ...(r.counterexample
+      ? { counterexample: { inputs: Object.fromEntries([...r.counterexample.inputs].map(([k, v]) => [k, v.toString()])), nondet: r.counterexample.nondet.map(String), line: r.counterexample.line, replayed: r.counterexample.replayed } }
+      : {}),
+    millis: r.millis,
+  };
+}
+
+export function formatVerify(file: string, r: VerifyResult): string {
+  const lines: string[] = [];
+  const verdict = r.verdict === 'safe' ? 'safe (invariants certified by z3 over the integers)' : r.verdict === 'unsafe' ? 'unsafe' : `unknown (${r.reason ?? 'no reason given'})`;
+  lines.push(`${file}: function ${r.function}: ${verdict}`);
+  lines.push(`cut-set: ${r.cutset} (${r.cutpoints} cut-points, ${r.verificationConditions} verification conditions); schedule: ${r.schedule}`);
+  if (r.invariants.length > 0) {
+    lines.push(r.verdict === 'safe' ? 'invariants:' : 'candidate invariants (not certified):');
+    for (const i of r.invariants) lines.push(`  line ${i.line}: ${i.expression}`);
+  }
+  if (r.stats.length > 0) {
+    lines.push('search:');
+    lines.push('  step  template  widths(c/k/m)  unknowns   vars  clauses  encode ms  SAT ms  result');
+    r.stats.forEach((s, i) => {
+      const w = `${s.widths.coefficient}/${s.widths.constant}/${s.widths.multiplier}`;
+      lines.push(`  ${String(i + 1).padStart(4)}  ${s.template.padEnd(8)}  ${w.padEnd(13)}  ${String(s.unknowns).padStart(8)}  ${String(s.variables).padStart(5)}  ${String(s.clauses).padStart(7)}  ${String(s.encodeMillis).padStart(9)}  ${String(s.satMillis).padStart(6)}  ${s.result}${s.reason ? ` (${s.reason})` : ''}`);
+    });
+  }
+  if (r.counterexample) {
+    const inputs = [...r.counterexample.inputs].map(([k, v]) => `${k}=${v}`).join(', ');
+    lines.push(`counterexample: ${inputs || '(no inputs)'}${r.counterexample.nondet.length ? `; nondet ${r.counterexample.nondet.join(',')}` : ''}; fails at line ${r.counterexample.line}${r.counterexample.replayed ? ' (replayed by the interpreter)' : ''}`);
+  }
+  lines.push(`time: ${(r.millis / 1000).toFixed(2)} s`);
+  return lines.join('\n') + '\n';
+}
+
+

@@ -1,0 +1,116 @@
+// Farkas' lemma removes the program variables (paper 004, Section 4, step 2).
+// A VC ∀X. (D1 ∨ … ∨ Dm) ⇒ (C1 ∧ … ∧ Ck), with every Di and the negation of every clause Cj a
+// conjunction of parametric atoms p >= 0, holds iff for each i, j the conjunction Di ∧ ¬Cj is
+// unsatisfiable. Over the rationals that is: there are multipliers λ >= 0 with Σ λ·p ≡ -c, c >= 1
+// (c > 0, scaled to integers): every program variable's coefficient sums to 0 and the constant to at
+// most -1. Unknown template coefficients inside p times unknown λ make the constraints bilinear.
+// Integer reasoning beyond this (3x >= 1 ∧ 2x <= 1) is lost: sound, incomplete — the paper's trade-off.
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import type { ConstraintSystem, PolyConstraint, Term, Unknown } from './system.js';
+import { polyFromTerms } from './system.js';
+import type { ParamAtom, Template } from './template.js';
+import { instantiate, knownCnf, knownDnf, negateAtom, templateUnknowns } from './template.js';
+import type { VerificationCondition } from '../vc/vc.js';
+
+export interface FarkasInput {
+  readonly vcs: readonly VerificationCondition[];
+  /** Unknown relations by cut-point; a cut-point without a template has a known relation. */
+  readonly templates: ReadonlyMap<number, Template>;
+  /** Known relations (entry precondition, …); a missing one means `true`. */
+  readonly known: ReadonlyMap<number, Formula>;
+}
+
+export interface FarkasOutput {
+  readonly system: ConstraintSystem;
+  /** How many Farkas applications (LHS disjunct × RHS clause pairs) were made. */
+  readonly applications: number;
+}
+
+export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
+  const unknowns: Unknown[] = [];
+  for (const t of input.templates.values()) {
+    const u = templateUnknowns(t);
+    for (const name of u.coefficients) unknowns.push({ name, kind: 'coefficient', nonNegative: false });
+    for (const name of u.constants) unknowns.push({ name, kind: 'constant', nonNegative: false });
+  }
+  const constraints: PolyConstraint[] = [];
+  let multiplierCount = 0;
+  let applications = 0;
+  input.vcs.forEach((vc, vcIndex) => {
+    const from = input.templates.get(vc.from);
+    const lhsRelation: ParamAtom[][] = from
+      ? instantiate(from, new Map())
+      : knownDnf(input.known.get(vc.from) ?? F.TRUE);
+    const lhsGuards = knownDnf(vc.guards);
+    const rhs = conclusionCnf(vc, input);
+    for (const [i, relCube] of lhsRelation.entries()) {
+      for (const [g, guardCube] of lhsGuards.entries()) {
+        for (const [j, clause] of rhs.entries()) {
+          const items = [...relCube, ...guardCube, ...clause.map(negateAtom)];
+          if (items.length === 0) {
+            // `true ⇒ false`: no multipliers can refute an empty conjunction; the system is unsolvable.
+            constraints.push({ poly: polyFromTerms([{ vars: [], coeff: -1n }]), rel: '>=', origin: `VC ${vcIndex}: conclusion is false` });
+            continue;
+          }
+          applications++;
+          const nHyp = relCube.length + guardCube.length;
+          const mults = items.map((_, k) => (k >= nHyp ? `c${multiplierCount++}` : `l${multiplierCount++}`));
+          for (const m of mults) unknowns.push({ name: m, kind: 'multiplier', nonNegative: true });
+          const origin = `VC ${vcIndex} (${describe(vc)}), disjunct ${i}.${g}, clause ${j}`;
+          constraints.push(...farkasConstraints(items, mults, origin));
+        }
+      }
+    }
+  });
+  return { system: { unknowns, constraints }, applications };
+}
+
+function conclusionCnf(vc: VerificationCondition, input: FarkasInput): ParamAtom[][] {
+  if (vc.conclusion.kind === 'assertion') return knownCnf(vc.conclusion.formula);
+  const app = vc.conclusion.app;
+  const t = input.templates.get(app.cutpoint);
+  if (!t) return knownCnf(F.substitute(input.known.get(app.cutpoint) ?? F.TRUE, app.subst));
+  // DNF of template disjuncts → CNF: every clause picks one atom from each disjunct.
+  const disjuncts = instantiate(t, app.subst);
+  let clauses: ParamAtom[][] = [[]];
+  for (const d of disjuncts) {
+    const next: ParamAtom[][] = [];
+    for (const clause of clauses) for (const atom of d) next.push([...clause, atom]);
+    clauses = next;
+  }
+  return clauses;
+}
+
+/** Σ m_i·p_i ≡ -c with c >= 1: one equation per program variable, one inequality for the constant. */
+function farkasConstraints(items: readonly ParamAtom[], mults: readonly string[], origin: string): PolyConstraint[] {
+  const variables = new Set<string>();
+  for (const it of items) for (const w of it.coeffs.keys()) variables.add(w);
+  const out: PolyConstraint[] = [];
+  for (const w of [...variables].sort()) {
+    const terms: Term[] = [];
+    items.forEach((it, i) => pushProduct(terms, mults[i]!, it.coeffs.get(w)));
+    const poly = polyFromTerms(terms);
+    if (poly.terms.size > 0) out.push({ poly, rel: '==', origin: `${origin}, coefficient of ${w}` });
+  }
+  // -Σ m_i·const_i - 1 >= 0
+  const terms: Term[] = [{ vars: [], coeff: -1n }];
+  items.forEach((it, i) => pushProduct(terms, mults[i]!, L.negate(it.constant)));
+  out.push({ poly: polyFromTerms(terms), rel: '>=', origin: `${origin}, constant` });
+  return out;
+}
+
+function pushProduct(terms: Term[], multiplier: string, factor: Linear | undefined): void {
+  if (!factor) return;
+  for (const [u, k] of factor.coeffs) terms.push({ vars: [multiplier, u], coeff: k });
+  if (factor.constant !== 0n) terms.push({ vars: [multiplier], coeff: factor.constant });
+}
+
+function describe(vc: VerificationCondition): string {
+  const first = vc.path.edges[0];
+  const line = first ? `from line ${first.pos.line}` : 'empty path';
+  const to = vc.conclusion.kind === 'assertion' ? `assertion at line ${vc.conclusion.pos.line}` : `cut-point ${vc.conclusion.app.cutpoint}`;
+  return `${line} to ${to}`;
+}

@@ -1,0 +1,83 @@
+// Search schedules: which template shapes and bit widths to try, in order (data files in templates/).
+// A user picks one by name (a file in the package's templates/ folder) or by path.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../diagnostics.js';
+import type { Widths } from './system.js';
+import type { TemplateShape } from './template.js';
+
+export interface ScheduleStep {
+  readonly shape: TemplateShape;
+  readonly widths: Widths;
+}
+
+export interface Schedule {
+  readonly name: string;
+  readonly description: string;
+  readonly steps: readonly ScheduleStep[];
+}
+
+export const DEFAULT_SCHEDULE = 'paper';
+
+/** The package's templates/ folder (dist/lib/constraints → ../../../templates). */
+export function templatesDir(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'templates');
+}
+
+export function listSchedules(): string[] {
+  return readdirSync(templatesDir())
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length))
+    .sort();
+}
+
+/** Loads a schedule by name (templates/NAME.yaml) or by file path. */
+export function loadSchedule(nameOrFile: string = DEFAULT_SCHEDULE): Schedule {
+  const byName = join(templatesDir(), `${nameOrFile}.yaml`);
+  const file = /^[A-Za-z0-9_-]+$/.test(nameOrFile) && existsSync(byName) ? byName : nameOrFile;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new InputError('error', `unknown template schedule '${nameOrFile}' (built-in: ${listSchedules().join(', ')}; or give a YAML file)`, null);
+  }
+  return parseSchedule(text, file);
+}
+
+export function parseSchedule(text: string, file: string): Schedule {
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (e) {
+    throw new InputError('error', `${file}: not valid YAML: ${(e as Error).message.split('\n')[0]}`, null);
+  }
+  const fail = (what: string): never => {
+    throw new InputError('error', `${file}: ${what}`, null);
+  };
+  if (typeof data !== 'object' || data === null) fail('expected a mapping with a "steps" list');
+  const obj = data as Record<string, unknown>;
+  if (!Array.isArray(obj.steps) || obj.steps.length === 0) fail('"steps" must be a non-empty list');
+  const int = (v: unknown, field: string, index: number, min: number, max: number): number => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(`step ${index + 1}: "${field}" must be an integer from ${min} to ${max}`);
+    return v as number;
+  };
+  const steps = (obj.steps as unknown[]).map((s, i): ScheduleStep => {
+    if (typeof s !== 'object' || s === null) fail(`step ${i + 1} must be a mapping`);
+    const r = s as Record<string, unknown>;
+    return {
+      shape: { disjuncts: int(r.disjuncts, 'disjuncts', i, 1, 8), conjuncts: int(r.conjuncts, 'conjuncts', i, 1, 12) },
+      widths: {
+        coefficient: int(r.coefficient, 'coefficient', i, 1, 32),
+        constant: int(r.constant, 'constant', i, 1, 64),
+        multiplier: int(r.multiplier, 'multiplier', i, 1, 32),
+      },
+    };
+  });
+  return {
+    name: typeof obj.name === 'string' ? obj.name : file,
+    description: typeof obj.description === 'string' ? obj.description : '',
+    steps,
+  };
+}

@@ -1,0 +1,153 @@
+// Concrete runs as a guide for the constraint solver, and as a cheap source of counterexamples.
+// Every state a concrete run reaches at a cut-point satisfies every inductive invariant there, so
+// "the template holds at this state" is a necessary condition on the unknown coefficients: adding it
+// removes no solution of the Farkas system, but it is linear in the unknowns and prunes the SAT
+// search enormously (a model must already fit the observed behaviour). Runs that fail an assertion
+// are counterexamples; they are replayed on the original program before anyone reports them.
+import type { Program } from '../ir/cfg.js';
+import * as L from '../ir/linear.js';
+import { runProgram } from '../interp/index.js';
+import type { RunResult } from '../interp/types.js';
+
+export type State = ReadonlyMap<string, bigint>;
+
+export interface SampleOptions {
+  readonly runs?: number;
+  readonly maxSteps?: number;
+  readonly seed?: number;
+  readonly maxPerCutpoint?: number;
+}
+
+export interface Samples {
+  /** Distinct states observed at each cut-point. */
+  readonly states: ReadonlyMap<number, readonly State[]>;
+  /** A run of the given program that failed an assertion, if any did. */
+  readonly failure?: RunResult;
+}
+
+/** A small deterministic generator (mulberry32), so sampling is reproducible. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Values mostly near zero, where small programs branch, sometimes larger. */
+function nondetStream(next: () => number, length: number): bigint[] {
+  const out: bigint[] = [];
+  for (let i = 0; i < length; i++) {
+    const r = next();
+    const magnitude = r < 0.35 ? 2 : r < 0.75 ? 12 : r < 0.95 ? 120 : 2000;
+    out.push(BigInt(Math.floor(next() * (2 * magnitude + 1)) - magnitude));
+  }
+  return out;
+}
+
+export function sampleStates(program: Program, fn: string, cutpoints: readonly number[], options: SampleOptions = {}): Samples {
+  const proc = program.procedures.get(fn)!;
+  const runs = options.runs ?? 48;
+  const maxSteps = options.maxSteps ?? 4000;
+  const maxPer = options.maxPerCutpoint ?? 32;
+  const next = random(options.seed ?? 20080607);
+  const watched = new Set(cutpoints);
+  const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
+  let failure: RunResult | undefined;
+  for (let run = 0; run < runs; run++) {
+    const result = runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true });
+    if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
+    // Rebuild full states of the entry frame from the trace's changes.
+    const env = new Map<string, bigint>();
+    for (const g of program.globals) env.set(g.name, g.init);
+    for (const l of proc.locals) env.set(l, 0n);
+    for (const [p, v] of result.inputs) env.set(p, v);
+    const record = (loc: number): void => {
+      if (!watched.has(loc)) return;
+      const bucket = seen.get(loc)!;
+      if (bucket.size >= maxPer * 4) return;
+      const snapshot = new Map(env);
+      const key = [...snapshot].map(([k, v]) => `${k}=${v}`).join(',');
+      if (!bucket.has(key)) bucket.set(key, snapshot);
+    };
+    record(proc.entry);
+    for (const step of result.trace ?? []) {
+      if (step.depth !== 0) continue;
+      for (const [k, v] of step.values) env.set(k, v);
+      if (step.kind !== 'call') record(step.to);
+    }
+  }
+  const states = new Map<number, State[]>();
+  for (const [c, bucket] of seen) {
+    const all = [...bucket.values()];
+    // Keep a spread: evenly spaced over the (run, then time) order in which they were seen.
+    const step = Math.max(1, Math.ceil(all.length / maxPer));
+    states.set(c, all.filter((_, i) => i % step === 0).slice(0, maxPer));
+  }
+  return failure ? { states, failure } : { states };
+}
+
+/** The program, but with `fn` starting at `location` in the given state (a chain of assignments first). */
+function startingAt(program: Program, fn: string, location: number, state: State): Program {
+  const proc = program.procedures.get(fn)!;
+  const locations = [...proc.locations];
+  const edges = [...proc.edges];
+  const vars = [...state.keys()];
+  const pos = proc.locations[location]?.pos ?? proc.pos;
+  const first = locations.length;
+  for (let i = 0; i < vars.length; i++) locations.push({ id: first + i, loopHeader: false, label: 'start' });
+  vars.forEach((v, i) => {
+    const to = i + 1 < vars.length ? first + i + 1 : location;
+    edges.push({ id: edges.length, from: first + i, to, stmt: { kind: 'assign', target: v, expr: L.constant(state.get(v)!) }, pos });
+  });
+  const entry = vars.length > 0 ? first : location;
+  const procedures = new Map(program.procedures);
+  procedures.set(fn, { ...proc, params: [], locals: [...new Set([...proc.params, ...proc.locals])], locations, edges, entry });
+  return { ...program, procedures };
+}
+
+/**
+ * States next to the observed ones (one variable off by one) from which some concrete run fails an
+ * assertion. Every safe inductive invariant must exclude them: from such a state at the cut-point the
+ * program can fail, so no invariant proving the program safe contains it.
+ */
+export function sampleBadStates(program: Program, fn: string, samples: Samples, options: { perCutpoint?: number; streams?: number; maxSteps?: number; seed?: number } = {}): Map<number, State[]> {
+  const perCut = options.perCutpoint ?? 24;
+  const streams = options.streams ?? 3;
+  const maxSteps = options.maxSteps ?? 4000;
+  const next = random(options.seed ?? 7);
+  const bad = new Map<number, State[]>();
+  for (const [cut, states] of samples.states) {
+    const good = new Set(states.map(stateKey));
+    const found = new Map<string, State>();
+    for (const s of states) {
+      if (found.size >= perCut) break;
+      for (const v of s.keys()) {
+        for (const delta of [-1n, 1n]) {
+          const candidate = new Map(s);
+          candidate.set(v, s.get(v)! + delta);
+          const key = stateKey(candidate);
+          if (good.has(key) || found.has(key)) continue;
+          const from = startingAt(program, fn, cut, candidate);
+          for (let k = 0; k < streams; k++) {
+            const nondet = k === 0 ? [] : nondetStream(next, 64);
+            const r = runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps });
+            if (r.outcome.kind === 'assertion-failed') {
+              found.set(key, candidate);
+              break;
+            }
+          }
+        }
+      }
+    }
+    bad.set(cut, [...found.values()].slice(0, perCut));
+  }
+  return bad;
+}
+
+function stateKey(s: State): string {
+  return [...s].map(([k, v]) => `${k}=${v}`).join(',');
+}

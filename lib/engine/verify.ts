@@ -1,0 +1,155 @@
+// `farkas verify`: the constraint-solving pipeline of paper 004 end to end.
+// program → cut-set → VCs → templates → Farkas → bilinear system → CNF → SAT → invariants →
+// independent certificate check (z3, integer arithmetic) → verdict. "safe" is only ever reported
+// after the certificate check has proved every obligation.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import { buildFarkasSystem } from '../constraints/farkas.js';
+import { decodeTemplate, templateAtState } from '../constraints/template.js';
+import { loadSchedule, type Schedule } from '../constraints/schedule.js';
+import { satisfies } from '../constraints/system.js';
+import { encodeUnknowns } from '../encode/system-encoder.js';
+import { createBackend } from '../sat/index.js';
+import type { SatBackend } from '../sat/types.js';
+import { checkInvariants } from '../check/certificate.js';
+import { simplifyInvariant } from '../ir/simplify.js';
+import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
+import { AnalysisUnsupported, prepareAnalysis, templatesFor, type PreparedAnalysis } from './prepare.js';
+import { sampleBadStates, sampleStates } from './samples.js';
+import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
+
+export interface VerifyOptions {
+  readonly function?: string;
+  readonly cutset?: CutsetStrategy;
+  /** Schedule name or file, or a loaded schedule. */
+  readonly schedule?: string | Schedule;
+  /** SAT back-end spec: 'minisat' (default), 'z3', 'dimacs:CMD'. */
+  readonly backend?: string | SatBackend;
+  /** Bound on the whole search. */
+  readonly timeoutMs?: number;
+  /** Write each step's CNF here (DIMACS) — `--emit-dimacs`. */
+  readonly onCnf?: (index: number, cnf: import('../sat/types.js').Cnf) => void;
+  readonly onProgress?: (e: ProgressEvent) => void;
+}
+
+export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const started = Date.now();
+  const strategy = options.cutset ?? 'paths';
+  const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
+  const backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
+  const deadline = options.timeoutMs !== undefined ? started + options.timeoutMs : Infinity;
+  const base = {
+    function: options.function ?? program.entry,
+    cutset: strategy,
+    schedule: schedule.name,
+    cutpoints: 0,
+    verificationConditions: 0,
+    invariants: [] as InvariantReport[],
+    certified: false,
+  };
+  const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
+    ...base,
+    stats: [],
+    ...extra,
+    verdict: 'unknown',
+    reason,
+    millis: Date.now() - started,
+  });
+
+  let prepared: PreparedAnalysis;
+  try {
+    prepared = prepareAnalysis(program, options.function, strategy);
+  } catch (e) {
+    if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return unknown(e.message);
+    throw e;
+  }
+  base.function = prepared.function;
+  base.cutpoints = prepared.cut.cutpoints.length;
+  base.verificationConditions = prepared.vcs.length;
+  options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
+
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints);
+  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples);
+  const stats: StepStats[] = [];
+  let lastReason = 'no invariant found within the schedule';
+  for (const [index, step] of schedule.steps.entries()) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}`;
+    options.onProgress?.({ kind: 'step-start', index, total: schedule.steps.length, template, widths: step.widths });
+    const encodeStart = Date.now();
+    const templates = templatesFor(prepared, step.shape);
+    const { system } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]) });
+    const encoder = encodeUnknowns(system.unknowns, step.widths);
+    for (const c of system.constraints) encoder.assertConstraint(c);
+    // Necessary conditions from concrete runs (see samples.ts): they remove no solution.
+    for (const [c, t] of templates) {
+      for (const state of samples.states.get(c) ?? []) {
+        const disjuncts = templateAtState(t, state);
+        const b = encoder.builder;
+        b.assertLit(b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
+      }
+      for (const state of badStates.get(c) ?? []) {
+        const disjuncts = templateAtState(t, state);
+        const b = encoder.builder;
+        b.assertLit(-b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
+      }
+    }
+    const encoded = { cnf: encoder.builder.toCnf(), stats: encoder.stats, decode: (m: readonly boolean[]) => encoder.decode(m) };
+    const encodeMillis = Date.now() - encodeStart;
+    options.onProgress?.({ kind: 'step-encoded', index, variables: encoded.stats.vars, clauses: encoded.stats.clauses });
+    options.onCnf?.(index, encoded.cnf);
+    const sat = await backend.solve(encoded.cnf, Number.isFinite(deadline) ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {});
+    const stepStats: StepStats = {
+      template,
+      disjuncts: step.shape.disjuncts,
+      conjuncts: step.shape.conjuncts,
+      widths: step.widths,
+      unknowns: system.unknowns.length,
+      constraints: system.constraints.length,
+      variables: encoded.stats.vars,
+      clauses: encoded.stats.clauses,
+      encodeMillis,
+      satMillis: sat.millis,
+      backend: sat.backend,
+      result: sat.status,
+      ...(sat.reason ? { reason: sat.reason } : {}),
+    };
+    stats.push(stepStats);
+    options.onProgress?.({ kind: 'step-done', index, stats: stepStats });
+    if (sat.status === 'unsat') continue;
+    if (sat.status === 'unknown') {
+      lastReason = sat.reason ?? 'SAT solver gave no answer';
+      if (Date.now() >= deadline) return unknown(lastReason, { stats });
+      continue; // a larger step may still be answered (e.g. a memory abort on one instance)
+    }
+    const values = encoded.decode(sat.model!);
+    const value = (u: string): bigint => values.get(u) ?? 0n;
+    if (!satisfies(system, value)) return unknown('internal: the SAT model does not satisfy the bilinear system', { stats });
+    const invariants = new Map<number, Formula>();
+    for (const [c, t] of templates) invariants.set(c, simplifyInvariant(decodeTemplate(t, value)));
+    options.onProgress?.({ kind: 'checking' });
+    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
+      precondition: prepared.precondition,
+      timeoutMs: Math.max(1000, Math.min(60_000, deadline - Date.now())),
+    });
+    const reports = reportInvariants(prepared, invariants);
+    if (!check.valid) {
+      return unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, invariants: reports });
+    }
+    return { ...base, stats, invariants: reports, verdict: 'safe', certified: true, millis: Date.now() - started };
+  }
+  return unknown(lastReason, { stats });
+}
+
+function reportInvariants(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>): InvariantReport[] {
+  const proc = prepared.cut.proc;
+  return [...invariants]
+    .map(([loc, formula]) => {
+      // A location stands before the statement of its first outgoing edge when it has no position itself.
+      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      return { function: prepared.function, line: pos.line, col: pos.col, expression: F.toC(formula), location: loc, formula };
+    })
+    .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);
+}

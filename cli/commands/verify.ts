@@ -15,6 +15,7 @@ interface VerifyCliOptions {
   template: string;
   backend: string;
   timeout?: string;
+  stepTimeout?: string;
   json?: boolean;
   emitDimacs?: string;
   progress: boolean;
@@ -30,6 +31,7 @@ export function register(program: Command): void {
     .option('-t, --template <name|file>', 'template schedule: a name from templates/ or a YAML file', 'paper')
     .option('-b, --backend <spec>', "SAT back end: 'minisat' (embedded), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'minisat')
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
+    .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
     .option('--json', 'print one JSON object (the output contract in README)')
     .option('--no-progress', 'do not print progress on stderr')
@@ -49,6 +51,7 @@ ${EXIT_CODES_HELP}`)
           schedule: opts.template,
           backend: opts.backend,
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress ? { onProgress: progressPrinter() } : {}),
         });

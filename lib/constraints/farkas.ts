@@ -56,8 +56,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
             continue;
           }
           applications++;
-          const nHyp = relCube.length + guardCube.length;
-          const mults = items.map((_, k) => (k >= nHyp ? `c${multiplierCount++}` : `l${multiplierCount++}`));
+          const mults = items.map(() => `l${multiplierCount++}`);
           for (const m of mults) unknowns.push({ name: m, kind: 'multiplier', nonNegative: true });
           const origin = `VC ${vcIndex} (${describe(vc)}), disjunct ${i}.${g}, clause ${j}`;
           constraints.push(...farkasConstraints(items, mults, origin));

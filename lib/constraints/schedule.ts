@@ -11,6 +11,8 @@ import type { TemplateShape } from './template.js';
 export interface ScheduleStep {
   readonly shape: TemplateShape;
   readonly widths: Widths;
+  /** Time limit of this step's SAT solve in milliseconds (else the caller's default). */
+  readonly timeoutMs?: number;
 }
 
 export interface Schedule {
@@ -66,7 +68,9 @@ export function parseSchedule(text: string, file: string): Schedule {
   const steps = (obj.steps as unknown[]).map((s, i): ScheduleStep => {
     if (typeof s !== 'object' || s === null) fail(`step ${i + 1} must be a mapping`);
     const r = s as Record<string, unknown>;
+    const timeout = r.timeout === undefined ? undefined : int(r.timeout, 'timeout', i, 1, 86400);
     return {
+      ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
       shape: { disjuncts: int(r.disjuncts, 'disjuncts', i, 1, 8), conjuncts: int(r.conjuncts, 'conjuncts', i, 1, 12) },
       widths: {
         coefficient: int(r.coefficient, 'coefficient', i, 1, 32),

@@ -12,6 +12,8 @@ import type { RunResult } from '../interp/types.js';
 export type State = ReadonlyMap<string, bigint>;
 
 export interface SampleOptions {
+  /** Stop sampling after this many milliseconds (what was found so far is kept). */
+  readonly budgetMs?: number;
   readonly runs?: number;
   readonly maxSteps?: number;
   readonly seed?: number;
@@ -57,7 +59,8 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   const watched = new Set(cutpoints);
   const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
   let failure: RunResult | undefined;
-  for (let run = 0; run < runs; run++) {
+  const stopAt = Date.now() + (options.budgetMs ?? 1000);
+  for (let run = 0; run < runs && Date.now() < stopAt; run++) {
     const result = runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true });
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
     // Rebuild full states of the entry frame from the trace's changes.
@@ -114,17 +117,18 @@ function startingAt(program: Program, fn: string, location: number, state: State
  * assertion. Every safe inductive invariant must exclude them: from such a state at the cut-point the
  * program can fail, so no invariant proving the program safe contains it.
  */
-export function sampleBadStates(program: Program, fn: string, samples: Samples, options: { perCutpoint?: number; streams?: number; maxSteps?: number; seed?: number } = {}): Map<number, State[]> {
+export function sampleBadStates(program: Program, fn: string, samples: Samples, options: { perCutpoint?: number; streams?: number; maxSteps?: number; seed?: number; budgetMs?: number } = {}): Map<number, State[]> {
   const perCut = options.perCutpoint ?? 24;
   const streams = options.streams ?? 3;
-  const maxSteps = options.maxSteps ?? 4000;
+  const maxSteps = options.maxSteps ?? 1000;
+  const stopAt = Date.now() + (options.budgetMs ?? 1000);
   const next = random(options.seed ?? 7);
   const bad = new Map<number, State[]>();
   for (const [cut, states] of samples.states) {
     const good = new Set(states.map(stateKey));
     const found = new Map<string, State>();
     for (const s of states) {
-      if (found.size >= perCut) break;
+      if (found.size >= perCut || Date.now() >= stopAt) break;
       for (const v of s.keys()) {
         for (const delta of [-1n, 1n]) {
           const candidate = new Map(s);

@@ -17,6 +17,7 @@ import { simplifyInvariant } from '../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
 import { AnalysisUnsupported, prepareAnalysis, templatesFor, type PreparedAnalysis } from './prepare.js';
 import { sampleBadStates, sampleStates } from './samples.js';
+import { runProgram } from '../interp/index.js';
 import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
 
 export interface VerifyOptions {
@@ -28,10 +29,15 @@ export interface VerifyOptions {
   readonly backend?: string | SatBackend;
   /** Bound on the whole search. */
   readonly timeoutMs?: number;
+  /** Bound on one schedule step's SAT solve unless the step sets its own (default 60 s); a step
+   * that runs out is skipped and the next, larger one is tried. */
+  readonly stepTimeoutMs?: number;
   /** Write each step's CNF here (DIMACS) — `--emit-dimacs`. */
   readonly onCnf?: (index: number, cnf: import('../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
 }
+
+export const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 
 export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
   const started = Date.now();
@@ -69,8 +75,31 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   base.verificationConditions = prepared.vcs.length;
   options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints);
-  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples);
+  // Sampling gets a small share of the time budget; it only guides the search.
+  const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { budgetMs: sampleBudget });
+  if (samples.failure) {
+    // Replay on the original program (not the inlined, path-expanded one) before reporting it.
+    const failing = samples.failure;
+    const replay = runProgram(program, {
+      entry: prepared.function,
+      inputs: failing.inputs,
+      nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length),
+      nondetDefault: null,
+      maxSteps: failing.steps + 1000,
+    });
+    if (replay.outcome.kind === 'assertion-failed') {
+      return {
+        ...base,
+        stats: [],
+        verdict: 'unsafe',
+        certified: true,
+        counterexample: { inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length), line: replay.outcome.pos.line, replayed: true },
+        millis: Date.now() - started,
+      };
+    }
+  }
+  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { budgetMs: sampleBudget });
   const stats: StepStats[] = [];
   let lastReason = 'no invariant found within the schedule';
   for (const [index, step] of schedule.steps.entries()) {
@@ -100,7 +129,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const encodeMillis = Date.now() - encodeStart;
     options.onProgress?.({ kind: 'step-encoded', index, variables: encoded.stats.vars, clauses: encoded.stats.clauses });
     options.onCnf?.(index, encoded.cnf);
-    const sat = await backend.solve(encoded.cnf, Number.isFinite(deadline) ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {});
+    const stepLimit = step.timeoutMs ?? options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+    const sat = await backend.solve(encoded.cnf, { timeoutMs: Math.max(1, Math.min(stepLimit, deadline - Date.now())) });
     const stepStats: StepStats = {
       template,
       disjuncts: step.shape.disjuncts,
@@ -121,7 +151,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (sat.status === 'unsat') continue;
     if (sat.status === 'unknown') {
       lastReason = sat.reason ?? 'SAT solver gave no answer';
-      if (Date.now() >= deadline) return unknown(lastReason, { stats });
+      if (Date.now() >= deadline) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${lastReason})`, { stats });
       continue; // a larger step may still be answered (e.g. a memory abort on one instance)
     }
     const values = encoded.decode(sat.model!);

@@ -1,0 +1,187 @@
+// Command-line options of the benchmark harness.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { splitCommand } from './cli-process.js';
+import { CUTSETS, type Cutset } from './tasks.js';
+
+/** The repository root, from the compiled location dist/benchmarks/options.js. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DEFAULT_SUITE = join(REPO_ROOT, 'benchmarks');
+export const DEFAULT_RESULTS_DIR = join(REPO_ROOT, 'benchmarks', 'results');
+export const DEFAULT_CLI = ['node', join(REPO_ROOT, 'dist', 'cli', 'main.js')];
+/** Environment variable naming the command that stands for `farkas` (overridden by --cli). */
+export const CLI_ENV = 'FARKAS_BENCH_CLI';
+
+export interface HarnessOptions {
+  readonly suites: readonly string[];
+  readonly indexFiles: readonly string[];
+  readonly borderline: boolean;
+  readonly timeoutSeconds: number;
+  readonly killGraceSeconds: number;
+  readonly backend?: string;
+  readonly template?: string;
+  /** Replaces the cut-sets of every task when given. */
+  readonly cutsets?: readonly Cutset[];
+  readonly jobs: number;
+  readonly filter?: string;
+  readonly limit?: number;
+  /** Markdown report path; the JSON goes beside it. Absent: a timestamped file in benchmarks/results/. */
+  readonly out?: string;
+  readonly json: boolean;
+  readonly list: boolean;
+  readonly cli: readonly string[];
+}
+
+export type ParseResult = { readonly options: HarnessOptions } | { readonly exitCode: number; readonly output: string };
+
+function positiveNumber(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(Number(text) > 0)) throw new InvalidArgumentError('expected a positive number of seconds');
+  return Number(text);
+}
+
+function nonNegativeNumber(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text.trim())) throw new InvalidArgumentError('expected a non-negative number of seconds');
+  return Number(text);
+}
+
+function positiveInteger(text: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new InvalidArgumentError('expected a positive integer');
+  return Number(text);
+}
+
+function cutsetList(text: string): Cutset[] {
+  const list = text.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const bad = list.find((c) => !CUTSETS.includes(c as Cutset));
+  if (list.length === 0 || bad !== undefined) throw new InvalidArgumentError(`expected a comma-separated list of ${CUTSETS.join(', ')}`);
+  return [...new Set(list as Cutset[])];
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+const HELP_AFTER = `
+Tasks:
+  A suite is a folder, walked recursively. It holds either this project's benchmarks (NAME.c with a
+  NAME.expect.yaml sidecar: verdict safe|unsafe, optional function, source, notes, cutsets) or SV-COMP
+  tasks (.yml files whose input_files names the program; the expected verdict is that of the property
+  whose property_file ends in unreach-call.prp; other tasks are skipped). Folders named _borderline are
+  skipped unless --borderline. --index FILE takes the task list from an INDEX.tsv (columns folder, name,
+  expected_verdict; task files <folder>/<name>.yml beside the index). Default suite: benchmarks/.
+
+Each task runs once per cut-set (sidecar 'cutsets', default [paths]; SV-COMP tasks: paths) as
+  farkas verify FILE --json --timeout S --cutset C [--function F] [--backend B] [--template T]
+in a child process, which is killed (with everything it started) if it has not answered
+--kill-grace seconds after the timeout.
+
+Verdicts:
+  correct   safe on an expected-safe task, unsafe on an expected-unsafe task
+  -         unknown, killed at the timeout, or rejected (exit 3 with a diagnostic positioned in the
+            program or 'unsupported:'): not wrong
+  WRONG     safe on an expected-unsafe task or unsafe on an expected-safe one (printed as !!! WRONG VERDICT)
+  ERROR     internal error (exit 4), crash, malformed output, an uncertified 'safe', or an exit 3
+            that is not about the program (bad option, unknown function: the harness or task is wrong)
+
+Output: a table as runs finish, then totals; the table is saved as Markdown, and every run's record
+(with the CLI's JSON) as JSON, under benchmarks/results/ (timestamped) or at --out FILE (JSON beside
+it as FILE.json, or with .md replaced by .json).
+
+Exit status: 0 when nothing was wrong, 1 on any WRONG verdict or ERROR, 3 on bad usage or bad task
+metadata.
+
+Examples:
+  npm run bench
+  node dist/benchmarks/harness.js --timeout 20 --jobs 2
+  node dist/benchmarks/harness.js ../shared/bench/svcomp --filter loop-lit --timeout 30
+  node dist/benchmarks/harness.js --index ../shared/bench/svcomp/INDEX.tsv --limit 20
+  node dist/benchmarks/harness.js --cutset headers --backend z3 --out /tmp/headers.md`;
+
+function buildCommand(): Command {
+  return new Command()
+    .name('harness')
+    .usage('[SUITE ...] [options]')
+    .description('Run farkas verify on benchmark programs with known verdicts and tabulate the results')
+    .argument('[suites...]', 'folders of benchmark tasks (default: the repository\'s benchmarks/)')
+    .option('--index <file>', 'take SV-COMP tasks from an INDEX.tsv (repeatable)', collect)
+    .option('--borderline', 'also run tasks under _borderline folders')
+    .option('--timeout <seconds>', 'timeout passed to farkas verify', positiveNumber, 60)
+    .option('--kill-grace <seconds>', 'kill a run this long after its timeout', nonNegativeNumber, 5)
+    .option('--backend <spec>', "SAT back end passed to farkas: minisat, z3 or dimacs:CMD")
+    .option('--template <name>', 'template schedule passed to farkas (name from templates/ or a YAML file)')
+    .addOption(new Option('--cutset <list>', 'run every task with these cut-sets instead of its own (paths,headers)').argParser(cutsetList))
+    .option('--jobs <n>', 'runs in parallel', positiveInteger, 1)
+    .option('--filter <substring>', 'only tasks whose id contains SUBSTRING (case-insensitive)')
+    .option('--limit <n>', 'only the first N tasks (after --filter)', positiveInteger)
+    .option('--out <file>', 'write the Markdown report to FILE (and the JSON beside it)')
+    .option('--json', 'print the JSON report on stdout (the table goes to stderr)')
+    .option('--list', 'list the selected tasks and exit without running them')
+    .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/cli/main.js)`)
+    .addHelpText('after', HELP_AFTER)
+    .helpOption('-h, --help', 'show this help')
+    .exitOverride();
+}
+
+interface RawOptions {
+  index?: string[];
+  borderline?: boolean;
+  timeout: number;
+  killGrace: number;
+  backend?: string;
+  template?: string;
+  cutset?: Cutset[];
+  jobs: number;
+  filter?: string;
+  limit?: number;
+  out?: string;
+  json?: boolean;
+  list?: boolean;
+  cli?: string;
+}
+
+/** Parses the harness arguments (without `node harness.js`); help and usage errors come back as text. */
+export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ParseResult {
+  const command = buildCommand();
+  let output = '';
+  command.configureOutput({ writeOut: (s) => (output += s), writeErr: (s) => (output += s) });
+  try {
+    command.parse([...argv], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      const help = e.code === 'commander.helpDisplayed' || e.code === 'commander.help';
+      return { exitCode: help ? 0 : 3, output };
+    }
+    throw e;
+  }
+  const raw = command.opts<RawOptions>();
+  const cliText = raw.cli ?? env[CLI_ENV];
+  let cli = DEFAULT_CLI;
+  if (cliText !== undefined && cliText.trim() !== '') {
+    try {
+      cli = splitCommand(cliText);
+    } catch (e) {
+      return { exitCode: 3, output: `error: --cli: ${(e as Error).message}\n` };
+    }
+  }
+  const suites = command.processedArgs[0] as string[];
+  const indexFiles = raw.index ?? [];
+  return {
+    options: {
+      suites: suites.length === 0 && indexFiles.length === 0 ? [DEFAULT_SUITE] : suites,
+      indexFiles,
+      borderline: raw.borderline === true,
+      timeoutSeconds: raw.timeout,
+      killGraceSeconds: raw.killGrace,
+      jobs: raw.jobs,
+      json: raw.json === true,
+      list: raw.list === true,
+      cli,
+      ...(raw.backend !== undefined ? { backend: raw.backend } : {}),
+      ...(raw.template !== undefined ? { template: raw.template } : {}),
+      ...(raw.cutset !== undefined ? { cutsets: raw.cutset } : {}),
+      ...(raw.filter !== undefined ? { filter: raw.filter } : {}),
+      ...(raw.limit !== undefined ? { limit: raw.limit } : {}),
+      ...(raw.out !== undefined ? { out: raw.out } : {}),
+    },
+  };
+}

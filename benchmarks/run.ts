@@ -1,0 +1,182 @@
+// The benchmark run: select tasks, run each (× cut-set) through the CLI, print rows as they finish,
+// then the totals, and save the Markdown table and the raw JSON.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { runCli } from './cli-process.js';
+import { toRecord, type RunRecord } from './classify.js';
+import { DEFAULT_CLI, DEFAULT_RESULTS_DIR, REPO_ROOT, type HarnessOptions } from './options.js';
+import { consoleHeader, consoleRow, markdownReport, runFailed, totals, totalsLines } from './report.js';
+import { discoverTasks, tasksFromIndex, TaskError, type BenchTask, type Cutset, type Discovery } from './tasks.js';
+
+export interface HarnessIO {
+  /** Standard output. */
+  readonly out: (text: string) => void;
+  /** Standard error. */
+  readonly err: (text: string) => void;
+  readonly now?: () => Date;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 3;
+
+interface Source {
+  readonly label: string;
+  readonly discover: () => Discovery;
+}
+
+/** Gathers the tasks of every suite and index; ids get the source's name as prefix when there are several. */
+export function selectTasks(opts: HarnessOptions): { tasks: BenchTask[]; skipped: Discovery['skipped'] } {
+  const sources: Source[] = [
+    ...opts.suites.map((s) => ({ label: basename(resolve(s)), discover: () => discoverTasks(s, { borderline: opts.borderline }) })),
+    ...opts.indexFiles.map((f) => ({ label: basename(dirname(resolve(f))), discover: () => tasksFromIndex(f) })),
+  ];
+  const tasks: BenchTask[] = [];
+  const skipped: Discovery['skipped'] = [];
+  for (const source of sources) {
+    const found = source.discover();
+    const prefix = sources.length > 1 ? `${source.label}/` : '';
+    tasks.push(...found.tasks.map((t) => ({ ...t, id: prefix + t.id, ...(opts.cutsets ? { cutsets: opts.cutsets } : {}) })));
+    skipped.push(...found.skipped);
+  }
+  const needle = opts.filter?.toLowerCase();
+  const filtered = needle === undefined ? tasks : tasks.filter((t) => t.id.toLowerCase().includes(needle));
+  return { tasks: opts.limit === undefined ? filtered : filtered.slice(0, opts.limit), skipped };
+}
+
+interface PlannedRun {
+  readonly task: BenchTask;
+  readonly cutset: Cutset;
+}
+
+/** Runs `work` over `items` with at most `jobs` in flight, calling `done` as each finishes. */
+async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>, done: (result: R) => void): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+      done(results[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+  return results;
+}
+
+function timestamp(d: Date): string {
+  return d.toISOString().replace(/[:.]/g, '-');
+}
+
+function gitCommit(): string | undefined {
+  try {
+    // Read-only: never anything that could touch the index.
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Relative to the working directory when below it, else absolute. */
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
+}
+
+function reportPaths(opts: HarnessOptions, started: Date): { markdown: string; json: string } {
+  if (opts.out !== undefined) {
+    const markdown = resolve(opts.out);
+    return { markdown, json: markdown.endsWith('.md') ? markdown.slice(0, -3) + '.json' : markdown + '.json' };
+  }
+  const stem = join(DEFAULT_RESULTS_DIR, `bench-${timestamp(started)}`);
+  return { markdown: `${stem}.md`, json: `${stem}.json` };
+}
+
+function describeRun(opts: HarnessOptions, started: Date, commit: string | undefined): string[] {
+  const shown = (p: string): string => relative(process.cwd(), resolve(p)) || '.';
+  const lines = [
+    `Date: ${started.toISOString()}${commit ? `, farkas commit ${commit}` : ''}`,
+    `Suites: ${[...opts.suites.map(shown), ...opts.indexFiles.map((f) => `index ${shown(f)}`)].join(', ')}${opts.borderline ? ' (with _borderline)' : ''}`,
+    `Options: timeout ${opts.timeoutSeconds} s, backend ${opts.backend ?? 'default'}, template ${opts.template ?? 'default'}${opts.cutsets ? `, cut-sets ${opts.cutsets.join(',')}` : ''}, jobs ${opts.jobs}${opts.filter ? `, filter '${opts.filter}'` : ''}${opts.limit ? `, limit ${opts.limit}` : ''}`,
+  ];
+  if (opts.cli.join(' ') !== DEFAULT_CLI.join(' ')) lines.push(`CLI: ${opts.cli.join(' ')}`);
+  return lines;
+}
+
+export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<number> {
+  const started = (io.now ?? (() => new Date()))();
+  let selection: ReturnType<typeof selectTasks>;
+  try {
+    selection = selectTasks(opts);
+  } catch (e) {
+    if (e instanceof TaskError) {
+      io.err(`harness: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+  const { tasks, skipped } = selection;
+  // Without this, a missing build shows up as one identical error per run.
+  const script = opts.cli[0] === 'node' ? opts.cli[1] : undefined;
+  if (script !== undefined && !script.startsWith('-') && !existsSync(script)) {
+    io.err(`harness: ${script} does not exist (build first: npx tsc -p .)\n`);
+    return EXIT_USAGE;
+  }
+  if (tasks.length === 0) {
+    io.err(`harness: no tasks selected${opts.filter ? ` (filter '${opts.filter}')` : ''}${skipped.length ? `; ${skipped.length} task files skipped` : ''}\n`);
+    return EXIT_USAGE;
+  }
+  if (opts.list) {
+    for (const t of tasks) io.out(`${t.id}\t${t.expected}\t${t.cutsets.join(',')}\t${displayPath(t.file)}\n`);
+    return EXIT_OK;
+  }
+
+  const table = opts.json ? io.err : io.out;
+  const runs: PlannedRun[] = tasks.flatMap((task) => task.cutsets.map((cutset) => ({ task, cutset })));
+  table(`${tasks.length} tasks, ${runs.length} runs${skipped.length ? ` (${skipped.length} task files skipped: no unreach-call property or several input files)` : ''}\n`);
+  table(consoleHeader() + '\n');
+  const records = await pool(
+    runs,
+    opts.jobs,
+    async ({ task, cutset }): Promise<RunRecord> => {
+      const outcome = await runCli({
+        command: opts.cli,
+        file: task.file,
+        cutset,
+        timeoutSeconds: opts.timeoutSeconds,
+        killGraceSeconds: opts.killGraceSeconds,
+        ...(task.function !== undefined ? { function: task.function } : {}),
+        ...(opts.backend !== undefined ? { backend: opts.backend } : {}),
+        ...(opts.template !== undefined ? { template: opts.template } : {}),
+      });
+      return toRecord(task, cutset, outcome, opts.timeoutSeconds);
+    },
+    (record) => table(consoleRow(record) + '\n'),
+  );
+
+  const sum = totals(records);
+  table('\n' + totalsLines(sum).join('\n') + '\n');
+  const wrong = records.filter((r) => r.correctness === 'wrong');
+  if (wrong.length > 0) {
+    table(`\n!!! ${wrong.length} WRONG VERDICT${wrong.length > 1 ? 'S' : ''}: ${wrong.map((r) => `${r.task} (${r.cutset}): expected ${r.expected}, got ${r.status}`).join('; ')}\n`);
+  }
+
+  const commit = gitCommit();
+  const paths = reportPaths(opts, started);
+  const description = describeRun(opts, started, commit);
+  const jsonReport = {
+    generated: started.toISOString(),
+    ...(commit ? { commit } : {}),
+    options: { ...opts },
+    totals: sum,
+    records,
+  };
+  mkdirSync(dirname(paths.markdown), { recursive: true });
+  mkdirSync(dirname(paths.json), { recursive: true });
+  writeFileSync(paths.markdown, markdownReport(records, { title: 'farkas benchmark results', description }));
+  writeFileSync(paths.json, JSON.stringify(jsonReport, null, 2) + '\n');
+  table(`\nsaved ${displayPath(paths.markdown)} and ${displayPath(paths.json)}\n`);
+  if (opts.json) io.out(JSON.stringify(jsonReport, null, 2) + '\n');
+  return runFailed(sum) ? EXIT_FAILED : EXIT_OK;
+}

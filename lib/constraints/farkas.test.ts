@@ -1,0 +1,245 @@
+// Farkas' lemma as implemented: any solution of the constraint system of a VC with known formulas
+// proves the VC (soundness, checked by brute force on random VCs), valid VCs have solutions, and the
+// paper's worked example (note 004 §4) comes out coefficient by coefficient.
+import test from 'ava';
+import fc from 'fast-check';
+import { parseProgram } from '../frontend/index.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import { cond } from '../ir/builder.js';
+import { prepareCutset } from '../vc/cutset.js';
+import { enumeratePaths } from '../vc/paths.js';
+import { pathConditions, type VerificationCondition } from '../vc/vc.js';
+import { buildFarkasSystem } from './farkas.js';
+import { makeTemplate } from './template.js';
+import { polyFromTerms, satisfies, type ConstraintSystem, type Polynomial } from './system.js';
+
+/** ∀x,y. guards ⇒ assertion, as a VC from a cut-point with a known (true) relation. */
+function knownVc(guards: Formula, assertion: Formula): VerificationCondition {
+  return {
+    from: 0,
+    to: null,
+    guards,
+    conclusion: { kind: 'assertion', formula: assertion, pos: { file: 't.c', line: 1, col: 1 } },
+    path: { from: 0, to: null, edges: [] },
+  };
+}
+
+function systemOf(guards: Formula, assertion: Formula): ConstraintSystem {
+  return buildFarkasSystem({ vcs: [knownVc(guards, assertion)], templates: new Map(), known: new Map() }).system;
+}
+
+/**
+ * Brute force over multiplier values 0..max. With no templates every unknown is a multiplier and the
+ * constraints of different Farkas applications share none, so each group is searched on its own.
+ * Returns a satisfying assignment, or null when none exists in the range (or a group is too large).
+ */
+function bruteForce(system: ConstraintSystem, max = 3n, maxGroup = 7): Map<string, bigint> | null {
+  const parent = new Map<string, string>(system.unknowns.map((u) => [u.name, u.name]));
+  const find = (a: string): string => (parent.get(a) === a ? a : find(parent.get(a)!));
+  for (const c of system.constraints) {
+    const names = [...c.poly.terms.values()].flatMap((term) => term.vars);
+    for (const n of names.slice(1)) parent.set(find(n), find(names[0]!));
+  }
+  const groups = new Map<string, string[]>();
+  for (const u of system.unknowns) groups.set(find(u.name), [...(groups.get(find(u.name)) ?? []), u.name]);
+  const solution = new Map<string, bigint>(system.unknowns.map((u) => [u.name, 0n]));
+  // Constraints without unknowns (`-1 >= 0` for `true ⇒ false`) must hold as they are.
+  const ground = system.constraints.filter((c) => [...c.poly.terms.values()].every((term) => term.vars.length === 0));
+  if (!satisfies({ unknowns: [], constraints: ground }, () => 0n)) return null;
+  for (const names of groups.values()) {
+    if (names.length > maxGroup) return null;
+    const inGroup = new Set(names);
+    const constraints = system.constraints.filter((c) => [...c.poly.terms.values()].some((term) => term.vars.some((v) => inGroup.has(v))));
+    const sub: ConstraintSystem = { unknowns: system.unknowns.filter((u) => inGroup.has(u.name)), constraints };
+    const values = names.map(() => 0n);
+    let found = false;
+    for (;;) {
+      const current = new Map(names.map((n, i) => [n, values[i]!]));
+      if (satisfies(sub, (n) => current.get(n)!)) {
+        for (const [n, v] of current) solution.set(n, v);
+        found = true;
+        break;
+      }
+      let i = 0;
+      while (i < values.length && values[i] === max) values[i++] = 0n;
+      if (i === values.length) break;
+      values[i]!++;
+    }
+    if (!found) return null;
+  }
+  return solution;
+}
+
+function validOnBox(guards: Formula, assertion: Formula, radius = 7n): boolean {
+  for (let x = -radius; x <= radius; x++) {
+    for (let y = -radius; y <= radius; y++) {
+      const env = (v: string) => (v === 'x' ? x : y);
+      if (F.evaluate(guards, env) && !F.evaluate(assertion, env)) return false;
+    }
+  }
+  return true;
+}
+
+const linearArb: fc.Arbitrary<Linear> = fc
+  .tuple(fc.integer({ min: -2, max: 2 }), fc.integer({ min: -2, max: 2 }), fc.integer({ min: -4, max: 4 }))
+  .map(([a, b, c]) => L.fromTerms([['x', BigInt(a)], ['y', BigInt(b)]], BigInt(c)));
+
+const atomArb: fc.Arbitrary<Formula> = fc.oneof(
+  { arbitrary: linearArb.map(F.geqZero), weight: 4 },
+  { arbitrary: linearArb.map(F.eqZero), weight: 1 },
+);
+
+/** Guards: 1–2 atoms; assertion: an atom, a disjunction or a conjunction of two, or (to make many VCs
+ * valid) a weakened non-negative combination of the guards. */
+const vcArb = fc
+  .tuple(fc.array(atomArb, { minLength: 1, maxLength: 2 }), atomArb, atomArb, fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }))
+  .map(([gs, a, b, mode, k1, k2, slack]) => {
+    const guards = F.and(...gs);
+    let assertion: Formula;
+    if (mode === 0) assertion = a;
+    else if (mode === 1) assertion = F.or(a, b);
+    else if (mode === 2) assertion = F.and(a, b);
+    else {
+      const exprs = gs.map((g) => (g.kind === 'atom' ? g.expr : L.constant(0n)));
+      const combo = L.add(L.scale(exprs[0]!, BigInt(k1)), exprs[1] ? L.scale(exprs[1], BigInt(k2)) : L.constant(0n));
+      assertion = mode === 3 ? F.geqZero(L.addConstant(combo, BigInt(slack))) : F.or(F.geqZero(L.addConstant(combo, BigInt(slack))), b);
+    }
+    return { guards, assertion };
+  });
+
+test('soundness: a solution of the Farkas system means the VC is valid (random VCs, brute force)', (t) => {
+  let solved = 0;
+  let cases = 0;
+  fc.assert(
+    fc.property(vcArb, ({ guards, assertion }) => {
+      cases++;
+      const system = systemOf(guards, assertion);
+      if (system.unknowns.some((u) => u.kind !== 'multiplier' || !u.nonNegative)) return false;
+      const solution = bruteForce(system);
+      if (solution === null) return true;
+      solved++;
+      if (!satisfies(system, (n) => solution.get(n)!)) return false;
+      return validOnBox(guards, assertion);
+    }),
+    { numRuns: 400, seed: 20080607 },
+  );
+  t.is(cases, 400);
+  // Not vacuous: a good share of the random VCs were actually proved.
+  t.true(solved >= 60, `only ${solved} of ${cases} random VCs had a solution`);
+});
+
+const validVcs: Array<[string, string]> = [
+  ['x >= 1 && y >= x', 'y >= 1'],
+  ['x >= 2 && y >= 3', 'x + y >= 5 || x >= 10'],
+  ['x == y', 'x - y <= 0'],
+  ['x == y + 1', 'x > y && 2 * x >= 2 * y'],
+  ['x >= 0', 'x >= -3'],
+  ['x >= 1 && x <= 0', 'y >= 100'],
+  ['x + y <= 3 && x >= 1', 'y <= 2'],
+  ['true', 'x <= x + 1'],
+  ['x - 2 * y >= 1 && y >= 1', 'x >= 3'],
+];
+
+test('completeness on hand-picked valid VCs: the system has a solution with small multipliers', (t) => {
+  for (const [g, a] of validVcs) {
+    t.true(validOnBox(cond(g), cond(a)), `${g} => ${a} is valid`);
+    const system = systemOf(cond(g), cond(a));
+    const solution = bruteForce(system);
+    t.not(solution, null, `${g} => ${a} should be provable`);
+    if (solution) t.true(satisfies(system, (n) => solution.get(n)!));
+  }
+});
+
+test('invalid VCs, and the integer-only one Farkas cannot see, have no solution', (t) => {
+  const cases: Array<[string, string]> = [
+    ['x >= 0', 'x >= 1'],
+    ['true', 'x >= 0'],
+    ['x >= 0 && y >= 0', 'x + y >= 1'],
+    // Unsatisfiable over the integers only (3x >= 1 ∧ 2x <= 1): lost by Farkas over the rationals.
+    ['3 * x >= 1 && 2 * x <= 1', 'false'],
+  ];
+  for (const [g, a] of cases) t.is(bruteForce(systemOf(cond(g), cond(a)), 3n, 8), null, `${g} => ${a}`);
+  // `true ⇒ false` has no Farkas application at all, just an unsatisfiable constant constraint.
+  const trivial = systemOf(F.TRUE, F.FALSE);
+  t.is(trivial.unknowns.length, 0);
+  t.false(satisfies(trivial, () => 0n));
+});
+
+test("the paper's worked example: Fig. 1's first VC with template e1 >= 0 || e2 >= 0", (t) => {
+  const program = parseProgram('void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }\n', 'pv1.c');
+  const cut = prepareCutset(program.procedures.get('PV1')!, 'headers');
+  const header = cut.cutpoints.find((c) => c !== cut.proc.entry && c !== cut.proc.exit)!;
+  const [first] = enumeratePaths(cut.proc, cut.cutpoints)
+    .filter((p) => p.from === cut.proc.entry)
+    .flatMap((p) => pathConditions(p, (c) => c === header));
+  t.truthy(first);
+  const tpl = makeTemplate(header, ['x', 'y'], { disjuncts: 2, conjuncts: 1 });
+  const { system, applications } = buildFarkasSystem({ vcs: [first!], templates: new Map([[header, tpl]]), known: new Map() });
+  // e1 = a1·x + a2·y + a3, e2 = a4·x + a5·y + a6; with x := -50.
+  const [a1, a2, a3] = [tpl.coefficient[0]![0]![0]!, tpl.coefficient[0]![0]![1]!, tpl.constant[0]![0]!];
+  const [a4, a5, a6] = [tpl.coefficient[1]![0]![0]!, tpl.coefficient[1]![0]![1]!, tpl.constant[1]![0]!];
+  t.is(applications, 1, 'one clause ¬((−e1 − 1 >= 0) ∧ (−e2 − 1 >= 0))');
+  const multipliers = system.unknowns.filter((u) => u.kind === 'multiplier');
+  t.is(multipliers.length, 2);
+  t.true(multipliers.every((m) => m.nonNegative));
+  const [l1, l2] = multipliers.map((m) => m.name) as [string, string];
+  t.is(system.unknowns.filter((u) => u.kind === 'coefficient').length, 4);
+  t.is(system.unknowns.filter((u) => u.kind === 'constant').length, 2);
+  t.is(system.constraints.length, 2, 'x is substituted away: one equation for y, one for the constant');
+  const [yEq, constant] = system.constraints as [typeof system.constraints[0], typeof system.constraints[0]];
+  // y: a2·λ1 + a5·λ2 = 0
+  t.is(yEq.rel, '==');
+  t.regex(yEq.origin ?? '', /coefficient of y/);
+  const expectedY = polyFromTerms([{ vars: [a2, l1], coeff: 1n }, { vars: [a5, l2], coeff: 1n }]);
+  t.true(samePoly(yEq.poly, expectedY) || samePoly(yEq.poly, negatePoly(expectedY)));
+  // constant: (50a1 − a3 − 1)λ1 + (50a4 − a6 − 1)λ2 = −λ with λ >= 1, i.e. −1 − that sum >= 0.
+  t.is(constant.rel, '>=');
+  const expectedConstant = polyFromTerms([
+    { vars: [], coeff: -1n },
+    { vars: [a1, l1], coeff: -50n }, { vars: [a3, l1], coeff: 1n }, { vars: [l1], coeff: 1n },
+    { vars: [a4, l2], coeff: -50n }, { vars: [a6, l2], coeff: 1n }, { vars: [l2], coeff: 1n },
+  ]);
+  t.true(samePoly(constant.poly, expectedConstant), `got ${[...constant.poly.terms.keys()].join(' ')}`);
+  // A real invariant (x >= -50 as e1, any e2) with λ1 = 1 solves it; e1 = x + 49 (false at x = -50) does not.
+  const good: Record<string, bigint> = { [a1]: 1n, [a2]: 0n, [a3]: 50n, [a4]: 0n, [a5]: 0n, [a6]: -1n, [l1]: 1n, [l2]: 0n };
+  t.true(satisfies(system, (n) => good[n]!));
+  for (const lam1 of [0n, 1n, 2n, 3n]) {
+    for (const lam2 of [0n, 1n, 2n, 3n]) {
+      const bad: Record<string, bigint> = { ...good, [a3]: 49n, [a6]: -100n, [l1]: lam1, [l2]: lam2 };
+      t.false(satisfies(system, (n) => bad[n]!));
+    }
+  }
+});
+
+function samePoly(a: Polynomial, b: Polynomial): boolean {
+  if (a.terms.size !== b.terms.size) return false;
+  for (const [k, term] of a.terms) if (b.terms.get(k)?.coeff !== term.coeff) return false;
+  return true;
+}
+
+function negatePoly(p: Polynomial): Polynomial {
+  return polyFromTerms([...p.terms.values()].map((term) => ({ vars: term.vars, coeff: -term.coeff })));
+}
+
+test('a template on both sides (loop VC of Fig. 1) gives bilinear constraints only', (t) => {
+  const program = parseProgram('void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }\n', 'pv1.c');
+  const cut = prepareCutset(program.procedures.get('PV1')!, 'headers');
+  const header = cut.cutpoints.find((c) => c !== cut.proc.entry && c !== cut.proc.exit)!;
+  const vcs = enumeratePaths(cut.proc, cut.cutpoints).flatMap((p) => pathConditions(p, (c) => c === header));
+  const tpl = makeTemplate(header, ['x', 'y'], { disjuncts: 2, conjuncts: 2 });
+  const { system, applications } = buildFarkasSystem({ vcs, templates: new Map([[header, tpl]]), known: new Map() });
+  // VC0: 1 LHS cube × 4 RHS clauses; VC1: 2 LHS disjuncts × 4 clauses; VC2: 2 LHS disjuncts × 1 clause.
+  t.is(applications, 4 + 8 + 2);
+  const names = new Set(system.unknowns.map((u) => u.name));
+  t.is(names.size, system.unknowns.length, 'unknown names are distinct');
+  for (const c of system.constraints) {
+    for (const term of c.poly.terms.values()) {
+      t.true(term.vars.length <= 2);
+      for (const v of term.vars) t.true(names.has(v), `${v} is declared`);
+      if (term.vars.length === 2) t.true(term.vars.some((v) => system.unknowns.find((u) => u.name === v)!.kind === 'multiplier'), 'every product has a multiplier');
+    }
+  }
+});

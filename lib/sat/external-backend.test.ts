@@ -68,6 +68,9 @@ test('a crash becomes unknown with the exit code and stderr', async (t) => {
   const result = await new ExternalBackend(`${fake} crash`).solve(pigeonhole(2, 2));
   t.is(result.status, 'unknown');
   t.regex(result.reason!, /exited with code 1 without an answer: boom: cannot parse/);
+  const killed = await new ExternalBackend(`${fake} killed`).solve(pigeonhole(2, 2));
+  t.is(killed.status, 'unknown');
+  t.regex(killed.reason!, /was killed by SIGKILL without an answer$/);
 });
 
 test('a timeout kills the solver and answers unknown; cancellation too', async (t) => {

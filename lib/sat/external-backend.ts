@@ -118,6 +118,7 @@ function findExecutable(command: string): string | null {
 interface ProcessOutcome {
   readonly kind: 'exited' | 'timeout' | 'cancelled' | 'spawn-failed';
   readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
   /** Contents of the `%o` result file, when the command has one and wrote it. */
@@ -145,11 +146,20 @@ export class ExternalBackend implements SatBackend {
     if (trivial) return trivial;
     if (options.signal?.aborted) return unknownResult(CANCELLED_REASON, this.name, startedAt);
 
-    const dir = await mkdtemp(join(tmpdir(), 'farkas-sat-'));
+    let dir: string;
+    try {
+      dir = await mkdtemp(join(tmpdir(), 'farkas-sat-'));
+    } catch (error) {
+      return unknownResult(`could not create a temporary directory: ${messageOf(error)}`, this.name, startedAt);
+    }
     try {
       const input = join(dir, 'problem.cnf');
       const resultFile = join(dir, 'result.txt');
-      await writeDimacsFile(cnf, input);
+      try {
+        await writeDimacsFile(cnf, input);
+      } catch (error) {
+        return unknownResult(`could not write the DIMACS file: ${messageOf(error)}`, this.name, startedAt);
+      }
       const remaining =
         options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
       const args = this.args.map((arg) =>
@@ -191,7 +201,8 @@ export class ExternalBackend implements SatBackend {
       return checkedSat(cnf, model, this.name, startedAt);
     }
     const stderrTail = outcome.stderr.trim().slice(-STDERR_TAIL_CHARS);
-    const said = status === 'unknown' ? 'answered UNKNOWN' : `exited with code ${outcome.code} without an answer`;
+    const ended = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
+    const said = status === 'unknown' ? 'answered UNKNOWN' : `${ended} without an answer`;
     return unknownResult(`${this.name} ${said}${stderrTail ? `: ${stderrTail}` : ''}`, this.name, startedAt);
   }
 
@@ -217,18 +228,23 @@ export class ExternalBackend implements SatBackend {
         spawnError ??= error;
       });
       // 'close' comes after 'error' too (also when the spawn itself failed) and after the pipes end.
-      child.on('close', (code) => {
+      child.on('close', (code, exitSignal) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        const text = {
+        const captured = {
+          signal: exitSignal,
           stdout: Buffer.concat(stdout).toString('utf8'),
           stderr: Buffer.concat(stderr).toString('utf8'),
           resultFile: null,
         };
-        if (stopped) resolvePromise({ kind: stopped, code, ...text });
-        else if (spawnError) resolvePromise({ kind: 'spawn-failed', code, ...text, detail: spawnError.message });
-        else resolvePromise({ kind: 'exited', code, ...text });
+        if (stopped) resolvePromise({ kind: stopped, code, ...captured });
+        else if (spawnError) resolvePromise({ kind: 'spawn-failed', code, ...captured, detail: spawnError.message });
+        else resolvePromise({ kind: 'exited', code, ...captured });
       });
     });
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -28,6 +28,8 @@ export class MinisatWorkerPool {
   constructor(
     private readonly heapBytes: number,
     private readonly maxWorkers = Math.max(1, availableParallelism()),
+    /** The worker script; tests substitute misbehaving ones. */
+    private readonly workerUrl = new URL('./minisat-worker.js', import.meta.url),
   ) {}
 
   /**
@@ -107,7 +109,7 @@ export class MinisatWorkerPool {
     const config: MinisatWorkerConfig = { heapBytes: this.heapBytes };
     // Not `stdout: true`: a piped worker stdout keeps the process alive even when the worker is
     // unref'd. The worker silences its console itself (see minisat-worker.ts).
-    const worker = new Worker(new URL('./minisat-worker.js', import.meta.url), { workerData: config });
+    const worker = new Worker(this.workerUrl, { workerData: config });
     // An idle worker that dies just leaves the pool; the 'error' listener keeps that from throwing.
     worker.on('error', () => undefined);
     worker.on('exit', () => {

@@ -3,6 +3,8 @@
 // alive, so a CLI must call shutdownZ3() before it exits. Ending the threads while a check() is
 // still running hangs the process, so every check is registered with trackZ3Work() and shutdown
 // interrupts and awaits those first.
+// Beware: `ctx.interrupt()` is sticky. A context interrupted while no call is running answers
+// 'canceled' to every later call, so after interrupting a context, create a new one.
 // z3-solver is imported on first use: loading it alone costs ~40 ms that most runs never need.
 type Z3Module = typeof import('z3-solver');
 

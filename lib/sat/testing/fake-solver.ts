@@ -3,7 +3,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export type FakeSolverMode = 'normal' | 'exit-code-only' | 'wrong-model' | 'no-model' | 'sleep' | 'crash';
+export type FakeSolverMode = 'normal' | 'exit-code-only' | 'wrong-model' | 'no-model' | 'sleep' | 'crash' | 'killed';
 
 const SCRIPT = String.raw`
 const fs = require('node:fs');
@@ -12,6 +12,7 @@ const path = args.find((arg) => arg.endsWith('.cnf'));
 const mode = args.find((arg) => !arg.endsWith('.cnf')) || 'normal';
 process.stdout.write('c fake solver reading ' + path + '\n');
 if (mode === 'sleep') setInterval(() => {}, 1000);
+else if (mode === 'killed') process.kill(process.pid, 'SIGKILL');
 else if (mode === 'crash') { process.stderr.write('boom: cannot parse\n'); process.exit(1); }
 else {
   const words = fs.readFileSync(path, 'utf8').split('\n').filter((l) => l && l[0] !== 'c');

@@ -121,6 +121,8 @@ export function formatVerify(file: string, r: VerifyResult): string {
   if (r.counterexample) {
     const inputs = [...r.counterexample.inputs].map(([k, v]) => `${k}=${v}`).join(', ');
     lines.push(`counterexample: ${inputs || '(no inputs)'}${r.counterexample.nondet.length ? `; nondet ${r.counterexample.nondet.join(',')}` : ''}; fails at line ${r.counterexample.line}${r.counterexample.replayed ? ' (replayed by the interpreter)' : ''}`);
+    const args = [...r.counterexample.inputs].map(([k, v]) => ` --input ${k}=${v}`).join('') + (r.counterexample.nondet.length ? ` --nondet ${r.counterexample.nondet.join(',')}` : '');
+    lines.push(`reproduce: farkas run ${file} --function ${r.function}${args} --nondet-default none --trace`);
   }
   lines.push(`time: ${(r.millis / 1000).toFixed(2)} s`);
   return lines.join('\n') + '\n';

@@ -21,6 +21,9 @@ export interface FarkasInput {
   readonly templates: ReadonlyMap<number, Template>;
   /** Known relations (entry precondition, …); a missing one means `true`. */
   readonly known: ReadonlyMap<number, Formula>;
+  /** Known conjuncts of the invariant at a cut-point with a template: the invariant there is
+   * fact ∧ template, assumed where the cut-point is left and required where it is reached. */
+  readonly strengthening?: ReadonlyMap<number, Formula>;
 }
 
 export interface FarkasOutput {
@@ -41,8 +44,9 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
   let applications = 0;
   input.vcs.forEach((vc, vcIndex) => {
     const from = input.templates.get(vc.from);
+    const facts = knownDnf(input.strengthening?.get(vc.from) ?? F.TRUE);
     const lhsRelation: ParamAtom[][] = from
-      ? instantiate(from, new Map())
+      ? instantiate(from, new Map()).flatMap((cube) => facts.map((fact) => [...cube, ...fact]))
       : knownDnf(input.known.get(vc.from) ?? F.TRUE);
     const lhsGuards = knownDnf(vc.guards);
     const rhs = conclusionCnf(vc, input);
@@ -72,6 +76,8 @@ function conclusionCnf(vc: VerificationCondition, input: FarkasInput): ParamAtom
   const app = vc.conclusion.app;
   const t = input.templates.get(app.cutpoint);
   if (!t) return knownCnf(F.substitute(input.known.get(app.cutpoint) ?? F.TRUE, app.subst));
+  const fact = input.strengthening?.get(app.cutpoint);
+  const factClauses = fact ? knownCnf(F.substitute(fact, app.subst)) : [];
   // DNF of template disjuncts → CNF: every clause picks one atom from each disjunct.
   const disjuncts = instantiate(t, app.subst);
   let clauses: ParamAtom[][] = [[]];
@@ -80,7 +86,7 @@ function conclusionCnf(vc: VerificationCondition, input: FarkasInput): ParamAtom
     for (const clause of clauses) for (const atom of d) next.push([...clause, atom]);
     clauses = next;
   }
-  return clauses;
+  return [...factClauses, ...clauses];
 }
 
 /** Σ m_i·p_i ≡ -c with c >= 1: one equation per program variable, one inequality for the constant. */

@@ -71,7 +71,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     const record = (loc: number): void => {
       if (!watched.has(loc)) return;
       const bucket = seen.get(loc)!;
-      if (bucket.size >= maxPer * 4) return;
+      if (bucket.size >= 4000) return;
       const snapshot = new Map(env);
       const key = [...snapshot].map(([k, v]) => `${k}=${v}`).join(',');
       if (!bucket.has(key)) bucket.set(key, snapshot);

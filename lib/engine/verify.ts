@@ -16,7 +16,8 @@ import { checkInvariants } from '../check/certificate.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
 import { AnalysisUnsupported, prepareAnalysis, templatesFor, type PreparedAnalysis } from './prepare.js';
-import { sampleBadStates, sampleStates } from './samples.js';
+import { sampleBadStates, sampleStates, type Samples } from './samples.js';
+import { affineHull } from './equalities.js';
 import { runProgram } from '../interp/index.js';
 import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
 
@@ -99,17 +100,22 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       };
     }
   }
+  const hull = hullEqualities(prepared, samples);
   const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { budgetMs: sampleBudget });
   const stats: StepStats[] = [];
   let lastReason = 'no invariant found within the schedule';
-  for (const [index, step] of schedule.steps.entries()) {
+  // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
+  // and the instances are easier), then, if that fails, without them: the sampled runs may not span
+  // the reachable states, so a hull equality can be false, and then only the plain step is complete.
+  const attempts = schedule.steps.flatMap((step) => (hull.size > 0 ? [{ step, facts: hull }, { step, facts: new Map<number, Formula>() }] : [{ step, facts: new Map<number, Formula>() }]));
+  for (const [index, { step, facts }] of attempts.entries()) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
-    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}`;
-    options.onProgress?.({ kind: 'step-start', index, total: schedule.steps.length, template, widths: step.widths });
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${facts.size > 0 ? '+eq' : ''}`;
+    options.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
     const encodeStart = Date.now();
     const templates = templatesFor(prepared, step.shape);
-    const { system } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]) });
+    const { system } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]), strengthening: facts });
     const encoder = encodeUnknowns(system.unknowns, step.widths);
     for (const c of system.constraints) encoder.assertConstraint(c);
     // Necessary conditions from concrete runs (see samples.ts): they remove no solution.
@@ -119,7 +125,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
         const b = encoder.builder;
         b.assertLit(b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
       }
+      const fact = facts.get(c) ?? F.TRUE;
       for (const state of badStates.get(c) ?? []) {
+        if (!F.evaluate(fact, (v) => state.get(v) ?? 0n)) continue; // already excluded by the facts
         const disjuncts = templateAtState(t, state);
         const b = encoder.builder;
         b.assertLit(-b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
@@ -158,7 +166,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const value = (u: string): bigint => values.get(u) ?? 0n;
     if (!satisfies(system, value)) return unknown('internal: the SAT model does not satisfy the bilinear system', { stats });
     const invariants = new Map<number, Formula>();
-    for (const [c, t] of templates) invariants.set(c, simplifyInvariant(decodeTemplate(t, value)));
+    for (const [c, t] of templates) invariants.set(c, simplifyInvariant(F.and(facts.get(c) ?? F.TRUE, decodeTemplate(t, value))));
     options.onProgress?.({ kind: 'checking' });
     const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
       precondition: prepared.precondition,
@@ -171,6 +179,16 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     return { ...base, stats, invariants: reports, verdict: 'safe', certified: true, millis: Date.now() - started };
   }
   return unknown(lastReason, { stats });
+}
+
+/** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */
+function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<number, Formula> {
+  const facts = new Map<number, Formula>();
+  for (const c of prepared.unknownCutpoints) {
+    const eqs = affineHull(prepared.variables.get(c) ?? [], samples.states.get(c) ?? []);
+    if (eqs.length > 0) facts.set(c, F.and(...eqs));
+  }
+  return facts;
 }
 
 function reportInvariants(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>): InvariantReport[] {

@@ -1,0 +1,163 @@
+// `farkas verify` end to end: spawns the built CLI on small temporary files and checks the JSON
+// contract, the exit codes, diagnostics and --emit-dimacs.
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { runProgram } from '../../lib/interp/index.js';
+
+// dist/cli/commands → dist/cli/main.js
+const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
+const dir = mkdtempSync(join(tmpdir(), 'farkas-verify-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+
+function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const PV1 = 'void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }\n';
+const UNSAFE = 'int main() {\n  int n = __VERIFIER_nondet_int();\n  int i = 0;\n  while (i < n) { i++; }\n  assert(i != 7);\n  return 0;\n}\n';
+const RECURSIVE = 'int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }\nint main() { int r = sum(5); assert(r >= 0); return 0; }\n';
+
+interface VerifyJson {
+  file: string;
+  function: string;
+  verdict: string;
+  reason?: string;
+  certified: boolean;
+  cutset: string;
+  invariants: Array<{ function: string; line: number; expression: string }>;
+  stats: Array<{ template: string; widths: { coefficient: number; constant: number; multiplier: number }; clauses: number; variables: number; result: string; backend: string }>;
+  counterexample?: { inputs: Record<string, string>; nondet: string[]; line: number; replayed: boolean };
+}
+
+/** The expression is C over the given variables: it parses back as a return expression. */
+function assertValidC(t: import('ava').ExecutionContext, expression: string, variables: readonly string[]): void {
+  const used = new Set(expression.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+  for (const v of used) t.true(variables.includes(v), `'${v}' in '${expression}' is not a program variable`);
+  t.notThrows(() => parseProgram(`int check(${variables.map((v) => `int ${v}`).join(', ')}) { return (${expression}); }`, 'inv.c'), expression);
+}
+
+test('safe: exit 0 and the JSON contract, with invariants that are valid C', async (t) => {
+  const f = file('pv1.c', PV1);
+  const dimacs = join(dir, 'pv1.cnf');
+  const r = await farkas(['verify', f, '--json', '--cutset', 'headers', '--emit-dimacs', dimacs]);
+  t.is(r.code, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as VerifyJson;
+  t.is(json.verdict, 'safe');
+  t.is(json.certified, true);
+  t.is(json.file, f);
+  t.is(json.function, 'PV1');
+  t.is(json.cutset, 'headers');
+  t.is(json.reason, undefined);
+  t.true(json.invariants.length >= 1);
+  for (const inv of json.invariants) {
+    t.is(inv.function, 'PV1');
+    t.is(inv.line, 1);
+    assertValidC(t, inv.expression, ['x', 'y']);
+  }
+  t.true(json.stats.length >= 1);
+  for (const s of json.stats) {
+    t.regex(s.template, /^\d+x\d+$/);
+    t.true(s.clauses > 0 && s.variables > 0);
+    t.is(s.backend, 'minisat');
+    t.true(['sat', 'unsat', 'unknown', 'skipped'].includes(s.result));
+  }
+  t.is(json.stats[json.stats.length - 1]!.result, 'sat');
+  // --emit-dimacs: step 1 to FILE, step N > 1 to FILE.N.cnf, each a DIMACS CNF.
+  json.stats.forEach((s, i) => {
+    const path = i === 0 ? dimacs : `${dimacs}.${i + 1}.cnf`;
+    t.true(existsSync(path), path);
+    const text = readFileSync(path, 'utf8');
+    const header = /^p cnf (\d+) (\d+)$/m.exec(text);
+    t.truthy(header, `${path} has a p cnf header`);
+    t.is(Number(header![1]), s.variables);
+    t.is(Number(header![2]), s.clauses);
+    const clauseLines = text.split('\n').filter((l) => /^-?\d/.test(l));
+    t.is(clauseLines.length, s.clauses);
+    t.true(clauseLines.every((l) => l.trim().endsWith(' 0') || l.trim() === '0'));
+  });
+});
+
+test('safe (text output, default path cut-set): invariants listed, exit 0', async (t) => {
+  const r = await farkas(['verify', file('pv1-text.c', PV1)]);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /function PV1: safe/);
+  t.regex(r.stdout, /cut-set: paths/);
+  t.regex(r.stdout, /invariants:\n  line 1: /);
+});
+
+test('unsafe: exit 1 with a counterexample that fails when replayed', async (t) => {
+  const f = file('unsafe.c', UNSAFE);
+  const r = await farkas(['verify', f, '--json']);
+  t.is(r.code, 1, r.stderr);
+  const json = JSON.parse(r.stdout) as VerifyJson;
+  t.is(json.verdict, 'unsafe');
+  t.is(json.certified, true);
+  const ce = json.counterexample!;
+  t.truthy(ce);
+  t.is(ce.line, 5);
+  t.true(ce.replayed);
+  const program = parseProgram(UNSAFE, f);
+  const replay = runProgram(program, {
+    inputs: new Map(Object.entries(ce.inputs).map(([k, v]) => [k, BigInt(v)])),
+    nondet: ce.nondet.map((v) => BigInt(v)),
+    nondetDefault: null,
+  });
+  t.is(replay.outcome.kind, 'assertion-failed');
+  if (replay.outcome.kind === 'assertion-failed') t.is(replay.outcome.pos.line, 5);
+});
+
+test('unknown: exit 2 with a reason (recursion; timeout), never certified', async (t) => {
+  const [rec, slow] = await Promise.all([
+    farkas(['verify', file('rec.c', RECURSIVE), '--json']),
+    farkas(['verify', file('pv1-slow.c', PV1), '--json', '--timeout', '0.001']),
+  ]);
+  t.is(rec.code, 2, rec.stderr);
+  const recJson = JSON.parse(rec.stdout) as VerifyJson;
+  t.is(recJson.verdict, 'unknown');
+  t.false(recJson.certified);
+  t.regex(recJson.reason ?? '', /summar/);
+  t.is(slow.code, 2, slow.stderr);
+  const slowJson = JSON.parse(slow.stdout) as VerifyJson;
+  t.is(slowJson.verdict, 'unknown');
+  t.false(slowJson.certified);
+  t.regex(slowJson.reason ?? '', /timeout/);
+});
+
+test('input errors: exit 3 with a positioned message and no stack trace', async (t) => {
+  const bad = file('bad.c', 'int main() {\n  int x = ;\n  return 0;\n}\n');
+  const good = file('ok.c', PV1);
+  const [syntax, cutset, template, missing, timeout] = await Promise.all([
+    farkas(['verify', bad, '--json']),
+    farkas(['verify', good, '--cutset', 'bogus']),
+    farkas(['verify', good, '--template', 'no-such-template']),
+    farkas(['verify', join(dir, 'missing.c')]),
+    farkas(['verify', good, '--timeout', 'soon']),
+  ]);
+  for (const r of [syntax, cutset, template, missing, timeout]) {
+    t.is(r.code, 3, r.stderr);
+    t.false(/\n\s+at .*:\d+:\d+/.test(r.stderr), `stack trace in: ${r.stderr}`);
+    t.is(r.stdout, '');
+  }
+  t.regex(syntax.stderr, new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:\\d+: error: `));
+  t.regex(cutset.stderr, /bogus/);
+  t.regex(cutset.stderr, /paths|headers/);
+  t.regex(template.stderr, /error: unknown template schedule 'no-such-template'/);
+  t.regex(missing.stderr, /error: cannot read .*missing\.c/);
+  t.regex(timeout.stderr, /--timeout expects a number of seconds/);
+});

@@ -1,14 +1,11 @@
-// Affine equalities as a cheap strengthening before the template search. The affine hull of the
-// states concrete runs reached at a cut-point (exact integer Gauss–Jordan elimination) proposes
-// equalities; Houdini then keeps the subset that the independent checker proves inductive (assertions
-// ignored). Proven equalities are known hypotheses for the Farkas constraints, so the unknown template
-// only has to supply the inequalities (Fig. 2 needs x == y and x + y == 102; with them known its
-// templates shrink from four atoms to two). The final certificate check re-proves everything anyway.
+// Affine equalities proposed by concrete runs: the affine hull of the states reached at a cut-point,
+// by exact integer Gauss–Jordan elimination. verify uses them as known conjuncts of the invariant
+// (assumed and required), so the unknown template only has to supply the inequalities (Fig. 2 needs
+// x == y and x + y == 102). They are guesses — the runs may not span the reachable states — so every
+// step is also tried without them, and the certificate check re-proves whatever is reported.
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import type { Program, Procedure } from '../ir/cfg.js';
-import { checkInvariants } from '../check/certificate.js';
 import type { State } from './samples.js';
 
 /** Integer basis of { a : a·(s - s0) = 0 for all sampled s } over the given variables. */
@@ -72,60 +69,4 @@ function abs(x: bigint): bigint {
 
 function lcm(a: bigint, b: bigint): bigint {
   return (a / L.gcd(a, b)) * b;
-}
-
-/** The procedure with every assert turned into a skip: inductiveness without the safety obligations. */
-function withoutAssertions(program: Program, fn: string): Program {
-  const proc = program.procedures.get(fn)!;
-  const edges = proc.edges.map((e) => (e.stmt.kind === 'assert' ? { ...e, stmt: { kind: 'skip' as const } } : e));
-  const procedures = new Map(program.procedures);
-  procedures.set(fn, { ...proc, edges } satisfies Procedure);
-  return { ...program, procedures };
-}
-
-/**
- * Houdini: the largest subset of the candidate atoms that is inductive (initiation and consecution,
- * assertions ignored), found by dropping the atoms that a refuting state falsifies until the checker
- * proves the rest. Returns null when the checker could not decide (timeout).
- */
-export async function inductiveSubset(
-  program: Program,
-  fn: string,
-  cutpoints: readonly number[],
-  candidates: ReadonlyMap<number, readonly Formula[]>,
-  precondition: Formula,
-  timeoutMs: number,
-): Promise<Map<number, Formula[]> | null> {
-  const relaxed = withoutAssertions(program, fn);
-  const current = new Map<number, Formula[]>(cutpoints.map((c) => [c, [...(candidates.get(c) ?? [])]]));
-  for (;;) {
-    if ([...current.values()].every((atoms) => atoms.length === 0)) return current;
-    const invariants = new Map<number, Formula>(cutpoints.map((c) => [c, F.and(...current.get(c)!)]));
-    const result = await checkInvariants(relaxed, fn, invariants, { precondition, timeoutMs });
-    if (result.valid) return current;
-    let dropped = false;
-    for (const o of result.obligations) {
-      if (o.status === 'unknown') return null;
-      if (o.status !== 'refuted' || (o.kind !== 'initiation' && o.kind !== 'consecution')) continue;
-      const atoms = current.get(o.to);
-      if (!atoms || atoms.length === 0) continue;
-      const state = o.failingState;
-      const keep = state
-        ? atoms.filter((a) => {
-            try {
-              return F.evaluate(a, (v) => {
-                const x = state.get(v);
-                if (x === undefined) throw new Error('unknown value');
-                return x;
-              });
-            } catch {
-              return false;
-            }
-          })
-        : [];
-      if (keep.length < atoms.length) dropped = true;
-      current.set(o.to, keep);
-    }
-    if (!dropped) return null; // refuted for a reason the candidates do not explain
-  }
 }

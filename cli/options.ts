@@ -8,6 +8,14 @@ export function cutsetOption(): Option {
     .default('paths');
 }
 
+export function functionOption(): Option {
+  return new Option('-f, --function <name>', 'function to analyse (default: main, else the last function)');
+}
+
+export function templateOption(): Option {
+  return new Option('-t, --template <name|file>', 'template schedule: a name from templates/ or a YAML file').default('paper');
+}
+
 export function parseSeconds(text: string, option: string): number {
   if (!/^\d+(\.\d+)?$/.test(text.trim())) throw new InputError('error', `${option} expects a number of seconds, got '${text}'`, null);
   const s = Number(text);

@@ -11,7 +11,7 @@ import * as L from '../../lib/ir/linear.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
-import { cutsetOption } from '../options.js';
+import { cutsetOption, functionOption, templateOption } from '../options.js';
 
 interface ConstraintsCliOptions {
   function?: string;
@@ -26,9 +26,9 @@ export function register(program: Command): void {
     .command('constraints')
     .description('print the verification conditions and the bilinear constraint system (after Farkas) for one schedule step')
     .argument('<file>', 'C program (.c or .i)')
-    .option('-f, --function <name>', 'function to analyse (default: main, else the last function)')
+    .addOption(functionOption())
     .addOption(cutsetOption())
-    .option('-t, --template <name|file>', 'template schedule: a name from templates/ or a YAML file', 'paper')
+    .addOption(templateOption())
     .option('--step <n>', 'which step of the schedule (1-based)', '1')
     .option('--json', 'print one JSON object')
     .action((file: string, opts: ConstraintsCliOptions) =>

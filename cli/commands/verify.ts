@@ -7,7 +7,7 @@ import type { ProgressEvent, VerifyResult } from '../../lib/engine/types.js';
 import { toDimacs } from '../../lib/sat/dimacs.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
-import { cutsetOption, parseSeconds } from '../options.js';
+import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
 
 interface VerifyCliOptions {
   function?: string;
@@ -26,9 +26,9 @@ export function register(program: Command): void {
     .command('verify')
     .description('prove every assertion of FILE with inductive invariants (certified by z3 over the integers)')
     .argument('<file>', 'C program (.c or .i)')
-    .option('-f, --function <name>', 'function to analyse (default: main, else the last function)')
+    .addOption(functionOption())
     .addOption(cutsetOption())
-    .option('-t, --template <name|file>', 'template schedule: a name from templates/ or a YAML file', 'paper')
+    .addOption(templateOption())
     .option('-b, --backend <spec>', "SAT back end: 'minisat' (embedded), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'minisat')
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')

@@ -8,6 +8,7 @@ import type { Program } from '../ir/cfg.js';
 import * as L from '../ir/linear.js';
 import { runProgram } from '../interp/index.js';
 import type { RunResult } from '../interp/types.js';
+import { mulberry32 } from '../random.js';
 
 export type State = ReadonlyMap<string, bigint>;
 
@@ -27,18 +28,6 @@ export interface Samples {
   readonly failure?: RunResult;
 }
 
-/** A small deterministic generator (mulberry32), so sampling is reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Values mostly near zero, where small programs branch, sometimes larger. */
 function nondetStream(next: () => number, length: number): bigint[] {
   const out: bigint[] = [];
@@ -55,7 +44,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   const runs = options.runs ?? 48;
   const maxSteps = options.maxSteps ?? 4000;
   const maxPer = options.maxPerCutpoint ?? 32;
-  const next = random(options.seed ?? 20080607);
+  const next = mulberry32(options.seed ?? 20080607);
   const watched = new Set(cutpoints);
   const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
   let failure: RunResult | undefined;
@@ -122,7 +111,7 @@ export function sampleBadStates(program: Program, fn: string, samples: Samples, 
   const streams = options.streams ?? 3;
   const maxSteps = options.maxSteps ?? 1000;
   const stopAt = Date.now() + (options.budgetMs ?? 1000);
-  const next = random(options.seed ?? 7);
+  const next = mulberry32(options.seed ?? 7);
   const bad = new Map<number, State[]>();
   for (const [cut, states] of samples.states) {
     const good = new Set(states.map(stateKey));

@@ -6,6 +6,7 @@ import { InputError } from '../diagnostics.js';
 import { parseProgram } from './index.js';
 import { tokenize } from './lexer.js';
 import { wellFormednessProblems } from './testing/well-formed.js';
+import { mulberry32 } from '../random.js';
 
 const SEEDS = [
   'void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }',
@@ -33,17 +34,7 @@ const EXTRA_TOKENS = ['(', ')', '{', '}', ';', ',', '*', '&', '=', '==', '?', ':
   'return', 'x', '0', '1u', '1.5', '"s"', '[', ']', '->', '.', '/', '%', '<<', '++', '--', 'goto', 'switch', '#', '...'];
 const EXTRA_CHARS = ['@', '`', '\\', "'", '"', '/*', '\n#', '0x', '$', '\u00d7'];
 
-/** mulberry32: a small deterministic PRNG (the test must not depend on Math.random). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 function mutate(source: string, random: () => number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;

@@ -72,6 +72,12 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
       if (step.kind !== 'call') record(step.to);
     }
   }
+  // A few long untraced runs, only to look for failures that need many iterations to show.
+  for (let run = 0; run < 8 && !failure && Date.now() < stopAt; run++) {
+    const nondet = run === 0 ? [] : nondetStream(next, 256);
+    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000 });
+    if (result.outcome.kind === 'assertion-failed') failure = result;
+  }
   const states = new Map<number, State[]>();
   for (const [c, bucket] of seen) {
     const all = [...bucket.values()];

@@ -15,11 +15,12 @@ import type { SatBackend } from '../sat/types.js';
 import { checkInvariants } from '../check/certificate.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
-import { AnalysisUnsupported, prepareAnalysis, templatesFor, type PreparedAnalysis } from './prepare.js';
+import { AnalysisUnsupported, prepareAnalysis, resolveFunction, templatesFor, type PreparedAnalysis } from './prepare.js';
+import type { RunResult } from '../interp/types.js';
 import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
 import { runProgram } from '../interp/index.js';
-import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
+import type { Counterexample, InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -68,8 +69,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   try {
     prepared = prepareAnalysis(program, options.function, strategy);
   } catch (e) {
-    if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return unknown(e.message);
-    throw e;
+    if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
+    // No proof is possible here, but concrete runs of the original program may still find a bug.
+    const fn = resolveFunction(program, options.function);
+    const samples = sampleStates(program, fn, [], { budgetMs: Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000 });
+    const counterexample = samples.failure ? replayed(program, fn, samples.failure) : null;
+    if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+    return unknown(e.message);
   }
   base.function = prepared.function;
   base.cutpoints = prepared.cut.cutpoints.length;
@@ -79,27 +85,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // Sampling gets a small share of the time budget; it only guides the search.
   const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
   const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { budgetMs: sampleBudget });
-  if (samples.failure) {
-    // Replay on the original program (not the inlined, path-expanded one) before reporting it.
-    const failing = samples.failure;
-    const replay = runProgram(program, {
-      entry: prepared.function,
-      inputs: failing.inputs,
-      nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length),
-      nondetDefault: null,
-      maxSteps: failing.steps + 1000,
-    });
-    if (replay.outcome.kind === 'assertion-failed') {
-      return {
-        ...base,
-        stats: [],
-        verdict: 'unsafe',
-        certified: true,
-        counterexample: { inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length), line: replay.outcome.pos.line, replayed: true },
-        millis: Date.now() - started,
-      };
-    }
-  }
+  const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
+  if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
   const hull = hullEqualities(prepared, samples);
   const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { budgetMs: sampleBudget });
   const stats: StepStats[] = [];
@@ -179,6 +166,20 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     return { ...base, stats, invariants: reports, verdict: 'safe', certified: true, millis: Date.now() - started };
   }
   return unknown(lastReason, { stats });
+}
+
+/** Replays a failing run on the original program (not the inlined, path-expanded one); the
+ * counterexample is reported only if the replay fails an assertion too. */
+function replayed(program: Program, fn: string, failing: RunResult): Counterexample | null {
+  const replay = runProgram(program, {
+    entry: fn,
+    inputs: failing.inputs,
+    nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length),
+    nondetDefault: null,
+    maxSteps: failing.steps + 1000,
+  });
+  if (replay.outcome.kind !== 'assertion-failed') return null;
+  return { inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length), line: replay.outcome.pos.line, replayed: true };
 }
 
 /** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */

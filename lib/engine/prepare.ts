@@ -64,6 +64,28 @@ export function prepareAnalysis(program: Program, functionName: string | undefin
   return { program, function: fn, cut, preparedProgram, precondition, vcs, unknownCutpoints, variables };
 }
 
+/** Bits a signed template constant needs to express every constant of the procedure (plus one step
+ * beyond it, for strict comparisons): `for (i = 0; i < 1000000; i++)` needs `i <= 1000000`. */
+export function constantBitsNeeded(prepared: PreparedAnalysis): number {
+  let max = 0n;
+  const see = (c: bigint): void => {
+    const m = c < 0n ? -c : c;
+    if (m > max) max = m;
+  };
+  const seeFormula = (f: Formula): void => {
+    if (f.kind === 'atom') see(f.expr.constant);
+    else if (f.kind === 'not') seeFormula(f.arg);
+    else if (f.kind === 'and' || f.kind === 'or') f.args.forEach(seeFormula);
+  };
+  for (const e of prepared.cut.proc.edges) {
+    const st = e.stmt;
+    if (st.kind === 'assign') see(st.expr.constant);
+    else if (st.kind === 'assume' || st.kind === 'assert') seeFormula(st.cond);
+  }
+  seeFormula(prepared.precondition);
+  return (max + 1n).toString(2).length + 1;
+}
+
 export function templatesFor(prepared: PreparedAnalysis, shape: TemplateShape): Map<number, Template> {
   return new Map(prepared.unknownCutpoints.map((c) => [c, makeTemplate(c, prepared.variables.get(c) ?? [], shape)]));
 }

@@ -15,7 +15,7 @@ import type { SatBackend } from '../sat/types.js';
 import { checkInvariants } from '../check/certificate.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
-import { AnalysisUnsupported, prepareAnalysis, resolveFunction, templatesFor, type PreparedAnalysis } from './prepare.js';
+import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, resolveFunction, templatesFor, type PreparedAnalysis } from './prepare.js';
 import type { RunResult } from '../interp/types.js';
 import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
@@ -95,7 +95,10 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
   const attempts = schedule.steps.flatMap((step) => (hull.size > 0 ? [{ step, facts: hull }, { step, facts: new Map<number, Formula>() }] : [{ step, facts: new Map<number, Formula>() }]));
-  for (const [index, { step, facts }] of attempts.entries()) {
+  const constantBits = constantBitsNeeded(prepared);
+  for (const [index, { step: scheduled, facts }] of attempts.entries()) {
+    // Template constants are widened to fit the program's own constants (bounds like 1000000).
+    const step = { ...scheduled, widths: { ...scheduled.widths, constant: Math.max(scheduled.widths.constant, constantBits) } };
     const remaining = deadline - Date.now();
     if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
     const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${facts.size > 0 ? '+eq' : ''}`;

@@ -20,6 +20,9 @@ import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
 import { runProgram } from '../interp/index.js';
 import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
+import { needsSummaries } from './summary-prepare.js';
+import { verifyWithSummaries } from './verify-summaries.js';
+import type { ScheduleStep } from '../constraints/schedule.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -64,6 +67,15 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     millis: Date.now() - started,
   });
 
+  if (needsSummaries(program, options.function)) {
+    // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
+    return verifyWithSummaries(program, {
+      function: options.function, strategy, schedule, backend, started, deadline,
+      stepTimeoutMs: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+      ...(options.onCnf ? { onCnf: options.onCnf } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  }
   let prepared: PreparedAnalysis;
   try {
     prepared = prepareAnalysis(program, options.function, strategy);
@@ -107,7 +119,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
-  const attempts = schedule.steps.flatMap((step) => (hull.size > 0 ? [{ step, facts: hull }, { step, facts: new Map<number, Formula>() }] : [{ step, facts: new Map<number, Formula>() }]));
+  const attempts = intraproceduralSteps(schedule.steps).flatMap((step) => (hull.size > 0 ? [{ step, facts: hull }, { step, facts: new Map<number, Formula>() }] : [{ step, facts: new Map<number, Formula>() }]));
   for (const [index, { step, facts }] of attempts.entries()) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
@@ -179,6 +191,17 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     return { ...base, stats, invariants: reports, verdict: 'safe', certified: true, millis: Date.now() - started };
   }
   return unknown(lastReason, { stats });
+}
+
+/** Steps differing only in the number of summary pairs are the same step without recursion. */
+function intraproceduralSteps(steps: readonly ScheduleStep[]): ScheduleStep[] {
+  const seen = new Set<string>();
+  return steps.filter((s) => {
+    const key = JSON.stringify([s.shape, s.widths]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */

@@ -19,7 +19,9 @@ import { inputCopyName, summaryVariableToC } from '../ir/summary-names.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
 import { AnalysisUnsupported } from './prepare.js';
 import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural, type SummarisedProcedure } from './summary-prepare.js';
-import { sampleStates } from './samples.js';
+import { sampleCalls, sampleStates, type CallObservation } from './samples.js';
+import { templateAtState } from '../constraints/template.js';
+import type { SystemEncoder } from '../encode/system-encoder.js';
 import type { InvariantReport, ProgressEvent, StepStats, SummaryReport, VerifyResult } from './types.js';
 
 export interface SummarySearch {
@@ -82,6 +84,8 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     };
   }
 
+  const observed = sampleCalls(program, prepared.function, { budgetMs: sampleBudget });
+
   const stats: StepStats[] = [];
   let lastReason = 'no summaries and invariants found within the schedule';
   for (const [index, step] of schedule.steps.entries()) {
@@ -94,6 +98,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     const system = combineUnits(templates.units);
     const encoder = encodeUnknowns(system.unknowns, step.widths);
     for (const c of system.constraints) encoder.assertConstraint(c);
+    assertObservedCalls(encoder, prepared, templates, observed);
     const cnf = encoder.builder.toCnf();
     const encodeMillis = Date.now() - encodeStart;
     search.onProgress?.({ kind: 'step-encoded', index, variables: encoder.stats.vars, clauses: encoder.stats.clauses });
@@ -129,6 +134,22 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     return { ...base, stats, ...reports, verdict: 'safe', certified: true, millis: Date.now() - started };
   }
   return unknown(lastReason, { stats });
+}
+
+/** Necessary conditions from real calls: every pair satisfies A_i(args) ⇒ B_i(args, result). */
+function assertObservedCalls(encoder: SystemEncoder, prepared: PreparedInterprocedural, t: StepTemplates, observed: ReadonlyMap<string, readonly CallObservation[]>): void {
+  const b = encoder.builder;
+  const holds = (tpl: Template, state: ReadonlyMap<string, bigint>) =>
+    b.orN(templateAtState(tpl, state).map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k)))));
+  for (const p of prepared.procedures) {
+    // The observation records the arguments only; a procedure that also reads globals is not sampled.
+    if (p.iface.globals.length > 0) continue;
+    for (const call of observed.get(p.name) ?? []) {
+      const state = new Map(call.args);
+      if (p.iface.returnName !== null) state.set(p.iface.returnName, call.result);
+      for (const pair of t.summaries.get(p.name)!) b.assertLit(b.orN([-holds(pair.pre, state), holds(pair.post, state)]));
+    }
+  }
 }
 
 function stepTemplates(prepared: PreparedInterprocedural, shape: TemplateShape, q: number): StepTemplates {

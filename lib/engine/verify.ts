@@ -193,15 +193,11 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   return unknown(lastReason, { stats });
 }
 
-/** Steps differing only in the number of summary pairs are the same step without recursion. */
-function intraproceduralSteps(steps: readonly ScheduleStep[]): ScheduleStep[] {
-  const seen = new Set<string>();
-  return steps.filter((s) => {
-    const key = JSON.stringify([s.shape, s.widths]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/** Without recursive procedures there are no summaries: steps that only add summary pairs
+ * (summaries > 1) are skipped, unless the schedule has nothing else. */
+function intraproceduralSteps(steps: readonly ScheduleStep[]): readonly ScheduleStep[] {
+  const plain = steps.filter((s) => (s.summaries ?? 1) === 1);
+  return plain.length > 0 ? plain : steps;
 }
 
 /** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */

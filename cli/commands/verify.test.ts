@@ -162,3 +162,26 @@ test('input errors: exit 3 with a positioned message and no stack trace', async 
   t.regex(missing.stderr, /error: cannot read .*missing\.c/);
   t.regex(timeout.stderr, /--timeout expects a number of seconds/);
 });
+
+const ADD = `int Add(int i, int j) {
+  int ret;
+  if (i <= 0) { ret = j; } else { int b = i - 1; int c = j + 1; ret = Add(b, c); }
+  return ret;
+}
+void IP1() { int x = 5; int y = 3; int result = Add(x, y); assert(result == 8); }
+`;
+
+test('Fig. 3(a): recursion proved with a certified summary; --json lists it with \\result, the text output too', async (t) => {
+  const f = file('add.c', ADD);
+  const [json, text] = await Promise.all([farkas(['verify', f, '--json']), farkas(['verify', f, '--no-progress'])]);
+  t.is(json.code, 0, json.stdout + json.stderr);
+  const out = JSON.parse(json.stdout) as VerifyJson & { summaries?: Record<string, Array<{ pre: string; post: string }>> };
+  t.is(out.verdict, 'safe');
+  t.true(out.certified);
+  t.is(out.function, 'IP1');
+  const pairs = out.summaries?.Add ?? [];
+  t.is(pairs.length, 1);
+  t.regex(pairs[0]!.post, /\\result/);
+  t.is(text.code, 0);
+  t.regex(text.stdout, /summaries \(pre => post\):\n {2}Add: .* => .*\\result/);
+});

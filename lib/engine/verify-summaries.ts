@@ -37,7 +37,7 @@ export interface SummarySearch {
 }
 
 /** The unknown relations of one step: summary pairs and loop invariants of every unit. */
-interface StepTemplates {
+export interface StepTemplates {
   readonly summaries: Map<string, SummaryTemplates[]>;
   /** Loop templates of the entry function. */
   readonly entryLoops: Map<number, Template>;
@@ -152,7 +152,7 @@ function assertObservedCalls(encoder: SystemEncoder, prepared: PreparedInterproc
   }
 }
 
-function stepTemplates(prepared: PreparedInterprocedural, shape: TemplateShape, q: number): StepTemplates {
+export function stepTemplates(prepared: PreparedInterprocedural, shape: TemplateShape, q: number): StepTemplates {
   // Pairs are conjunctive (as in the paper): the negated pre-condition of a call is then a plain
   // disjunction of atoms, each one case of the Farkas encoding.
   const pairShape: TemplateShape = { disjuncts: 1, conjuncts: shape.conjuncts };
@@ -190,7 +190,7 @@ function stepTemplates(prepared: PreparedInterprocedural, shape: TemplateShape, 
 }
 
 /** One system for all units: each unit declares its own templates (a pair belongs to one body unit). */
-function combineUnits(units: readonly FarkasInput[]): ConstraintSystem {
+export function combineUnits(units: readonly FarkasInput[]): ConstraintSystem {
   const unknowns = new Map<string, ConstraintSystem['unknowns'][number]>();
   const constraints: ConstraintSystem['constraints'][number][] = [];
   for (const unit of units) {

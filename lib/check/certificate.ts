@@ -146,9 +146,12 @@ function summaryProblem(program: Program, summaries: ReadonlyMap<string, readonl
   for (const [name, pairs] of summaries) {
     const proc = program.procedures.get(name);
     if (proc === undefined) return `summary given for '${name}', which the program does not define`;
-    // The call encoding keeps every global's value, which is only right for procedures that write none.
+    // The call encoding keeps every global's value, which is only right for procedures that write none;
+    // and the body's assertions are proved under the pre-conditions only, while a call does not require
+    // any pre-condition, so a summarised procedure must not contain assertions.
     for (const e of proc.edges) {
       const s = e.stmt;
+      if (s.kind === 'assert') return `summarised procedure '${name}' contains an assertion at ${formatPos(e.pos)}`;
       const target = s.kind === 'assign' || s.kind === 'havoc' || s.kind === 'call' ? s.target : null;
       if (target !== null && globals.has(target)) return `summarised procedure '${name}' writes global '${target}' at ${formatPos(e.pos)}`;
     }

@@ -87,3 +87,12 @@ test('calls without a summary, summaries of procedures that write globals, and f
   t.false(result.valid);
   t.regex(result.reason ?? '', /writes global 'g'/);
 });
+
+test('a summarised procedure with an assertion is rejected: calls outside every pre-condition would go unchecked', async (t) => {
+  const program = parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nvoid main() { int r = f(-5); }\n', 'a.c');
+  // f's body is proved under n >= 0 and main's call assumes only n >= 0 => ..., yet main fails f's assertion.
+  const result = await checkInvariants(program, 'main', new Map(), { summaries: new Map([['f', [pair(geq(v('n'), 0), F.TRUE)]]]) });
+  t.false(result.valid);
+  t.regex(result.reason ?? '', /contains an assertion/);
+});
+

@@ -60,6 +60,9 @@ test('preparation: globals read are summary inputs; a global written is unsuppor
   t.true(call.subst.has('limit'));
   const writes = parseProgram('int g;\nint f(int n) { g = n; if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(3); assert(r == 0); return 0; }\n', 'w.c');
   t.throws(() => prepareInterprocedural(writes, undefined, 'paths'), { instanceOf: AnalysisUnsupported, message: /writes global 'g'/ });
+  // Assertions inside a summarised procedure would go unchecked for calls outside its pre-conditions.
+  const asserts = parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c');
+  t.throws(() => prepareInterprocedural(asserts, undefined, 'paths'), { instanceOf: AnalysisUnsupported, message: /contains an assertion/ });
 });
 
 test('a recursive sum is proved safe with a certified summary that holds on real calls', async (t) => {
@@ -86,4 +89,11 @@ test('a false claim about a recursive sum is unsafe, with a replayed counterexam
   t.is(result.verdict, 'unsafe');
   t.is(result.counterexample?.line, 2);
   t.true(result.counterexample?.replayed);
+  // Summaries do not support assertions inside recursive procedures, but a failing run is still found.
+  const inner = await verify(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c'));
+  t.is(inner.verdict, 'unsafe');
+  t.is(inner.counterexample?.line, 1);
+  const innerSafe = await verify(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(5); return 0; }\n', 'b.c'));
+  t.is(innerSafe.verdict, 'unknown');
+  t.regex(innerSafe.reason ?? '', /contains an assertion/);
 });

@@ -73,6 +73,12 @@ export function prepareInterprocedural(program: Program, functionName: string | 
     pending.push(...calleesOf(body));
   }
   for (const [name, body] of bodies) {
+    // A body's assertions are proved only under the pre-conditions A_i, and a call assumes only
+    // A_i ⇒ B_i, so nothing would check them for calls outside every A_i: refuse rather than be unsound.
+    const assertion = body.edges.find((e) => e.stmt.kind === 'assert');
+    if (assertion) {
+      throw new AnalysisUnsupported(`recursive procedure '${name}' contains an assertion (line ${assertion.pos.line}): assertions inside summarised procedures are not supported`);
+    }
     const written = body.edges.flatMap((e) => {
       const s = e.stmt;
       const target = s.kind === 'assign' || s.kind === 'havoc' ? s.target : s.kind === 'call' ? s.target : null;

@@ -17,8 +17,8 @@ import { checkInvariants, type SummaryPairCertificate } from '../check/certifica
 import { simplifyInvariant } from '../ir/simplify.js';
 import { inputCopyName, summaryVariableToC } from '../ir/summary-names.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
-import { AnalysisUnsupported } from './prepare.js';
-import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural, type SummarisedProcedure } from './summary-prepare.js';
+import { AnalysisUnsupported, resolveFunction } from './prepare.js';
+import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural } from './summary-prepare.js';
 import { sampleCalls, sampleStates, type CallObservation } from './samples.js';
 import { templateAtState } from '../constraints/template.js';
 import type { SystemEncoder } from '../encode/system-encoder.js';
@@ -57,9 +57,22 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     invariants: [] as InvariantReport[],
     certified: false,
   };
+  const fn = resolveFunction(program, search.function);
   const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
     ...base, stats: [], ...extra, verdict: 'unknown', reason, millis: Date.now() - started,
   });
+  // Concrete runs (the interpreter executes the calls) find counterexamples cheaply, even in programs
+  // the summaries do not support.
+  const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
+  const failing = sampleStates(program, fn, [], { budgetMs: sampleBudget }).failure;
+  if (failing && failing.outcome.kind === 'assertion-failed') {
+    return {
+      ...base, stats: [], verdict: 'unsafe', certified: true,
+      counterexample: { inputs: failing.inputs, nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length), line: failing.outcome.pos.line, replayed: true },
+      millis: Date.now() - started,
+    };
+  }
+
   let prepared: PreparedInterprocedural;
   try {
     prepared = prepareInterprocedural(program, search.function, search.strategy);
@@ -72,17 +85,6 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   base.cutpoints = bodies.reduce((n, b) => n + b.cut.cutpoints.length, 0);
   base.verificationConditions = bodies.reduce((n, b) => n + b.vcs.length, 0);
   search.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
-
-  // Concrete runs (the interpreter executes the calls) find counterexamples cheaply.
-  const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
-  const failing = sampleStates(program, prepared.function, [], { budgetMs: sampleBudget }).failure;
-  if (failing && failing.outcome.kind === 'assertion-failed') {
-    return {
-      ...base, stats: [], verdict: 'unsafe', certified: true,
-      counterexample: { inputs: failing.inputs, nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length), line: failing.outcome.pos.line, replayed: true },
-      millis: Date.now() - started,
-    };
-  }
 
   const observed = sampleCalls(program, prepared.function, { budgetMs: sampleBudget });
 
@@ -234,4 +236,3 @@ function reportInvariants(body: PreparedBody, fn: string, invariants: ReadonlyMa
     .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);
 }
 
-export type { SummarisedProcedure };

@@ -8,10 +8,10 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { buildFarkasSystem, type FarkasInput, type SummaryTemplates } from '../constraints/farkas.js';
-import { decodeTemplate, makeNamedTemplate, makeTemplate, type Template, type TemplateShape } from '../constraints/template.js';
+import { decodeTemplate, makeNamedTemplate, makeTemplate, templateAtState, type Template, type TemplateShape } from '../constraints/template.js';
 import type { Schedule } from '../constraints/schedule.js';
 import { satisfies, type ConstraintSystem } from '../constraints/system.js';
-import { encodeUnknowns } from '../encode/system-encoder.js';
+import { encodeUnknowns, type SystemEncoder } from '../encode/system-encoder.js';
 import type { SatBackend } from '../sat/types.js';
 import { checkInvariants, type SummaryPairCertificate } from '../check/certificate.js';
 import { simplifyInvariant } from '../ir/simplify.js';
@@ -20,8 +20,6 @@ import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
 import { AnalysisUnsupported, resolveFunction } from './prepare.js';
 import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural } from './summary-prepare.js';
 import { sampleCalls, sampleStates, type CallObservation } from './samples.js';
-import { templateAtState } from '../constraints/template.js';
-import type { SystemEncoder } from '../encode/system-encoder.js';
 import type { InvariantReport, ProgressEvent, StepStats, SummaryReport, VerifyResult } from './types.js';
 
 export interface SummarySearch {

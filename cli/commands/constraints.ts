@@ -2,7 +2,7 @@
 // for inspection (what the SAT solver is asked after bit-blasting).
 import type { Command } from 'commander';
 import { parseProgram } from '../../lib/frontend/index.js';
-import { prepareAnalysis, templatesFor } from '../../lib/engine/prepare.js';
+import { AnalysisUnsupported, prepareAnalysis, templatesFor } from '../../lib/engine/prepare.js';
 import { buildFarkasSystem } from '../../lib/constraints/farkas.js';
 import { loadSchedule } from '../../lib/constraints/schedule.js';
 import { polyToString } from '../../lib/constraints/system.js';
@@ -40,7 +40,14 @@ export function register(program: Command): void {
           throw new InputError('error', `--step must be from 1 to ${schedule.steps.length}`, null);
         }
         const step = schedule.steps[stepNo - 1]!;
-        const prepared = prepareAnalysis(program, opts.function, opts.cutset as 'paths' | 'headers');
+        let prepared;
+        try {
+          prepared = prepareAnalysis(program, opts.function, opts.cutset as 'paths' | 'headers');
+        } catch (e) {
+          // Recursion: this command shows one procedure's system; `farkas verify` summarises procedures.
+          if (e instanceof AnalysisUnsupported) throw new InputError('unsupported', `${e.message}; \`farkas constraints\` shows single-procedure systems only`, null);
+          throw e;
+        }
         const templates = templatesFor(prepared, step.shape);
         const { system, applications } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]) });
         const proc = prepared.cut.proc;

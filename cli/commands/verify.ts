@@ -81,6 +81,7 @@ export function verifyJson(file: string, r: VerifyResult): object {
     cutpoints: r.cutpoints,
     verificationConditions: r.verificationConditions,
     invariants: r.invariants.map((i) => ({ function: i.function, line: i.line, expression: i.expression })),
+    ...(r.summaries ? { summaries: Object.fromEntries(r.summaries.map((s) => [s.procedure, s.pairs.map((p) => ({ pre: p.pre, post: p.post }))])) } : {}),
     stats: r.stats.map((s) => ({
       template: s.template,
       widths: s.widths,
@@ -93,6 +94,7 @@ export function verifyJson(file: string, r: VerifyResult): object {
       backend: s.backend,
       result: s.result,
       ...(s.reason !== undefined ? { reason: s.reason } : {}),
+      ...(s.summaries !== undefined ? { summaries: s.summaries } : {}),
     })),
     ...(r.counterexample
       ? { counterexample: { inputs: Object.fromEntries([...r.counterexample.inputs].map(([k, v]) => [k, v.toString()])), nondet: r.counterexample.nondet.map(String), line: r.counterexample.line, replayed: r.counterexample.replayed } }
@@ -108,7 +110,11 @@ export function formatVerify(file: string, r: VerifyResult): string {
   lines.push(`cut-set: ${r.cutset} (${r.cutpoints} cut-points, ${r.verificationConditions} verification conditions); schedule: ${r.schedule}`);
   if (r.invariants.length > 0) {
     lines.push(r.verdict === 'safe' ? 'invariants:' : 'candidate invariants (not certified):');
-    for (const i of r.invariants) lines.push(`  line ${i.line}: ${i.expression}`);
+    for (const i of r.invariants) lines.push(`  line ${i.line}: ${i.function !== r.function ? `${i.function}: ` : ''}${i.expression}`);
+  }
+  if (r.summaries && r.summaries.length > 0) {
+    lines.push(r.verdict === 'safe' ? 'summaries (pre => post):' : 'candidate summaries (not certified):');
+    for (const s of r.summaries) for (const p of s.pairs) lines.push(`  ${s.procedure}: ${p.pre} => ${p.post}`);
   }
   if (r.stats.length > 0) {
     lines.push('search:');

@@ -10,7 +10,10 @@ import type { Formula } from '../ir/formula.js';
 import { findUncutCycle, reachableFrom, regionOf, successorEdges } from './cut-regions.js';
 import { formulaToSmt, lookup, symbolsFor } from './lia.js';
 import { withLiaSolver, type LiaSolver } from './lia-solver.js';
-import { encodeRegion, envValues, pathTo, violationAt, type NodeKey, type RegionEncoding } from './region-encoding.js';
+import { encodeRegion, envValues, pathTo, violationAt, type CallSummaries, type NodeKey, type RegionEncoding } from './region-encoding.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import { inputCopyName, returnName } from '../ir/summary-names.js';
 
 export type ObligationKind = 'initiation' | 'consecution' | 'safety' | 'exit';
 export type ObligationStatus = 'proved' | 'refuted' | 'unknown';
@@ -50,6 +53,23 @@ export interface CertificateOptions {
   readonly postcondition?: Formula;
   /** Time limit of each z3 check; an obligation that runs out is 'unknown' (default 60 s). */
   readonly timeoutMs?: number;
+  /**
+   * Procedure summaries for assume-guarantee reasoning (paper 004, Section 3). A call `v := P(u)` is
+   * encoded as `v := ?; assume(⋀_i (A_i[u/x] ⇒ B_i[u/x, v/ret]))`, and the body of every summarised
+   * procedure is itself checked under each pair: from A_i at the entry, with the pair's loop
+   * invariants, to B_i at the exit. The certificate is valid only when all these checks pass.
+   */
+  readonly summaries?: ReadonlyMap<string, readonly SummaryPairCertificate[]>;
+}
+
+/** One pre/post pair of a procedure P: `pre` over P's parameters and globals; `post` over those and
+ * the return value `P!ret` (ir/summary-names.ts), inputs meaning their values at the call. */
+export interface SummaryPairCertificate {
+  readonly pre: Formula;
+  readonly post: Formula;
+  /** Invariants of P's body under this pair, by location of P in the program; they may speak of an
+   * input's value at the entry as `x!in`. */
+  readonly invariants: ReadonlyMap<number, Formula>;
 }
 
 export const DEFAULT_OBLIGATION_TIMEOUT_MS = 60_000;
@@ -75,7 +95,7 @@ function structuralProblem(
   invariants: ReadonlyMap<number, Formula>,
   options: CertificateOptions,
 ): string | null {
-  const call = proc.edges.find((e) => e.stmt.kind === 'call');
+  const call = proc.edges.find((e) => e.stmt.kind === 'call' && !options.summaries?.has(e.stmt.callee));
   if (call) {
     const callee = call.stmt.kind === 'call' ? call.stmt.callee : '';
     return `calls must be inlined or summarised before certification (call of '${callee}' at ${formatPos(call.pos)})`;
@@ -112,8 +132,64 @@ function variablesOfProcedure(program: Program, proc: Procedure): string[] {
       for (const v of s.expr.coeffs.keys()) vars.add(v);
     } else if (s.kind === 'havoc') vars.add(s.target);
     else if (s.kind === 'assume' || s.kind === 'assert') F.variablesOf(s.cond, vars);
+    else if (s.kind === 'call') {
+      if (s.target !== null) vars.add(s.target);
+      for (const a of s.args) for (const v of a.coeffs.keys()) vars.add(v);
+    }
   }
   return [...vars].sort();
+}
+
+/** Why the summaries cannot be used as given (null when they can). */
+function summaryProblem(program: Program, summaries: ReadonlyMap<string, readonly SummaryPairCertificate[]>): string | null {
+  const globals = new Set(program.globals.map((g) => g.name));
+  for (const [name, pairs] of summaries) {
+    const proc = program.procedures.get(name);
+    if (proc === undefined) return `summary given for '${name}', which the program does not define`;
+    // The call encoding keeps every global's value, which is only right for procedures that write none;
+    // and the body's assertions are proved under the pre-conditions only, while a call does not require
+    // any pre-condition, so a summarised procedure must not contain assertions.
+    for (const e of proc.edges) {
+      const s = e.stmt;
+      if (s.kind === 'assert') return `summarised procedure '${name}' contains an assertion at ${formatPos(e.pos)}`;
+      const target = s.kind === 'assign' || s.kind === 'havoc' || s.kind === 'call' ? s.target : null;
+      if (target !== null && globals.has(target)) return `summarised procedure '${name}' writes global '${target}' at ${formatPos(e.pos)}`;
+    }
+    const inputs = new Set([...proc.params, ...globals]);
+    const outputs = new Set([...inputs, ...(proc.returnVar !== null ? [returnName(name)] : [])]);
+    for (const [i, pair] of pairs.entries()) {
+      const badPre = [...F.variablesOf(pair.pre)].filter((v) => !inputs.has(v));
+      if (badPre.length > 0) return `pre-condition ${i + 1} of '${name}' mentions ${badPre.map((v) => `'${v}'`).join(', ')}, not an input`;
+      const badPost = [...F.variablesOf(pair.post)].filter((v) => !outputs.has(v));
+      if (badPost.length > 0) return `post-condition ${i + 1} of '${name}' mentions ${badPost.map((v) => `'${v}'`).join(', ')}, neither an input nor the return value`;
+    }
+  }
+  return null;
+}
+
+/** What the region encoder needs to replace a call by the callee's summary. */
+function callSummaries(program: Program, summaries: ReadonlyMap<string, readonly SummaryPairCertificate[]> | undefined): CallSummaries {
+  const out = new Map<string, { params: readonly string[]; returnName: string; pairs: readonly { pre: Formula; post: Formula }[] }>();
+  for (const [name, pairs] of summaries ?? []) {
+    out.set(name, { params: program.procedures.get(name)!.params, returnName: returnName(name), pairs });
+  }
+  return out;
+}
+
+/** P's body with a fresh entry that copies every parameter and global x into `x!in` first. */
+function withInputCopies(program: Program, proc: Procedure): { proc: Procedure; inputs: string[] } {
+  const inputs = [...proc.params, ...program.globals.map((g) => g.name)];
+  const locations = [...proc.locations];
+  const edges = [...proc.edges];
+  let next = proc.entry;
+  // Built backwards from the old entry: each new location assigns one copy and leads to the previous.
+  for (const x of [...inputs].reverse()) {
+    const id = locations.length;
+    locations.push({ id, loopHeader: false, label: `copy ${x}` });
+    edges.push({ id: edges.length, from: id, to: next, stmt: { kind: 'assign', target: inputCopyName(x), expr: L.variable(x) }, pos: proc.pos });
+    next = id;
+  }
+  return { proc: { ...proc, entry: next, locals: [...proc.locals, ...inputs.map(inputCopyName)], locations, edges }, inputs };
 }
 
 export async function checkInvariants(
@@ -124,6 +200,37 @@ export async function checkInvariants(
 ): Promise<CertificateResult> {
   const proc = program.procedures.get(procName);
   if (proc === undefined) return rejected(`no procedure named '${procName}'`);
+  if (options.summaries === undefined) return checkProcedure(program, proc, invariants, options);
+  const problem = summaryProblem(program, options.summaries);
+  if (problem) return rejected(problem);
+  const results: CertificateResult[] = [await checkProcedure(program, proc, invariants, options)];
+  const labels = [`function '${procName}'`];
+  // Assume-guarantee: each body, under each of its pairs, with every call replaced by the summaries.
+  for (const [name, pairs] of [...options.summaries].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const { proc: body, inputs } = withInputCopies(program, program.procedures.get(name)!);
+    const atEntry = new Map<string, Linear>(inputs.map((x) => [x, L.variable(inputCopyName(x))]));
+    if (body.returnVar !== null) atEntry.set(returnName(name), L.variable(body.returnVar));
+    const bodyProgram: Program = { ...program, procedures: new Map(program.procedures).set(name, body) };
+    for (const [i, pair] of pairs.entries()) {
+      results.push(await checkProcedure(bodyProgram, body, pair.invariants, {
+        ...options,
+        precondition: pair.pre,
+        postcondition: F.substitute(pair.post, atEntry),
+      }));
+      labels.push(`'${name}' under pair ${i + 1}`);
+    }
+  }
+  const obligations = results.flatMap((r) => r.obligations);
+  const failed = results.flatMap((r, k) => (r.valid ? [] : [`${labels[k]}: ${r.reason ?? 'not proved'}`]));
+  return failed.length === 0 ? { valid: true, obligations } : { valid: false, reason: failed.join('; '), obligations };
+}
+
+async function checkProcedure(
+  program: Program,
+  proc: Procedure,
+  invariants: ReadonlyMap<number, Formula>,
+  options: CertificateOptions,
+): Promise<CertificateResult> {
   const problem = structuralProblem(program, proc, invariants, options);
   if (problem) return rejected(problem);
 
@@ -161,7 +268,7 @@ export async function checkInvariants(
   for (const region of regions) {
     // The region's transitions are encoded once; each obligation adds its own goal.
     const regionObligations = await withLiaSolver(async (solver) => {
-      const encoding = encodeRegion(solver, region, cutPoints, variables, invariantAt(region.start));
+      const encoding = encodeRegion(solver, region, cutPoints, variables, invariantAt(region.start), callSummaries(program, options.summaries));
       const results: Obligation[] = [];
       const prove = async (to: number, kind: ObligationKind, at: NodeKey, goal: Formula, assertEdge?: Edge) => {
         results.push(await proveObligation(solver, encoding, { from: region.start, to, kind, at, goal, assertEdge, timeoutMs }));

@@ -12,6 +12,13 @@ import type { Region } from './cut-regions.js';
 import { formulaToSmt, linearToSmt, lookup, numeral, symbolsFor } from './lia.js';
 import type { LiaModel, LiaSolver } from './lia-solver.js';
 
+/** Per summarised callee: its parameters, the name of its return value, and its pre/post pairs. */
+export type CallSummaries = ReadonlyMap<string, {
+  readonly params: readonly string[];
+  readonly returnName: string;
+  readonly pairs: readonly { readonly pre: Formula; readonly post: Formula }[];
+}>;
+
 /** A region node: the starting cut-point, an interior location, or a cut-point reached as a target. */
 export type NodeKey = 'start' | `inner:${number}` | `target:${number}`;
 
@@ -43,6 +50,7 @@ export function encodeRegion(
   cutPoints: ReadonlySet<number>,
   variables: readonly string[],
   startAssumption: Formula,
+  calls: CallSummaries = new Map(),
 ): RegionEncoding {
   const sourceOf = (edge: Edge): NodeKey => (edge.from === region.start ? 'start' : `inner:${edge.from}`);
   const targetOf = (edge: Edge): NodeKey => (cutPoints.has(edge.to) ? `target:${edge.to}` : `inner:${edge.to}`);
@@ -95,10 +103,19 @@ export function encodeRegion(
         // separate 'safety' obligation.
         solver.assert(`(=> ${takenEdge} ${formulaToSmt(stmt.cond, lookup(env))})`);
         return env;
-      case 'call':
-        // Rejected before encoding. A `summaries` option would encode `v := P(u)` as a fresh
-        // version of v plus the assumption of P's summary instantiated with u and v.
-        throw new Error('region encoding: calls must be inlined or summarised before certification');
+      case 'call': {
+        // v := P(u) is v := ?; assume(⋀_i (A_i[u/x] ⇒ B_i[u/x, v/ret])); globals keep their values
+        // (summarised procedures write none, checked by the caller).
+        const summary = calls.get(stmt.callee);
+        if (summary === undefined) throw new Error(`region encoding: call of '${stmt.callee}' has no summary`);
+        const before = lookup(env);
+        const args = new Map(summary.params.map((p, k) => [p, linearToSmt(stmt.args[k]!, before)] as const));
+        const result = solver.intSymbol();
+        const symbolOf = (v: string): string => (v === summary.returnName ? result : args.get(v) ?? before(v));
+        const pairs = summary.pairs.map((p) => `(=> ${formulaToSmt(p.pre, symbolOf)} ${formulaToSmt(p.post, symbolOf)})`);
+        if (pairs.length > 0) solver.assert(`(=> ${takenEdge} (and ${pairs.join(' ')}))`);
+        return stmt.target === null ? env : new Map(env).set(stmt.target, result);
+      }
     }
   };
 

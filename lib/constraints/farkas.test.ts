@@ -13,7 +13,7 @@ import { prepareCutset } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions, type VerificationCondition } from '../vc/vc.js';
 import { buildFarkasSystem } from './farkas.js';
-import { makeTemplate } from './template.js';
+import { makeNamedTemplate, makeTemplate } from './template.js';
 import { polyFromTerms, satisfies, type ConstraintSystem, type Polynomial } from './system.js';
 
 /** ∀x,y. guards ⇒ assertion, as a VC from a cut-point with a known (true) relation. */
@@ -242,4 +242,39 @@ test('a template on both sides (loop VC of Fig. 1) gives bilinear constraints on
       if (term.vars.length === 2) t.true(term.vars.some((v) => system.unknowns.find((u) => u.name === v)!.kind === 'multiplier'), 'every product has a multiplier');
     }
   }
+});
+
+test('a summarised call splits the hypothesis: one case per negated pre-condition atom, one per post-condition disjunct', (t) => {
+  // r := f(x); assert(r >= x), with f summarised by one pair (pre over a, post over a and f!ret).
+  const pre = makeNamedTemplate('A.f.0', ['a'], { disjuncts: 1, conjuncts: 2 });
+  const post = makeNamedTemplate('B.f.0', ['a', 'f!ret'], { disjuncts: 1, conjuncts: 1 });
+  const vc: VerificationCondition = {
+    ...knownVc(F.TRUE, F.geqZero(L.sub(L.variable('r!h0'), L.variable('x')))),
+    calls: [{ callee: 'f', subst: new Map([['a', L.variable('x')], ['f!ret', L.variable('r!h0')]]) }],
+  };
+  const summaries = new Map([['f', [{ pre, post }]]]);
+  const { system, applications } = buildFarkasSystem({ vcs: [vc], templates: new Map(), known: new Map(), summaries, multiplierPrefix: 'm' });
+  t.is(applications, 3);
+  t.true(system.unknowns.every((u) => u.name.startsWith('m')), 'summary unknowns are declared by the caller');
+
+  // Fix the summary, then search the multipliers (0..2): the system is linear in them.
+  const solvable = (values: Record<string, bigint>): boolean => {
+    const mults = system.unknowns.map((u) => u.name);
+    const assignment = new Map<string, bigint>();
+    const search = (k: number): boolean => {
+      if (k === mults.length) return satisfies(system, (u) => values[u] ?? assignment.get(u) ?? 0n);
+      for (let m = 0n; m <= 2n; m++) {
+        assignment.set(mults[k]!, m);
+        if (search(k + 1)) return true;
+      }
+      return false;
+    };
+    return search(0);
+  };
+  // true => \result >= a proves the assertion (the second pre atom is the trivial 0 >= 0).
+  const good = { 'A.f.0.0.0.a': 0n, 'A.f.0.0.0.const': 0n, 'A.f.0.0.1.a': 0n, 'A.f.0.0.1.const': 0n, 'B.f.0.0.0.a': -1n, 'B.f.0.0.0.f!ret': 1n, 'B.f.0.0.0.const': 0n };
+  t.true(solvable(good));
+  // true => \result >= a - 1 does not; nor does a >= 0 => \result >= a (x may be negative).
+  t.false(solvable({ ...good, 'B.f.0.0.0.const': 1n }));
+  t.false(solvable({ ...good, 'A.f.0.0.0.a': 1n }));
 });

@@ -24,6 +24,16 @@ export interface FarkasInput {
   /** Known conjuncts of the invariant at a cut-point with a template: the invariant there is
    * fact ∧ template, assumed where the cut-point is left and required where it is reached. */
   readonly strengthening?: ReadonlyMap<number, Formula>;
+  /** Summaries of called procedures: pre/post templates over the callee's summary variables (the
+   * pre-condition conjunctive). Their unknowns are declared by the caller (they are shared by units). */
+  readonly summaries?: ReadonlyMap<string, readonly SummaryTemplates[]>;
+  /** Prefix of the Farkas multipliers' names, so that several units can share one system (default 'l'). */
+  readonly multiplierPrefix?: string;
+}
+
+export interface SummaryTemplates {
+  readonly pre: Template;
+  readonly post: Template;
 }
 
 export interface FarkasOutput {
@@ -48,7 +58,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
     const lhsRelation: ParamAtom[][] = from
       ? instantiate(from, new Map()).flatMap((cube) => facts.map((fact) => [...cube, ...fact]))
       : knownDnf(input.known.get(vc.from) ?? F.TRUE);
-    const lhsGuards = knownDnf(vc.guards);
+    const lhsGuards = combineCubes(knownDnf(vc.guards), callCases(vc, input));
     const rhs = conclusionCnf(vc, input);
     for (const [i, relCube] of lhsRelation.entries()) {
       for (const [g, guardCube] of lhsGuards.entries()) {
@@ -60,7 +70,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
             continue;
           }
           applications++;
-          const mults = items.map(() => `l${multiplierCount++}`);
+          const mults = items.map(() => `${input.multiplierPrefix ?? 'l'}${multiplierCount++}`);
           for (const m of mults) unknowns.push({ name: m, kind: 'multiplier', nonNegative: true });
           const origin = `VC ${vcIndex} (${describe(vc)}), disjunct ${i}.${g}, clause ${j}`;
           constraints.push(...farkasConstraints(items, mults, origin));
@@ -69,6 +79,31 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
     }
   });
   return { system: { unknowns, constraints }, applications };
+}
+
+/**
+ * The assumption of a summarised call, ⋀_i (¬A_i[u] ∨ B_i[u, v]), as a DNF over parametric atoms:
+ * per pair, either one atom of the (conjunctive) pre-condition is false (its integer negation
+ * -a·x - b - 1 >= 0) or one disjunct of the post-condition holds; the cases of all pairs of all calls
+ * on the path are combined.
+ */
+function callCases(vc: VerificationCondition, input: FarkasInput): ParamAtom[][] {
+  let cubes: ParamAtom[][] = [[]];
+  for (const call of vc.calls ?? []) {
+    const pairs = input.summaries?.get(call.callee);
+    if (!pairs) throw new Error(`internal: no summary templates for '${call.callee}'`);
+    for (const pair of pairs) {
+      const pre = instantiate(pair.pre, call.subst);
+      if (pre.length !== 1) throw new Error('internal: summary pre-conditions must be conjunctive');
+      const cases = [...pre[0]!.map((atom) => [negateAtom(atom)]), ...instantiate(pair.post, call.subst)];
+      cubes = combineCubes(cubes, cases);
+    }
+  }
+  return cubes;
+}
+
+function combineCubes(a: readonly ParamAtom[][], b: readonly ParamAtom[][]): ParamAtom[][] {
+  return a.flatMap((x) => b.map((y) => [...x, ...y]));
 }
 
 function conclusionCnf(vc: VerificationCondition, input: FarkasInput): ParamAtom[][] {

@@ -87,3 +87,13 @@ test('bad YAML, missing steps and out-of-range numbers are InputErrors naming th
   // parseSchedule reports against the name it is given.
   inputError(t, () => parseSchedule('steps: 3', 'inline'), /^error: inline: "steps" must be a non-empty list/);
 });
+
+test('a step may set the number of summary pairs; the paper schedule ends with two-pair steps', (t) => {
+  const s = parseSchedule('steps:\n  - { disjuncts: 1, conjuncts: 2, coefficient: 3, constant: 8, multiplier: 1, summaries: 2 }\n  - { disjuncts: 1, conjuncts: 2, coefficient: 3, constant: 8, multiplier: 1 }\n', 'q.yaml');
+  t.is(s.steps[0]!.summaries, 2);
+  t.is(s.steps[1]!.summaries, undefined);
+  t.throws(() => parseSchedule('steps:\n  - { disjuncts: 1, conjuncts: 2, coefficient: 3, constant: 8, multiplier: 1, summaries: 0 }\n', 'bad.yaml'), { message: /bad.yaml: step 1: "summaries"/ });
+  const paper = loadSchedule('paper');
+  t.is(paper.steps.at(-1)!.summaries, 2);
+  t.is(paper.steps[0]!.summaries, undefined);
+});

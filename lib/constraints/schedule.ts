@@ -13,6 +13,8 @@ export interface ScheduleStep {
   readonly widths: Widths;
   /** Time limit of this step's SAT solve in milliseconds (else the caller's default). */
   readonly timeoutMs?: number;
+  /** Pre/post pairs per recursive procedure (paper 004, Section 3; default 1). */
+  readonly summaries?: number;
 }
 
 export interface Schedule {
@@ -69,8 +71,10 @@ export function parseSchedule(text: string, file: string): Schedule {
     if (typeof s !== 'object' || s === null) fail(`step ${i + 1} must be a mapping`);
     const r = s as Record<string, unknown>;
     const timeout = r.timeout === undefined ? undefined : int(r.timeout, 'timeout', i, 1, 86400);
+    const summaries = r.summaries === undefined ? undefined : int(r.summaries, 'summaries', i, 1, 8);
     return {
       ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+      ...(summaries !== undefined ? { summaries } : {}),
       shape: { disjuncts: int(r.disjuncts, 'disjuncts', i, 1, 8), conjuncts: int(r.conjuncts, 'conjuncts', i, 1, 12) },
       widths: {
         coefficient: int(r.coefficient, 'coefficient', i, 1, 32),

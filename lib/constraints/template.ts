@@ -32,18 +32,23 @@ export interface Template {
   readonly constant: readonly (readonly string[])[];
 }
 
-export function makeTemplate(cutpoint: number, variables: readonly string[], shape: TemplateShape): Template {
+export function makeTemplate(cutpoint: number, variables: readonly string[], shape: TemplateShape, prefix = 'I'): Template {
+  return { ...makeNamedTemplate(`${prefix}${cutpoint}`, variables, shape), cutpoint };
+}
+
+/** A template whose unknowns are named `NAME.d.c.v` / `NAME.d.c.const` (summaries use cut-point -1). */
+export function makeNamedTemplate(name: string, variables: readonly string[], shape: TemplateShape): Template {
   const coefficient: string[][][] = [];
   const constant: string[][] = [];
   for (let d = 0; d < shape.disjuncts; d++) {
     coefficient.push([]);
     constant.push([]);
     for (let c = 0; c < shape.conjuncts; c++) {
-      coefficient[d]!.push(variables.map((v) => `I${cutpoint}.${d}.${c}.${v}`));
-      constant[d]!.push(`I${cutpoint}.${d}.${c}.const`);
+      coefficient[d]!.push(variables.map((v) => `${name}.${d}.${c}.${v}`));
+      constant[d]!.push(`${name}.${d}.${c}.const`);
     }
   }
-  return { cutpoint, variables, shape, coefficient, constant };
+  return { cutpoint: -1, variables, shape, coefficient, constant };
 }
 
 export function templateUnknowns(t: Template): { coefficients: string[]; constants: string[] } {

@@ -43,7 +43,7 @@ export function prepareAnalysis(program: Program, functionName: string | undefin
   const proc = inlined.program.procedures.get(fn)!;
   if (proc.edges.some((e) => e.stmt.kind === 'call')) {
     const callees = [...new Set(proc.edges.flatMap((e) => (e.stmt.kind === 'call' ? [e.stmt.callee] : [])))];
-    throw new AnalysisUnsupported(`recursive procedure(s) ${callees.join(', ')} need procedure summaries (not supported by verify yet)`);
+    throw new AnalysisUnsupported(`recursive procedure(s) ${callees.join(', ')} need procedure summaries (farkas verify computes them)`);
   }
   const cut = prepareCutset(proc, strategy);
   const procedures = new Map(inlined.program.procedures);

@@ -150,3 +150,43 @@ export function sampleBadStates(program: Program, fn: string, samples: Samples, 
 function stateKey(s: State): string {
   return [...s].map(([k, v]) => `${k}=${v}`).join(',');
 }
+
+/** One observed call of a procedure: its arguments and the value it returned. */
+export interface CallObservation {
+  readonly args: ReadonlyMap<string, bigint>;
+  readonly result: bigint;
+}
+
+/**
+ * Calls observed in concrete runs of `fn`, per callee (distinct argument/result pairs, at most
+ * `maxPerProcedure`). Every valid pre/post pair of a procedure holds on each of its real calls
+ * (A(args) ⇒ B(args, result)), which makes them necessary conditions on summary templates, just as
+ * reached states are for invariants. Only calls whose result is stored are observed.
+ */
+export function sampleCalls(program: Program, fn: string, options: SampleOptions & { maxPerProcedure?: number } = {}): Map<string, CallObservation[]> {
+  const runs = options.runs ?? 16;
+  const maxSteps = options.maxSteps ?? 20000;
+  const maxPer = options.maxPerProcedure ?? 48;
+  const next = mulberry32(options.seed ?? 20080607);
+  const stopAt = Date.now() + (options.budgetMs ?? 1000);
+  const seen = new Map<string, Map<string, CallObservation>>();
+  for (let run = 0; run < runs && Date.now() < stopAt; run++) {
+    const result = runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true });
+    const open: { callee: string; args: ReadonlyMap<string, bigint> }[] = [];
+    for (const step of result.trace ?? []) {
+      if (step.kind === 'call') {
+        const stmt = program.procedures.get(step.procedure)?.edges[step.edge]?.stmt;
+        open.push({ callee: stmt?.kind === 'call' ? stmt.callee : '', args: step.values });
+      } else if (step.kind === 'return') {
+        const call = open.pop();
+        const value = [...step.values.values()][0];
+        if (!call || value === undefined || call.callee === '') continue;
+        const bucket = seen.get(call.callee) ?? new Map<string, CallObservation>();
+        seen.set(call.callee, bucket);
+        const key = `${stateKey(call.args)}->${value}`;
+        if (bucket.size < maxPer && !bucket.has(key)) bucket.set(key, { args: call.args, result: value });
+      }
+    }
+  }
+  return new Map([...seen].map(([callee, bucket]) => [callee, [...bucket.values()]]));
+}

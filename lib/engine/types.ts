@@ -16,6 +16,22 @@ export interface InvariantReport {
   readonly formula: Formula;
 }
 
+/** One pre/post pair of a procedure summary (paper 004, Section 3). */
+export interface SummaryPairReport {
+  /** C expression over the procedure's inputs. */
+  readonly pre: string;
+  /** C expression over the inputs and `\result`. */
+  readonly post: string;
+  readonly preFormula: Formula;
+  /** Over the inputs and the return value named as in ir/summary-names.ts. */
+  readonly postFormula: Formula;
+}
+
+export interface SummaryReport {
+  readonly procedure: string;
+  readonly pairs: readonly SummaryPairReport[];
+}
+
 export interface StepStats {
   readonly template: string; // e.g. "1x2"
   readonly disjuncts: number;
@@ -30,6 +46,8 @@ export interface StepStats {
   readonly backend: string;
   readonly result: 'sat' | 'unsat' | 'unknown' | 'skipped';
   readonly reason?: string;
+  /** Pre/post pairs per recursive procedure (interprocedural steps only). */
+  readonly summaries?: number;
 }
 
 export interface Counterexample {
@@ -52,6 +70,8 @@ export interface VerifyResult {
   readonly cutpoints: number;
   readonly verificationConditions: number;
   readonly invariants: readonly InvariantReport[];
+  /** Procedure summaries (only when recursive procedures were summarised). */
+  readonly summaries?: readonly SummaryReport[];
   readonly stats: readonly StepStats[];
   readonly counterexample?: Counterexample;
   readonly millis: number;

@@ -24,7 +24,10 @@ const UNSAFE = `int main() {
 }
 `;
 
-const RECURSIVE = `int sum(int n) {
+// A recursive procedure that writes a global: summaries do not cover it (yet), so the answer is unknown.
+const RECURSIVE = `int calls;
+int sum(int n) {
+  calls = calls + 1;
   if (n <= 0) return 0;
   return n + sum(n - 1);
 }
@@ -111,7 +114,7 @@ test('an unsafe program is unsafe with a counterexample that fails when replayed
   t.is(result.invariants.length, 0);
 });
 
-test('a program that needs a recursive function is unknown, with a reason about summaries', async (t) => {
+test('a recursive function that writes a global is unknown, with a reason about summaries', async (t) => {
   const result = await verify(parseProgram(RECURSIVE, 'rec.c'));
   t.is(result.verdict, 'unknown');
   t.false(result.certified);

@@ -21,6 +21,9 @@ import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
 import { runProgram } from '../interp/index.js';
 import type { Counterexample, InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
+import { needsSummaries } from './summary-prepare.js';
+import { verifyWithSummaries } from './verify-summaries.js';
+import type { ScheduleStep } from '../constraints/schedule.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -65,6 +68,15 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     millis: Date.now() - started,
   });
 
+  if (needsSummaries(program, options.function)) {
+    // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
+    return verifyWithSummaries(program, {
+      function: options.function, strategy, schedule, backend, started, deadline,
+      stepTimeoutMs: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+      ...(options.onCnf ? { onCnf: options.onCnf } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  }
   let prepared: PreparedAnalysis;
   try {
     prepared = prepareAnalysis(program, options.function, strategy);
@@ -94,7 +106,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
-  const attempts = schedule.steps.flatMap((step) => (hull.size > 0 ? [{ step, facts: hull }, { step, facts: new Map<number, Formula>() }] : [{ step, facts: new Map<number, Formula>() }]));
+  const attempts = intraproceduralSteps(schedule.steps).flatMap((step) => (hull.size > 0 ? [{ step, facts: hull }, { step, facts: new Map<number, Formula>() }] : [{ step, facts: new Map<number, Formula>() }]));
   const constantBits = constantBitsNeeded(prepared);
   for (const [index, { step: scheduled, facts }] of attempts.entries()) {
     // Template constants are widened to fit the program's own constants (bounds like 1000000).
@@ -183,6 +195,13 @@ function replayed(program: Program, fn: string, failing: RunResult): Counterexam
   });
   if (replay.outcome.kind !== 'assertion-failed') return null;
   return { inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length), line: replay.outcome.pos.line, replayed: true };
+}
+
+/** Without recursive procedures there are no summaries: steps that only add summary pairs
+ * (summaries > 1) are skipped, unless the schedule has nothing else. */
+function intraproceduralSteps(steps: readonly ScheduleStep[]): readonly ScheduleStep[] {
+  const plain = steps.filter((s) => (s.summaries ?? 1) === 1);
+  return plain.length > 0 ? plain : steps;
 }
 
 /** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */

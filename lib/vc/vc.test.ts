@@ -170,3 +170,18 @@ test('a path ending in a sink has no relation obligation; a call is rejected', (
   t.is(pathConditions(sink, () => true).length, 1);
   t.throws(() => pathConditions(path([stmt.call('r', 'f', ['x'])]), () => true), { instanceOf: UnsupportedInVc, message: /f/ });
 });
+
+test('a summarised call binds the parameters to the arguments, globals to their values, the result to a fresh variable', (t) => {
+  const p: CutPath = path([stmt.assign('x', 'x + 1'), stmt.call('r', 'f', ['x', '2']), stmt.assert('r >= x')]);
+  const summaryOf = (callee: string) => (callee === 'f' ? { params: ['a', 'b'], globals: ['g'], returnName: 'f!ret' } : undefined);
+  const vcs = pathConditions(p, () => false, summaryOf);
+  t.is(vcs.length, 1);
+  const call = vcs[0]!.calls![0]!;
+  t.is(call.callee, 'f');
+  const bound = Object.fromEntries([...call.subst].map(([k, v]) => [k, L.toC(v)]));
+  t.deepEqual(bound, { a: 'x + 1', b: '2', g: 'g', 'f!ret': 'r!h0' });
+  const conclusion = vcs[0]!.conclusion;
+  t.true(conclusion.kind === 'assertion' && F.toC(conclusion.formula).includes('r!h0'));
+  // Without a summary the call is still rejected.
+  t.throws(() => pathConditions(p, () => false), { instanceOf: UnsupportedInVc });
+});

@@ -22,20 +22,45 @@ export type Conclusion =
   | { readonly kind: 'relation'; readonly app: RelationApp }
   | { readonly kind: 'assertion'; readonly formula: Formula; readonly pos: SourcePos };
 
-/** ∀X. I_from(X) ∧ ⋀ guards ⇒ conclusion. */
+/** A summarised call on the path: the summary of `callee` holds under `subst`, which maps each of
+ * the callee's summary variables (its inputs and its return value) to a linear expression over the
+ * path's start values and fresh havoc variables. */
+export interface CallApp {
+  readonly callee: string;
+  readonly subst: ReadonlyMap<string, Linear>;
+}
+
+/** The summary variables of a procedure whose calls are replaced by its summary. */
+export interface SummaryInterface {
+  readonly params: readonly string[];
+  /** Globals the procedure reads (it writes none): inputs that keep their value over the call. */
+  readonly globals: readonly string[];
+  /** Name of the return value in the summary (see ir/summary-names.ts), null for a void procedure. */
+  readonly returnName: string | null;
+}
+
+/** ∀X. I_from(X) ∧ ⋀ guards ∧ ⋀ summaries of calls ⇒ conclusion. */
 export interface VerificationCondition {
   readonly from: number;
   readonly to: number | null;
   readonly guards: Formula;
+  /** Summarised calls on the path before the conclusion (absent: none). */
+  readonly calls?: readonly CallApp[];
   readonly conclusion: Conclusion;
   readonly path: CutPath;
 }
 
 export class UnsupportedInVc extends Error {}
 
-export function pathConditions(path: CutPath, relationAt: (cutpoint: number) => boolean): VerificationCondition[] {
+export function pathConditions(
+  path: CutPath,
+  relationAt: (cutpoint: number) => boolean,
+  summaryOf: (callee: string) => SummaryInterface | undefined = () => undefined,
+): VerificationCondition[] {
   const subst = new Map<string, Linear>();
   const guards: Formula[] = [];
+  const calls: CallApp[] = [];
+  const withCalls = () => (calls.length > 0 ? { calls: [...calls] } : {});
   const out: VerificationCondition[] = [];
   let fresh = 0;
   const apply = (f: Formula): Formula => F.substitute(f, subst);
@@ -60,17 +85,28 @@ export function pathConditions(path: CutPath, relationAt: (cutpoint: number) => 
       case 'assert': {
         const p = apply(s.cond);
         if (p.kind !== 'true') {
-          out.push({ from: path.from, to: path.to, guards: F.and(...guards), conclusion: { kind: 'assertion', formula: p, pos: e.pos }, path });
+          out.push({ from: path.from, to: path.to, guards: F.and(...guards), ...withCalls(), conclusion: { kind: 'assertion', formula: p, pos: e.pos }, path });
           guards.push(p);
         }
         break;
       }
-      case 'call':
-        throw new UnsupportedInVc(`call to ${s.callee} must be inlined or summarised first`);
+      case 'call': {
+        // v := P(u) becomes v := ?; assume(summary of P with the inputs bound to u and the result to v).
+        const summary = summaryOf(s.callee);
+        if (!summary) throw new UnsupportedInVc(`call to ${s.callee} must be inlined or summarised first`);
+        const bind = new Map<string, Linear>();
+        summary.params.forEach((p, k) => bind.set(p, L.substitute(s.args[k]!, subst)));
+        for (const g of summary.globals) bind.set(g, subst.get(g) ?? L.variable(g));
+        const result = L.variable(`${s.target ?? s.callee}!h${fresh++}`);
+        if (summary.returnName !== null) bind.set(summary.returnName, result);
+        if (s.target !== null) subst.set(s.target, result);
+        calls.push({ callee: s.callee, subst: bind });
+        break;
+      }
     }
   }
   if (path.to !== null && relationAt(path.to)) {
-    out.push({ from: path.from, to: path.to, guards: F.and(...guards), conclusion: { kind: 'relation', app: { cutpoint: path.to, subst: new Map(subst) } }, path });
+    out.push({ from: path.from, to: path.to, guards: F.and(...guards), ...withCalls(), conclusion: { kind: 'relation', app: { cutpoint: path.to, subst: new Map(subst) } }, path });
   }
   return out;
 }

@@ -1,0 +1,236 @@
+// `verify` for programs with (mutually) recursive procedures: assume-guarantee reasoning with q
+// unknown pre/post pairs per procedure (paper 004, Section 3). One bilinear system per schedule step
+// holds the entry function's VCs (calls assume the summaries) and, for every procedure P and pair i,
+// the VCs of `assume(A_i); body; assert(B_i)` with that pair's own loop invariants. A solution is
+// reported as "safe" only after the certificate checker has re-proved every body under every pair
+// and the entry function, all with calls replaced by the decoded summaries.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import { buildFarkasSystem, type FarkasInput, type SummaryTemplates } from '../constraints/farkas.js';
+import { decodeTemplate, makeNamedTemplate, makeTemplate, templateAtState, type Template, type TemplateShape } from '../constraints/template.js';
+import type { Schedule } from '../constraints/schedule.js';
+import { satisfies, type ConstraintSystem } from '../constraints/system.js';
+import { encodeUnknowns, type SystemEncoder } from '../encode/system-encoder.js';
+import type { SatBackend } from '../sat/types.js';
+import { checkInvariants, type SummaryPairCertificate } from '../check/certificate.js';
+import { simplifyInvariant } from '../ir/simplify.js';
+import { inputCopyName, summaryVariableToC } from '../ir/summary-names.js';
+import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
+import { AnalysisUnsupported, resolveFunction } from './prepare.js';
+import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural } from './summary-prepare.js';
+import { sampleCalls, sampleStates, type CallObservation } from './samples.js';
+import type { InvariantReport, ProgressEvent, StepStats, SummaryReport, VerifyResult } from './types.js';
+
+export interface SummarySearch {
+  readonly function: string | undefined;
+  readonly strategy: CutsetStrategy;
+  readonly schedule: Schedule;
+  readonly backend: SatBackend;
+  readonly started: number;
+  readonly deadline: number;
+  readonly stepTimeoutMs: number;
+  readonly onCnf?: (index: number, cnf: import('../sat/types.js').Cnf) => void;
+  readonly onProgress?: (e: ProgressEvent) => void;
+}
+
+/** The unknown relations of one step: summary pairs and loop invariants of every unit. */
+export interface StepTemplates {
+  readonly summaries: Map<string, SummaryTemplates[]>;
+  /** Loop templates of the entry function. */
+  readonly entryLoops: Map<number, Template>;
+  /** Loop templates of each procedure body under each pair. */
+  readonly bodyLoops: Map<string, Map<number, Template>[]>;
+  readonly units: FarkasInput[];
+}
+
+export async function verifyWithSummaries(program: Program, search: SummarySearch): Promise<VerifyResult> {
+  const { started, deadline, schedule, backend } = search;
+  const base = {
+    function: search.function ?? program.entry,
+    cutset: search.strategy,
+    schedule: schedule.name,
+    cutpoints: 0,
+    verificationConditions: 0,
+    invariants: [] as InvariantReport[],
+    certified: false,
+  };
+  const fn = resolveFunction(program, search.function);
+  const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
+    ...base, stats: [], ...extra, verdict: 'unknown', reason, millis: Date.now() - started,
+  });
+  // Concrete runs (the interpreter executes the calls) find counterexamples cheaply, even in programs
+  // the summaries do not support.
+  const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
+  const failing = sampleStates(program, fn, [], { budgetMs: sampleBudget }).failure;
+  if (failing && failing.outcome.kind === 'assertion-failed') {
+    return {
+      ...base, stats: [], verdict: 'unsafe', certified: true,
+      counterexample: { inputs: failing.inputs, nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length), line: failing.outcome.pos.line, replayed: true },
+      millis: Date.now() - started,
+    };
+  }
+
+  let prepared: PreparedInterprocedural;
+  try {
+    prepared = prepareInterprocedural(program, search.function, search.strategy);
+  } catch (e) {
+    if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return unknown(e.message);
+    throw e;
+  }
+  const bodies = [prepared.entry, ...prepared.procedures.map((p) => p.body)];
+  base.function = prepared.function;
+  base.cutpoints = bodies.reduce((n, b) => n + b.cut.cutpoints.length, 0);
+  base.verificationConditions = bodies.reduce((n, b) => n + b.vcs.length, 0);
+  search.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
+
+  const observed = sampleCalls(program, prepared.function, { budgetMs: sampleBudget });
+
+  const stats: StepStats[] = [];
+  let lastReason = 'no summaries and invariants found within the schedule';
+  for (const [index, step] of schedule.steps.entries()) {
+    if (deadline - Date.now() <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
+    const q = step.summaries ?? 1;
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}q${q}`;
+    search.onProgress?.({ kind: 'step-start', index, total: schedule.steps.length, template, widths: step.widths });
+    const encodeStart = Date.now();
+    const templates = stepTemplates(prepared, step.shape, q);
+    const system = combineUnits(templates.units);
+    const encoder = encodeUnknowns(system.unknowns, step.widths);
+    for (const c of system.constraints) encoder.assertConstraint(c);
+    assertObservedCalls(encoder, prepared, templates, observed);
+    const cnf = encoder.builder.toCnf();
+    const encodeMillis = Date.now() - encodeStart;
+    search.onProgress?.({ kind: 'step-encoded', index, variables: encoder.stats.vars, clauses: encoder.stats.clauses });
+    search.onCnf?.(index, cnf);
+    const stepLimit = step.timeoutMs ?? search.stepTimeoutMs;
+    const sat = await backend.solve(cnf, { timeoutMs: Math.max(1, Math.min(stepLimit, deadline - Date.now())) });
+    const stepStats: StepStats = {
+      template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,
+      unknowns: system.unknowns.length, constraints: system.constraints.length,
+      variables: encoder.stats.vars, clauses: encoder.stats.clauses, encodeMillis, satMillis: sat.millis,
+      backend: sat.backend, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}), summaries: q,
+    };
+    stats.push(stepStats);
+    search.onProgress?.({ kind: 'step-done', index, stats: stepStats });
+    if (sat.status === 'unsat') continue;
+    if (sat.status === 'unknown') {
+      lastReason = sat.reason ?? 'SAT solver gave no answer';
+      if (Date.now() >= deadline) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${lastReason})`, { stats });
+      continue;
+    }
+    const values = encoder.decode(sat.model!);
+    const value = (u: string): bigint => values.get(u) ?? 0n;
+    if (!satisfies(system, value)) return unknown('internal: the SAT model does not satisfy the bilinear system', { stats });
+    const decoded = decodeAll(prepared, templates, value);
+    search.onProgress?.({ kind: 'checking' });
+    const check = await checkInvariants(prepared.preparedProgram, prepared.function, decoded.entryInvariants, {
+      precondition: prepared.precondition,
+      summaries: decoded.certificates,
+      timeoutMs: Math.max(1000, Math.min(60_000, deadline - Date.now())),
+    });
+    const reports = { invariants: [...reportInvariants(prepared.entry, prepared.function, decoded.entryInvariants), ...decoded.bodyReports], summaries: decoded.summaryReports };
+    if (!check.valid) return unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, ...reports });
+    return { ...base, stats, ...reports, verdict: 'safe', certified: true, millis: Date.now() - started };
+  }
+  return unknown(lastReason, { stats });
+}
+
+/** Necessary conditions from real calls: every pair satisfies A_i(args) ⇒ B_i(args, result). */
+function assertObservedCalls(encoder: SystemEncoder, prepared: PreparedInterprocedural, t: StepTemplates, observed: ReadonlyMap<string, readonly CallObservation[]>): void {
+  const b = encoder.builder;
+  const holds = (tpl: Template, state: ReadonlyMap<string, bigint>) =>
+    b.orN(templateAtState(tpl, state).map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k)))));
+  for (const p of prepared.procedures) {
+    // The observation records the arguments only; a procedure that also reads globals is not sampled.
+    if (p.iface.globals.length > 0) continue;
+    for (const call of observed.get(p.name) ?? []) {
+      const state = new Map(call.args);
+      if (p.iface.returnName !== null) state.set(p.iface.returnName, call.result);
+      for (const pair of t.summaries.get(p.name)!) b.assertLit(b.orN([-holds(pair.pre, state), holds(pair.post, state)]));
+    }
+  }
+}
+
+export function stepTemplates(prepared: PreparedInterprocedural, shape: TemplateShape, q: number): StepTemplates {
+  // Pairs are conjunctive (as in the paper): the negated pre-condition of a call is then a plain
+  // disjunction of atoms, each one case of the Farkas encoding.
+  const pairShape: TemplateShape = { disjuncts: 1, conjuncts: shape.conjuncts };
+  const summaries = new Map<string, SummaryTemplates[]>();
+  for (const p of prepared.procedures) {
+    const outputs = p.iface.returnName === null ? [] : [p.iface.returnName];
+    summaries.set(p.name, Array.from({ length: q }, (_, i) => ({
+      pre: makeNamedTemplate(`A.${p.name}.${i}`, p.inputs, pairShape),
+      post: makeNamedTemplate(`B.${p.name}.${i}`, [...p.inputs, ...outputs], pairShape),
+    })));
+  }
+  const loopTemplates = (body: PreparedBody, prefix: string) =>
+    new Map(body.loopCutpoints.map((c) => [c, makeTemplate(c, body.variables.get(c) ?? [], shape, prefix)] as const));
+  const entryLoops = loopTemplates(prepared.entry, 'I');
+  const units: FarkasInput[] = [{
+    vcs: prepared.entry.vcs, templates: entryLoops,
+    known: new Map([[prepared.entry.cut.proc.entry, prepared.precondition]]), summaries, multiplierPrefix: 'l',
+  }];
+  const bodyLoops = new Map<string, Map<number, Template>[]>();
+  for (const p of prepared.procedures) {
+    const perPair: Map<number, Template>[] = [];
+    summaries.get(p.name)!.forEach((pair, i) => {
+      const loops = loopTemplates(p.body, `I.${p.name}.${i}.`);
+      perPair.push(loops);
+      const proc = p.body.cut.proc;
+      const templates = new Map<number, Template>(loops);
+      // assume(A_i) at the entry; assert(B_i) at the exit, where the inputs are their entry copies.
+      templates.set(proc.entry, pair.pre);
+      templates.set(proc.exit, { ...pair.post, variables: pair.post.variables.map((v) => (v === p.iface.returnName ? p.returnVar! : inputCopyName(v))) });
+      units.push({ vcs: p.body.vcs, templates, known: new Map(), summaries, multiplierPrefix: `m.${p.name}.${i}.` });
+    });
+    bodyLoops.set(p.name, perPair);
+  }
+  return { summaries, entryLoops, bodyLoops, units };
+}
+
+/** One system for all units: each unit declares its own templates (a pair belongs to one body unit). */
+export function combineUnits(units: readonly FarkasInput[]): ConstraintSystem {
+  const unknowns = new Map<string, ConstraintSystem['unknowns'][number]>();
+  const constraints: ConstraintSystem['constraints'][number][] = [];
+  for (const unit of units) {
+    const { system } = buildFarkasSystem(unit);
+    for (const u of system.unknowns) unknowns.set(u.name, u);
+    constraints.push(...system.constraints);
+  }
+  return { unknowns: [...unknowns.values()], constraints };
+}
+
+function decodeAll(prepared: PreparedInterprocedural, t: StepTemplates, value: (u: string) => bigint) {
+  const decode = (tpl: Template) => simplifyInvariant(decodeTemplate(tpl, value));
+  const entryInvariants = new Map([...t.entryLoops].map(([c, tpl]) => [c, decode(tpl)] as const));
+  const certificates = new Map<string, SummaryPairCertificate[]>();
+  const summaryReports: SummaryReport[] = [];
+  const bodyReports: InvariantReport[] = [];
+  for (const p of prepared.procedures) {
+    const pairs = t.summaries.get(p.name)!.map((pair, i) => ({
+      pre: decode(pair.pre),
+      post: decode(pair.post),
+      invariants: new Map([...t.bodyLoops.get(p.name)![i]!].map(([c, tpl]) => [c, decode(tpl)] as const)),
+    }));
+    certificates.set(p.name, pairs);
+    const toC = summaryVariableToC(p.name);
+    summaryReports.push({
+      procedure: p.name,
+      pairs: pairs.map((pair) => ({ pre: F.toC(pair.pre, toC), post: F.toC(pair.post, toC), preFormula: pair.pre, postFormula: pair.post })),
+    });
+    pairs.forEach((pair) => bodyReports.push(...reportInvariants(p.body, p.name, pair.invariants, toC)));
+  }
+  return { entryInvariants, certificates, summaryReports, bodyReports };
+}
+
+function reportInvariants(body: PreparedBody, fn: string, invariants: ReadonlyMap<number, Formula>, name?: (v: string) => string): InvariantReport[] {
+  const proc = body.cut.proc;
+  return [...invariants]
+    .map(([loc, formula]) => {
+      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      return { function: fn, line: pos.line, col: pos.col, expression: F.toC(formula, name), location: loc, formula };
+    })
+    .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);
+}
+

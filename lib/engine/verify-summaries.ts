@@ -13,6 +13,7 @@ import type { Schedule } from '../constraints/schedule.js';
 import { satisfies, type ConstraintSystem } from '../constraints/system.js';
 import { encodeUnknowns, type SystemEncoder } from '../encode/system-encoder.js';
 import type { SatBackend } from '../sat/types.js';
+import { replayed } from './verify.js';
 import { checkInvariants, type SummaryPairCertificate } from '../check/certificate.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { inputCopyName, summaryVariableToC } from '../ir/summary-names.js';
@@ -63,13 +64,8 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   // the summaries do not support.
   const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
   const failing = sampleStates(program, fn, [], { budgetMs: sampleBudget }).failure;
-  if (failing && failing.outcome.kind === 'assertion-failed') {
-    return {
-      ...base, stats: [], verdict: 'unsafe', certified: true,
-      counterexample: { inputs: failing.inputs, nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length), line: failing.outcome.pos.line, replayed: true },
-      millis: Date.now() - started,
-    };
-  }
+  const counterexample = failing ? replayed(program, fn, failing) : null;
+  if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
 
   let prepared: PreparedInterprocedural;
   try {

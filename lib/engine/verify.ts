@@ -185,7 +185,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
 
 /** Replays a failing run on the original program (not the inlined, path-expanded one); the
  * counterexample is reported only if the replay fails an assertion too. */
-function replayed(program: Program, fn: string, failing: RunResult): Counterexample | null {
+export function replayed(program: Program, fn: string, failing: RunResult): Counterexample | null {
   const replay = runProgram(program, {
     entry: fn,
     inputs: failing.inputs,

@@ -116,7 +116,13 @@ export class Z3Backend implements SatBackend {
 
     const { api, ctx } = holder;
     let solver: SatSolver | null = null;
-    const interrupt = () => holder.interrupt();
+    // An interrupt that reaches z3 before check() has really started in its thread is lost, so once
+    // asked to stop we keep interrupting until check() returns.
+    let repeater: ReturnType<typeof setInterval> | undefined;
+    const interrupt = () => {
+      holder.interrupt();
+      repeater ??= setInterval(() => holder.interrupt(), 50);
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       solver = new ctx.Solver();
@@ -130,6 +136,7 @@ export class Z3Backend implements SatBackend {
         timer = setTimeout(interrupt, remaining + 50);
       }
       options.signal?.addEventListener('abort', interrupt);
+      if (options.signal?.aborted) interrupt();
       const status = await solver.check();
       if (status === 'unsat') return unsatResult(this.name, startedAt);
       if (status === 'unknown') {
@@ -143,6 +150,7 @@ export class Z3Backend implements SatBackend {
       return unknownResult(stopReason() ?? `z3 failed: ${messageOf(error)}`, this.name, startedAt);
     } finally {
       clearTimeout(timer);
+      clearInterval(repeater);
       options.signal?.removeEventListener('abort', interrupt);
       solver?.release();
     }

@@ -125,7 +125,7 @@ function conclusionCnf(vc: VerificationCondition, input: FarkasInput): ParamAtom
 }
 
 /** Σ m_i·p_i ≡ -c with c >= 1: one equation per program variable, one inequality for the constant. */
-function farkasConstraints(items: readonly ParamAtom[], mults: readonly string[], origin: string): PolyConstraint[] {
+export function farkasConstraints(items: readonly ParamAtom[], mults: readonly string[], origin: string): PolyConstraint[] {
   const variables = new Set<string>();
   for (const it of items) for (const w of it.coeffs.keys()) variables.add(w);
   const out: PolyConstraint[] = [];

@@ -29,7 +29,7 @@ export interface Samples {
 }
 
 /** Values mostly near zero, where small programs branch, sometimes larger. */
-function nondetStream(next: () => number, length: number): bigint[] {
+export function nondetStream(next: () => number, length: number): bigint[] {
   const out: bigint[] = [];
   for (let i = 0; i < length; i++) {
     const r = next();
@@ -40,7 +40,6 @@ function nondetStream(next: () => number, length: number): bigint[] {
 }
 
 export function sampleStates(program: Program, fn: string, cutpoints: readonly number[], options: SampleOptions = {}): Samples {
-  const proc = program.procedures.get(fn)!;
   const runs = options.runs ?? 48;
   const maxSteps = options.maxSteps ?? 4000;
   const maxPer = options.maxPerCutpoint ?? 32;
@@ -52,24 +51,13 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   for (let run = 0; run < runs && Date.now() < stopAt; run++) {
     const result = runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true });
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
-    // Rebuild full states of the entry frame from the trace's changes.
-    const env = new Map<string, bigint>();
-    for (const g of program.globals) env.set(g.name, g.init);
-    for (const l of proc.locals) env.set(l, 0n);
-    for (const [p, v] of result.inputs) env.set(p, v);
-    const record = (loc: number): void => {
-      if (!watched.has(loc)) return;
+    for (const [loc, states] of statesAlong(program, fn, result, watched)) {
       const bucket = seen.get(loc)!;
-      if (bucket.size >= 4000) return;
-      const snapshot = new Map(env);
-      const key = [...snapshot].map(([k, v]) => `${k}=${v}`).join(',');
-      if (!bucket.has(key)) bucket.set(key, snapshot);
-    };
-    record(proc.entry);
-    for (const step of result.trace ?? []) {
-      if (step.depth !== 0) continue;
-      for (const [k, v] of step.values) env.set(k, v);
-      if (step.kind !== 'call') record(step.to);
+      for (const snapshot of states) {
+        if (bucket.size >= 4000) break;
+        const key = stateKey(snapshot);
+        if (!bucket.has(key)) bucket.set(key, snapshot);
+      }
     }
   }
   // A few long untraced runs, only to look for failures that need many iterations to show.
@@ -86,6 +74,29 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     states.set(c, all.filter((_, i) => i % step === 0).slice(0, maxPer));
   }
   return failure ? { states, failure } : { states };
+}
+
+/** The entry frame's full states at the watched locations along a traced run, in order. */
+export function statesAlong(program: Program, fn: string, result: RunResult, watched: ReadonlySet<number>): Map<number, State[]> {
+  const proc = program.procedures.get(fn)!;
+  const env = new Map<string, bigint>();
+  for (const g of program.globals) env.set(g.name, g.init);
+  for (const l of proc.locals) env.set(l, 0n);
+  for (const [p, v] of result.inputs) env.set(p, v);
+  const out = new Map<number, State[]>();
+  const record = (loc: number): void => {
+    if (!watched.has(loc)) return;
+    const list = out.get(loc) ?? [];
+    out.set(loc, list);
+    list.push(new Map(env));
+  };
+  record(proc.entry);
+  for (const step of result.trace ?? []) {
+    if (step.depth !== 0) continue;
+    for (const [k, v] of step.values) env.set(k, v);
+    if (step.kind !== 'call') record(step.to);
+  }
+  return out;
 }
 
 /** The program, but with `fn` starting at `location` in the given state (a chain of assignments first). */
@@ -147,7 +158,7 @@ export function sampleBadStates(program: Program, fn: string, samples: Samples, 
   return bad;
 }
 
-function stateKey(s: State): string {
+export function stateKey(s: State): string {
   return [...s].map(([k, v]) => `${k}=${v}`).join(',');
 }
 

@@ -1,0 +1,149 @@
+// Concrete witnesses for the condition searches, all found and checked by the interpreter:
+// - inputs (values of the function's parameters) classified as failing (some run fails an assertion)
+//   or passing (no tried run failed), with the states their runs reached at the cut-points;
+// - failing inputs inside a region (a neighbour of a precondition minus the precondition);
+// - reachable states at a cut-point (for postconditions), each with the run that reaches it.
+import type { Program } from '../ir/cfg.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import { runProgram } from '../interp/index.js';
+import type { RunResult } from '../interp/types.js';
+import { isSatisfiable } from '../check/lia.js';
+import { mulberry32 } from '../random.js';
+import { nondetStream, stateKey, statesAlong, type State } from '../engine/samples.js';
+
+export interface InputRun {
+  readonly input: State;
+  /** A run from this input that failed an assertion (null: none of the tried runs failed). */
+  readonly failure: RunResult | null;
+  /** States the passing runs reached at the watched cut-points. */
+  readonly reached: ReadonlyMap<number, readonly State[]>;
+}
+
+export interface InputRunner {
+  /** Runs the input (memoised): the default nondet stream first, then a few random ones. */
+  run(input: State): InputRun;
+  readonly runs: number;
+}
+
+export function inputRunner(program: Program, fn: string, watched: readonly number[], options: { streams?: number; maxSteps?: number; seed?: number } = {}): InputRunner {
+  const memo = new Map<string, InputRun>();
+  const streams = options.streams ?? 3;
+  const maxSteps = options.maxSteps ?? 3000;
+  const next = mulberry32(options.seed ?? 2008);
+  const watchedSet = new Set(watched);
+  let runs = 0;
+  return {
+    get runs() {
+      return runs;
+    },
+    run(input: State): InputRun {
+      const key = stateKey(input);
+      const known = memo.get(key);
+      if (known) return known;
+      const reached = new Map<number, State[]>();
+      let failure: RunResult | null = null;
+      for (let k = 0; k < streams && !failure; k++) {
+        runs++;
+        const result = runProgram(program, { entry: fn, inputs: input, nondet: k === 0 ? [] : nondetStream(next, 128), nondetDefault: 0n, maxSteps, recordTrace: true });
+        if (result.outcome.kind === 'assertion-failed') failure = result;
+        else {
+          for (const [loc, states] of statesAlong(program, fn, result, watchedSet)) {
+            const list = reached.get(loc) ?? [];
+            reached.set(loc, list);
+            for (const s of states) if (list.length < 6) list.push(s);
+          }
+        }
+      }
+      const out: InputRun = { input, failure, reached: failure ? new Map() : reached };
+      memo.set(key, out);
+      return out;
+    },
+  };
+}
+
+/** Inputs near the origin first: a full grid for up to three parameters, random points beyond. */
+export function candidateInputs(params: readonly string[], options: { radius?: number; count?: number; seed?: number } = {}): State[] {
+  const k = params.length;
+  const radius = options.radius ?? (k <= 1 ? 40 : k === 2 ? 12 : k === 3 ? 6 : 4);
+  const out: State[] = [];
+  if (k <= 3) {
+    const values: bigint[] = [];
+    for (let v = -radius; v <= radius; v++) values.push(BigInt(v));
+    const grid = (i: number, acc: bigint[]): void => {
+      if (i === k) {
+        out.push(new Map(params.map((p, j) => [p, acc[j]!] as [string, bigint])));
+        return;
+      }
+      for (const v of values) grid(i + 1, [...acc, v]);
+    };
+    grid(0, []);
+  } else {
+    const next = mulberry32(options.seed ?? 11);
+    for (let n = 0; n < (options.count ?? 1500); n++) {
+      out.push(new Map(params.map((p) => [p, BigInt(Math.floor(next() * (2 * radius + 1)) - radius)] as [string, bigint])));
+    }
+  }
+  const size = (s: State): bigint => [...s.values()].reduce((a, v) => a + (v < 0n ? -v : v), 0n);
+  return out.sort((a, b) => (size(a) < size(b) ? -1 : size(a) > size(b) ? 1 : 0));
+}
+
+/**
+ * A failing input in `region ∧ ¬excluded`, or null: small grid points first, then points z3 finds in
+ * growing boxes (blocking each one tried), each classified by the interpreter.
+ */
+export async function failingInputIn(
+  runner: InputRunner,
+  params: readonly string[],
+  region: Formula,
+  excluded: Formula,
+  options: { budgetMs?: number } = {},
+): Promise<InputRun | null> {
+  const stopAt = Date.now() + (options.budgetMs ?? 3000);
+  const inside = F.and(region, F.not(excluded));
+  const holds = (s: State): boolean => F.evaluate(inside, (v) => s.get(v) ?? 0n);
+  for (const input of candidateInputs(params)) {
+    if (Date.now() >= stopAt) break;
+    if (!holds(input)) continue;
+    const run = runner.run(input);
+    if (run.failure) return run;
+  }
+  for (const radius of [50n, 1000n]) {
+    let query = F.and(inside, ...params.flatMap((p) => [F.compare(L.variable(p), '<=', L.constant(radius)), F.compare(L.variable(p), '>=', L.constant(-radius))]));
+    for (let tries = 0; tries < 12 && Date.now() < stopAt; tries++) {
+      const sat = await isSatisfiable(query, { timeoutMs: 2000 });
+      if (sat.status !== 'sat' || !sat.model) break;
+      const input: State = new Map(params.map((p) => [p, sat.model!.get(p) ?? 0n] as [string, bigint]));
+      const run = runner.run(input);
+      if (run.failure) return run;
+      query = F.and(query, F.or(...params.map((p) => F.compare(L.variable(p), '!=', L.constant(input.get(p)!)))));
+    }
+  }
+  return null;
+}
+
+export interface ReachedState {
+  readonly state: State;
+  /** The run that reached it: replaying these inputs and nondet values reaches the state again. */
+  readonly inputs: ReadonlyMap<string, bigint>;
+  readonly nondet: readonly bigint[];
+}
+
+/** Distinct states that concrete runs of `fn` reach at `target`, each with its run. */
+export function reachableStates(program: Program, fn: string, target: number, variables: readonly string[], options: { runs?: number; maxSteps?: number; seed?: number; budgetMs?: number; max?: number } = {}): ReachedState[] {
+  const next = mulberry32(options.seed ?? 20080607);
+  const stopAt = Date.now() + (options.budgetMs ?? 2000);
+  const found = new Map<string, ReachedState>();
+  const max = options.max ?? 200;
+  for (let run = 0; run < (options.runs ?? 400) && Date.now() < stopAt && found.size < max; run++) {
+    const result = runProgram(program, { entry: fn, nondet: run === 0 ? [] : nondetStream(next, 256), nondetDefault: 0n, maxSteps: options.maxSteps ?? 4000, recordTrace: true });
+    const states = statesAlong(program, fn, result, new Set([target])).get(target) ?? [];
+    for (const full of states) {
+      const state: State = new Map(variables.map((v) => [v, full.get(v) ?? 0n] as [string, bigint]));
+      const key = stateKey(state);
+      if (!found.has(key)) found.set(key, { state, inputs: result.inputs, nondet: result.nondetConsumed.slice(result.inputsFromNondet.length) });
+    }
+  }
+  return [...found.values()];
+}

@@ -1,0 +1,68 @@
+// Results of the weakest-precondition and strongest-postcondition searches, shared by the CLI text
+// and --json reports and the UI.
+import type { Formula } from '../ir/formula.js';
+import type { QueryStats } from './query.js';
+
+/** Why a neighbour of an answer is not an answer: a concrete witness, replayed by the interpreter. */
+export interface NeighbourEvidence {
+  /** C expression of the neighbour. */
+  readonly expression: string;
+  readonly move: string;
+  /** Preconditions: parameter values inside the neighbour but outside the answer on which a run fails
+   * an assertion. Postconditions: a reachable state inside the answer that violates the neighbour. */
+  readonly input?: ReadonlyMap<string, bigint>;
+  readonly state?: ReadonlyMap<string, bigint>;
+  /** Nondet values of the witnessing run, in order. */
+  readonly nondet?: readonly bigint[];
+  /** Failing line (preconditions). */
+  readonly line?: number;
+  readonly replayed: boolean;
+  /** When no witness was found: why (the neighbour may also be an answer, or be equivalent to it). */
+  readonly note?: string;
+}
+
+export interface ConditionAnswer {
+  readonly expression: string;
+  readonly formula: Formula;
+  /** The independent checker proved the program under it (wp) / that it holds (sp), with `invariants`. */
+  readonly certified: boolean;
+  readonly invariants: readonly { readonly line: number; readonly expression: string }[];
+  readonly neighbours: readonly NeighbourEvidence[];
+  /** Every neighbour has a replayed witness: the answer is locally weakest (strongest). */
+  readonly locallyOptimal: boolean;
+}
+
+export interface ConditionStats {
+  readonly queries: readonly QueryStats[];
+  readonly iterations: number;
+  readonly concreteRuns: number;
+  readonly millis: number;
+}
+
+export type ConditionEvent =
+  | { readonly kind: 'sampled'; readonly passing: number; readonly failing: number }
+  | { readonly kind: 'query-start'; readonly index: number; readonly conjuncts: number; readonly template: string; readonly purpose: string }
+  | { readonly kind: 'query-done'; readonly index: number; readonly stats: QueryStats }
+  | { readonly kind: 'answer'; readonly expression: string }
+  | { readonly kind: 'binary-step'; readonly entry: string; readonly low: string; readonly high: string };
+
+export interface WpResult {
+  readonly function: string;
+  readonly strategy: 'neighbourhood' | 'binary';
+  readonly parameters: readonly string[];
+  readonly preconditions: readonly ConditionAnswer[];
+  /** Set when no precondition was found. */
+  readonly reason?: string;
+  readonly stats: ConditionStats;
+}
+
+export interface SpResult {
+  readonly function: string;
+  /** Source line of the cut-point (the function's line for the exit). */
+  readonly line: number;
+  readonly at: 'exit' | 'cutpoint';
+  readonly variables: readonly string[];
+  readonly postcondition: ConditionAnswer | null;
+  readonly reason?: string;
+  readonly stats: ConditionStats;
+}

@@ -5,6 +5,8 @@ import { parseProgram } from '../../lib/frontend/index.js';
 import { verify } from '../../lib/engine/verify.js';
 import type { ProgressEvent, VerifyResult } from '../../lib/engine/types.js';
 import { toDimacs } from '../../lib/sat/dimacs.js';
+import { witnessFor, type WitnessInput } from '../../lib/witness/index.js';
+import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
@@ -19,6 +21,7 @@ interface VerifyCliOptions {
   json?: boolean;
   emitDimacs?: string;
   progress: boolean;
+  witness?: string;
 }
 
 export function register(program: Command): void {
@@ -33,6 +36,7 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
+    .option('--witness <file>', 'write an SV-COMP witness (format 2.0, YAML): loop invariants when safe, the replayed run when unsafe')
     .option('--json', 'print one JSON object (the output contract in README)')
     .option('--no-progress', 'do not print progress on stderr')
     .addHelpText('after', `
@@ -42,7 +46,8 @@ has proved the invariants; otherwise 'unknown' with the reason.
 ${EXIT_CODES_HELP}`)
     .action((file: string, opts: VerifyCliOptions) =>
       runCommand(async () => {
-        const program = parseProgram(readSource(file), file);
+        const source = readSource(file);
+        const program = parseProgram(source, file);
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
         const result = await verify(program, {
@@ -55,10 +60,25 @@ ${EXIT_CODES_HELP}`)
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress ? { onProgress: progressPrinter() } : {}),
         });
+        if (opts.witness !== undefined) await writeWitness(opts.witness, { program, file, source, result });
         process.stdout.write(opts.json ? JSON.stringify(verifyJson(file, result), null, 2) + '\n' : formatVerify(file, result));
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
+}
+
+/** A witness that cannot be backed like the verdict is not written; the verdict stands either way. */
+async function writeWitness(path: string, input: WitnessInput): Promise<void> {
+  const outcome = await witnessFor(input);
+  if (outcome.kind === 'none') {
+    process.stderr.write(`farkas: no witness written: ${outcome.reason}\n`);
+    return;
+  }
+  try {
+    writeFileSync(path, outcome.text);
+  } catch (e) {
+    throw new InputError('error', `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, null);
+  }
 }
 
 function progressPrinter(): (e: ProgressEvent) => void {

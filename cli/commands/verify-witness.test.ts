@@ -54,3 +54,16 @@ test('an unwritable witness path is an input error', async (t) => {
   t.is(r.code, 3);
   t.regex(r.stderr, /cannot write .*w\.yml/);
 });
+
+test('--emit chc prints Horn clauses without solving; --emit with a bad --step is an input error', async (t) => {
+  const r = await farkas(['verify', file('pv1c.c', PV1), '--emit', 'chc']);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /^; farkas: Horn clauses .*\n\(set-logic HORN\)\n\(declare-fun inv_\d+ \(Int Int\) Bool\)/);
+  t.notRegex(r.stdout, /safe|invariants/);
+  const smt = await farkas(['verify', file('pv1d.c', PV1), '--emit', 'smt', '--step', '2']);
+  t.is(smt.code, 0, smt.stderr);
+  t.regex(smt.stdout, /schedule paper step 2/);
+  const bad = await farkas(['verify', file('pv1e.c', PV1), '--emit', 'dimacs', '--step', 'zero']);
+  t.is(bad.code, 3);
+  t.regex(bad.stderr, /--step expects a positive integer/);
+});

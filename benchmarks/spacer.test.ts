@@ -14,7 +14,7 @@ test('compare: tasks proved by each, wrong answers by each, median and total tim
   const records = [record('a', 'correct', 1000), record('a', 'inconclusive', 5000, 'headers'), record('b', 'inconclusive', 4000), record('c', 'correct', 3000)];
   const baseline = new Map([['a', spacer('safe', 'correct', 2000)], ['b', spacer('safe', 'correct', 1000)], ['c', spacer('unsafe', 'wrong', 3000)]]);
   const c = compare(records, baseline);
-  t.like(c, { tasks: 3, farkasCorrect: 2, spacerCorrect: 2, farkasWrong: 0, spacerWrong: 1, farkasMillis: 8000, spacerMillis: 6000 });
+  t.like(c, { tasks: 3, timed: 3, farkasCorrect: 2, spacerCorrect: 2, farkasWrong: 0, spacerWrong: 1, farkasMillis: 8000, spacerMillis: 6000 });
   t.deepEqual(c.onlySpacer, ['b']);
   t.deepEqual(c.onlyFarkas, ['c']);
   // Ratios per task (first cut-set's time): 0.5, 4, 1 → median 1; total 8000 / 6000.

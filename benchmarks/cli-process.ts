@@ -17,6 +17,8 @@ export interface CliInvocation {
   readonly backend?: string;
   readonly template?: string;
   readonly cwd?: string;
+  /** Arguments after the command instead of `verify FILE --json …` (e.g. for the Spacer baseline). */
+  readonly args?: readonly string[];
 }
 
 export interface CliOutcome {
@@ -103,7 +105,7 @@ export function runCli(inv: CliInvocation): Promise<CliOutcome> {
   const executable = program === 'node' ? process.execPath : program;
   const started = performance.now();
   return new Promise((resolvePromise) => {
-    const child = spawn(executable, [...prefix, ...verifyArguments(inv)], {
+    const child = spawn(executable, [...prefix, ...(inv.args ?? verifyArguments(inv))], {
       cwd: inv.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

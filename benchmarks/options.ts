@@ -31,6 +31,8 @@ export interface HarnessOptions {
   readonly json: boolean;
   readonly list: boolean;
   readonly cli: readonly string[];
+  /** Also run Z3's Horn engine (Spacer) on the CHC export of each task and compare. */
+  readonly spacer?: boolean;
 }
 
 export type ParseResult = { readonly options: HarnessOptions } | { readonly exitCode: number; readonly output: string };
@@ -115,6 +117,7 @@ function buildCommand(): Command {
     .option('--limit <n>', 'only the first N tasks (after --filter)', positiveInteger)
     .option('--out <file>', 'write the Markdown report to FILE (and the JSON beside it)')
     .option('--json', 'print the JSON report on stdout (the table goes to stderr)')
+    .option('--spacer', "also run z3's Horn engine (Spacer) on each task's CHC export (farkas verify --emit chc), same timeout, and compare verdicts and times")
     .option('--list', 'list the selected tasks and exit without running them')
     .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/cli/main.js)`)
     .addHelpText('after', HELP_AFTER)
@@ -137,6 +140,7 @@ interface RawOptions {
   json?: boolean;
   list?: boolean;
   cli?: string;
+  spacer?: boolean;
 }
 
 /** Parses the harness arguments (without `node harness.js`); help and usage errors come back as text. */
@@ -182,6 +186,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       ...(raw.filter !== undefined ? { filter: raw.filter } : {}),
       ...(raw.limit !== undefined ? { limit: raw.limit } : {}),
       ...(raw.out !== undefined ? { out: raw.out } : {}),
+      ...(raw.spacer === true ? { spacer: true } : {}),
     },
   };
 }

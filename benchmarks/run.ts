@@ -7,6 +7,7 @@ import { runCli } from './cli-process.js';
 import { toRecord, type RunRecord } from './classify.js';
 import { DEFAULT_CLI, DEFAULT_RESULTS_DIR, REPO_ROOT, type HarnessOptions } from './options.js';
 import { consoleHeader, consoleRow, markdownReport, runFailed, totals, totalsLines } from './report.js';
+import { compare, comparisonLines, runSpacer, spacerMarkdown, spacerRow, type SpacerRecord } from './spacer.js';
 import { discoverTasks, tasksFromIndex, TaskError, type BenchTask, type Cutset, type Discovery } from './tasks.js';
 
 export interface HarnessIO {
@@ -136,30 +137,48 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
   const runs: PlannedRun[] = tasks.flatMap((task) => task.cutsets.map((cutset) => ({ task, cutset })));
   table(`${tasks.length} tasks, ${runs.length} runs${skipped.length ? ` (${skipped.length} task files skipped: no unreach-call property or several input files)` : ''}\n`);
   table(consoleHeader() + '\n');
+  const spacer = new Map<string, SpacerRecord>();
   const records = await pool(
     runs,
     opts.jobs,
     async ({ task, cutset }): Promise<RunRecord> => {
-      const outcome = await runCli({
-        command: opts.cli,
-        file: task.file,
-        cutset,
-        timeoutSeconds: opts.timeoutSeconds,
-        killGraceSeconds: opts.killGraceSeconds,
-        ...(task.function !== undefined ? { function: task.function } : {}),
-        ...(opts.backend !== undefined ? { backend: opts.backend } : {}),
-        ...(opts.template !== undefined ? { template: opts.template } : {}),
-      });
-      return toRecord(task, cutset, outcome, opts.timeoutSeconds);
+      const record = await runFarkas(task, cutset);
+      // The baseline runs once per task, right after farkas in the same job slot (same load).
+      if (opts.spacer && cutset === task.cutsets[0]) spacer.set(task.id, await runSpacer(task, opts.timeoutSeconds, opts.killGraceSeconds));
+      return record;
     },
-    (record) => table(consoleRow(record) + '\n'),
+    (record) => {
+      table(consoleRow(record) + '\n');
+      const s = spacer.get(record.task);
+      if (s && record.cutset === tasks.find((t) => t.id === record.task)?.cutsets[0]) table(spacerRow(record.task, record, s) + '\n');
+    },
   );
+  async function runFarkas(task: BenchTask, cutset: Cutset): Promise<RunRecord> {
+    const outcome = await runCli({
+      command: opts.cli,
+      file: task.file,
+      cutset,
+      timeoutSeconds: opts.timeoutSeconds,
+      killGraceSeconds: opts.killGraceSeconds,
+      ...(task.function !== undefined ? { function: task.function } : {}),
+      ...(opts.backend !== undefined ? { backend: opts.backend } : {}),
+      ...(opts.template !== undefined ? { template: opts.template } : {}),
+    });
+    return toRecord(task, cutset, outcome, opts.timeoutSeconds);
+  }
 
   const sum = totals(records);
   table('\n' + totalsLines(sum).join('\n') + '\n');
   const wrong = records.filter((r) => r.correctness === 'wrong');
   if (wrong.length > 0) {
     table(`\n!!! ${wrong.length} WRONG VERDICT${wrong.length > 1 ? 'S' : ''}: ${wrong.map((r) => `${r.task} (${r.cutset}): expected ${r.expected}, got ${r.status}`).join('; ')}\n`);
+  }
+
+  const comparison = opts.spacer ? compare(records, spacer) : undefined;
+  if (comparison) {
+    table('\n' + comparisonLines(comparison).join('\n') + '\n');
+    const spacerWrong = [...spacer].filter(([, s]) => s.correctness === 'wrong');
+    if (spacerWrong.length > 0) table(`!!! Spacer gave ${spacerWrong.length} wrong verdict(s): ${spacerWrong.map(([t, s]) => `${t}: ${s.verdict}`).join('; ')}\n`);
   }
 
   const commit = gitCommit();
@@ -171,10 +190,12 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
     options: { ...opts },
     totals: sum,
     records,
+    ...(comparison ? { spacer: { comparison, runs: Object.fromEntries(spacer) } } : {}),
   };
   mkdirSync(dirname(paths.markdown), { recursive: true });
   mkdirSync(dirname(paths.json), { recursive: true });
-  writeFileSync(paths.markdown, markdownReport(records, { title: 'farkas benchmark results', description }));
+  const markdown = markdownReport(records, { title: 'farkas benchmark results', description });
+  writeFileSync(paths.markdown, comparison ? `${markdown}\n${spacerMarkdown(records, spacer, comparison)}` : markdown);
   writeFileSync(paths.json, JSON.stringify(jsonReport, null, 2) + '\n');
   table(`\nsaved ${displayPath(paths.markdown)} and ${displayPath(paths.json)}\n`);
   if (opts.json) io.out(JSON.stringify(jsonReport, null, 2) + '\n');

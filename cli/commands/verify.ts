@@ -1,10 +1,14 @@
 // `farkas verify FILE`: prove every assertion with certified invariants, or say why not.
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import type { Program } from '../../lib/ir/cfg.js';
+import { EMIT_KINDS, exportProblem, type EmitKind } from '../../lib/export/index.js';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { verify } from '../../lib/engine/verify.js';
 import type { ProgressEvent, VerifyResult } from '../../lib/engine/types.js';
 import { toDimacs } from '../../lib/sat/dimacs.js';
+import { witnessFor, type WitnessInput } from '../../lib/witness/index.js';
+import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
@@ -19,6 +23,9 @@ interface VerifyCliOptions {
   json?: boolean;
   emitDimacs?: string;
   progress: boolean;
+  witness?: string;
+  emit?: EmitKind;
+  step?: string;
 }
 
 export function register(program: Command): void {
@@ -33,6 +40,9 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
+    .option('--witness <file>', 'write an SV-COMP witness (format 2.0, YAML): loop invariants when safe, the replayed run when unsafe')
+    .addOption(new Option('--emit <kind>', "print the problem instead of solving it: 'chc' (Horn clauses, SMT-LIB HORN), 'smt' (one step's bilinear system, QF_NIA), 'dimacs' (its CNF)").choices([...EMIT_KINDS]))
+    .option('--step <n>', 'schedule step exported by --emit smt|dimacs (default 1)')
     .option('--json', 'print one JSON object (the output contract in README)')
     .option('--no-progress', 'do not print progress on stderr')
     .addHelpText('after', `
@@ -40,9 +50,14 @@ The verdict is 'safe' only when the independent certificate check (z3-solver, in
 has proved the invariants; otherwise 'unknown' with the reason.
 
 ${EXIT_CODES_HELP}`)
-    .action((file: string, opts: VerifyCliOptions) =>
+    .action((file: string, opts: VerifyCliOptions, command: Command) =>
       runCommand(async () => {
-        const program = parseProgram(readSource(file), file);
+        const source = readSource(file);
+        const program = parseProgram(source, file);
+        if (opts.emit !== undefined) {
+          process.stdout.write(emitProblem(program, opts, command.getOptionValueSource('cutset') === 'default'));
+          return EXIT.OK;
+        }
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
         const result = await verify(program, {
@@ -55,10 +70,37 @@ ${EXIT_CODES_HELP}`)
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress ? { onProgress: progressPrinter() } : {}),
         });
+        if (opts.witness !== undefined) await writeWitness(opts.witness, { program, file, source, result });
         process.stdout.write(opts.json ? JSON.stringify(verifyJson(file, result), null, 2) + '\n' : formatVerify(file, result));
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
+}
+
+function emitProblem(program: Program, opts: VerifyCliOptions, defaultCutset: boolean): string {
+  const step = opts.step === undefined ? 1 : Number(opts.step);
+  if (!Number.isInteger(step) || step < 1) throw new InputError('error', `--step expects a positive integer, got '${opts.step}'`, null);
+  return exportProblem(program, opts.emit!, {
+    ...(opts.function !== undefined ? { function: opts.function } : {}),
+    // Horn clauses default to loop-header predicates, the other exports to the engine's cut-set.
+    ...(defaultCutset ? {} : { cutset: opts.cutset as 'headers' | 'paths' }),
+    schedule: opts.template,
+    step,
+  });
+}
+
+/** A witness that cannot be backed like the verdict is not written; the verdict stands either way. */
+async function writeWitness(path: string, input: WitnessInput): Promise<void> {
+  const outcome = await witnessFor(input);
+  if (outcome.kind === 'none') {
+    process.stderr.write(`farkas: no witness written: ${outcome.reason}\n`);
+    return;
+  }
+  try {
+    writeFileSync(path, outcome.text);
+  } catch (e) {
+    throw new InputError('error', `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, null);
+  }
 }
 
 function progressPrinter(): (e: ProgressEvent) => void {

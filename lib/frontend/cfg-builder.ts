@@ -10,6 +10,7 @@ interface MutableLocation {
   loopHeader: boolean;
   label?: string;
   choice?: boolean;
+  scope?: Readonly<Record<string, string>>;
   alive: boolean;
 }
 
@@ -25,6 +26,7 @@ export interface LocationOptions {
   readonly pos?: SourcePos;
   readonly label?: string;
   readonly loopHeader?: boolean;
+  readonly scope?: Readonly<Record<string, string>>;
 }
 
 export interface BuiltGraph {
@@ -42,6 +44,7 @@ export class CfgBuilder {
     const loc: MutableLocation = { loopHeader: options.loopHeader ?? false, alive: true };
     if (options.pos) loc.pos = options.pos;
     if (options.label) loc.label = options.label;
+    if (options.scope) loc.scope = options.scope;
     this.locations.push(loc);
     return this.locations.length - 1;
   }
@@ -178,6 +181,7 @@ export class CfgBuilder {
         loopHeader: l.loopHeader,
         ...(l.label ? { label: l.label } : {}),
         ...(l.choice ? { choice: true } : {}),
+        ...(l.scope ? { scope: l.scope } : {}),
       };
     });
     const edges: Edge[] = this.edges

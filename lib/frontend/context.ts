@@ -184,6 +184,18 @@ export class FunctionContext {
     return undefined;
   }
 
+  /** The C variables visible here (innermost declaration wins), C name → IR name. */
+  visibleVariables(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const scope of this.scopes) {
+      for (const [cName, sym] of scope) {
+        if (sym.kind === 'var') out[cName] = sym.ir;
+        else delete out[cName];
+      }
+    }
+    return out;
+  }
+
   /** The variable a C identifier denotes, or the right diagnostic. */
   variable(cName: string, pos: SourcePos): VarSymbol {
     const sym = this.lookup(cName);

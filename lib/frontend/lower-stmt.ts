@@ -110,7 +110,7 @@ function lowerStatement(ctx: FunctionContext, s: Stmt): void {
 
 /** A new loop header entered from the cursor; the cursor is unset (the caller continues at the header). */
 function loopHeader(ctx: FunctionContext, pos: SourcePos): number {
-  const header = ctx.newLocation({ pos, label: 'loop', loopHeader: true });
+  const header = ctx.newLocation({ pos, label: 'loop', loopHeader: true, scope: ctx.visibleVariables() });
   ctx.jump(header, pos);
   return header;
 }

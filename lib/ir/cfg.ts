@@ -47,6 +47,9 @@ export interface Location {
    * edge with the smaller id (the then-branch / loop body), zero the other. Everywhere else the
    * outgoing edges of a location are guarded by assumes the front end makes mutually exclusive. */
   readonly choice?: boolean;
+  /** For a loop header: the C variables in scope there, C name → IR variable (locals renamed for
+   * shadowing differ). Lets results be stated in source terms (e.g. SV-COMP witness invariants). */
+  readonly scope?: Readonly<Record<string, string>>;
 }
 
 export interface Procedure {

@@ -64,19 +64,23 @@ export function farkasCertificate(atoms: readonly Atom[], maxPivots = 20_000): R
     }
     if (leaving < 0) return null; // unbounded cannot happen in phase 1; be safe
     const pivot = A[leaving]![entering]!;
-    const pivotRow = A[leaving]!.map((x) => divQ(x, pivot));
+    const pivotRow = A[leaving]!.map((x) => (signQ(x) === 0 ? x : divQ(x, pivot)));
     const pivotRhs = divQ(rhs[leaving]!, pivot);
     A[leaving] = pivotRow;
     rhs[leaving] = pivotRhs;
+    // The tableau is sparse: only the pivot row's non-zero columns change.
+    const nonzero: number[] = [];
+    for (let j = 0; j < width; j++) if (signQ(pivotRow[j]!) !== 0) nonzero.push(j);
     for (let r = 0; r < rowsCount; r++) {
       if (r === leaving) continue;
       const f = A[r]![entering]!;
       if (signQ(f) === 0) continue;
-      A[r] = A[r]!.map((x, j) => subQ(x, mulQ(f, pivotRow[j]!)));
+      const row = A[r]!;
+      for (const j of nonzero) row[j] = subQ(row[j]!, mulQ(f, pivotRow[j]!));
       rhs[r] = subQ(rhs[r]!, mulQ(f, pivotRhs));
     }
     const fc = cost[entering]!;
-    for (let j = 0; j < width; j++) cost[j] = subQ(cost[j]!, mulQ(fc, pivotRow[j]!));
+    for (const j of nonzero) cost[j] = subQ(cost[j]!, mulQ(fc, pivotRow[j]!));
     objective = addQ(objective, mulQ(fc, pivotRhs)); // z = z0 + d_e·x_e, x_e = pivotRhs
     basis[leaving] = entering;
   }

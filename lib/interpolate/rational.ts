@@ -21,8 +21,10 @@ export function rational(num: bigint, den: bigint = 1n): Rational {
 }
 
 export const addQ = (a: Rational, b: Rational): Rational => rational(a.num * b.den + b.num * a.den, a.den * b.den);
-export const subQ = (a: Rational, b: Rational): Rational => rational(a.num * b.den - b.num * a.den, a.den * b.den);
-export const mulQ = (a: Rational, b: Rational): Rational => rational(a.num * b.num, a.den * b.den);
+export const subQ = (a: Rational, b: Rational): Rational =>
+  b.num === 0n ? a : a.den === 1n && b.den === 1n ? { num: a.num - b.num, den: 1n } : rational(a.num * b.den - b.num * a.den, a.den * b.den);
+export const mulQ = (a: Rational, b: Rational): Rational =>
+  a.num === 0n || b.num === 0n ? ZERO : a.den === 1n && b.den === 1n ? { num: a.num * b.num, den: 1n } : rational(a.num * b.num, a.den * b.den);
 export const divQ = (a: Rational, b: Rational): Rational => rational(a.num * b.den, a.den * b.num);
 export const negQ = (a: Rational): Rational => ({ num: -a.num, den: a.den });
 export const isZeroQ = (a: Rational): boolean => a.num === 0n;

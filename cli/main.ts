@@ -7,6 +7,7 @@ import * as verifyCommand from './commands/verify.js';
 import * as constraintsCommand from './commands/constraints.js';
 import * as cfgCommand from './commands/cfg.js';
 import * as runCommand from './commands/run.js';
+import * as checkCommand from './commands/check.js';
 
 const program = new Command();
 program
@@ -27,6 +28,7 @@ const modules: Array<{ register(p: Command): void }> = [
   constraintsCommand,
   cfgCommand,
   runCommand,
+  checkCommand,
 ];
 for (const m of modules) m.register(program);
 

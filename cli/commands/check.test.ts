@@ -1,0 +1,53 @@
+// `farkas check --engine E` end to end: the verify JSON contract plus engine statistics, exit codes.
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
+const dir = mkdtempSync(join(tmpdir(), 'farkas-check-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+
+function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+const SAFE = 'int main() { int x = 0; int y = 0; while (x < 10) { x = x + 1; y = y + 2; } assert(y == 2 * x); return 0; }\n';
+const UNSAFE = 'int main() { int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) { i++; } assert(i != 2); return 0; }\n';
+
+test('check --engine symbolic --json: safe with certified invariants and engine statistics (exit 0)', async (t) => {
+  const file = join(dir, 'safe.c');
+  writeFileSync(file, SAFE);
+  const r = await farkas(['check', file, '--engine', 'symbolic', '--json']);
+  t.is(r.code, 0, r.stderr);
+  const json = JSON.parse(r.stdout);
+  t.is(json.verdict, 'safe');
+  t.true(json.certified);
+  t.true(json.invariants.length > 0);
+  t.is(json.engine, 'symbolic');
+  for (const k of ['nodes', 'refinements', 'restarts']) t.is(typeof json.engineStats[k], 'number');
+});
+
+test('check --engine lazy-abstraction: unsafe with a replayed counterexample (exit 1)', async (t) => {
+  const file = join(dir, 'unsafe.c');
+  writeFileSync(file, UNSAFE);
+  const r = await farkas(['check', file, '--engine', 'lazy-abstraction', '--json']);
+  t.is(r.code, 1, r.stderr);
+  const json = JSON.parse(r.stdout);
+  t.is(json.verdict, 'unsafe');
+  t.true(json.counterexample.replayed);
+});
+
+test('check: an unknown engine is an input error (exit 3)', async (t) => {
+  const file = join(dir, 'safe2.c');
+  writeFileSync(file, SAFE);
+  const r = await farkas(['check', file, '--engine', 'magic']);
+  t.is(r.code, 3);
+  t.regex(r.stderr, /magic/);
+});

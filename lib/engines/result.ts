@@ -1,0 +1,54 @@
+// Turning an engine's outcome into the shared VerifyResult: invariants are reported only after the
+// independent checker (lib/check) has proved them; counterexamples only after the interpreter replayed them.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import { checkInvariants } from '../check/certificate.js';
+import { simplifyInvariant } from '../ir/simplify.js';
+import { cubeToFormula } from '../interpolate/constraints.js';
+import type { Counterexample, InvariantReport } from '../engine/types.js';
+import type { EngineContext } from './context.js';
+import type { EngineModel } from './model.js';
+import type { EngineResult } from './types.js';
+
+function base(ctx: EngineContext, fn: string) {
+  return {
+    function: fn,
+    cutset: 'headers' as const,
+    schedule: ctx.stats.engine,
+    cutpoints: 0,
+    verificationConditions: 0,
+    invariants: [] as InvariantReport[],
+    stats: [],
+    engineStats: { ...ctx.stats },
+  };
+}
+
+export function unknownResult(ctx: EngineContext, fn: string, reason: string, invariants: InvariantReport[] = []): EngineResult {
+  return { ...base(ctx, fn), invariants, verdict: 'unknown', reason, certified: false, millis: Date.now() - ctx.started };
+}
+
+export function unsafeResult(ctx: EngineContext, fn: string, counterexample: Counterexample): EngineResult {
+  return { ...base(ctx, fn), verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - ctx.started };
+}
+
+/** Certifies loop-header invariants with the independent checker; "safe" only if it proves them all. */
+export async function safeResult(ctx: EngineContext, model: EngineModel, invariants: ReadonlyMap<number, Formula>): Promise<EngineResult> {
+  const simplified = new Map([...invariants].map(([l, f]) => [l, simplifyInvariant(f)] as const));
+  const reports = reportInvariants(model, simplified);
+  const check = await checkInvariants(model.program, model.function, simplified, {
+    precondition: cubeToFormula(model.precondition),
+    timeoutMs: ctx.remainingMs(60_000),
+  });
+  if (!check.valid) return unknownResult(ctx, model.function, `certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, reports);
+  return { ...base(ctx, model.function), cutpoints: simplified.size, invariants: reports, verdict: 'safe', certified: true, millis: Date.now() - ctx.started };
+}
+
+export function reportInvariants(model: EngineModel, invariants: ReadonlyMap<number, Formula>): InvariantReport[] {
+  const proc = model.proc;
+  return [...invariants]
+    .map(([loc, formula]) => {
+      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      return { function: model.function, line: pos.line, col: pos.col, expression: F.toC(formula), location: loc, formula };
+    })
+    .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);
+}

@@ -8,6 +8,7 @@ import * as constraintsCommand from './commands/constraints.js';
 import * as cfgCommand from './commands/cfg.js';
 import * as runCommand from './commands/run.js';
 import * as checkCommand from './commands/check.js';
+import * as conditionsCommand from './commands/conditions.js';
 
 const program = new Command();
 program
@@ -29,6 +30,7 @@ const modules: Array<{ register(p: Command): void }> = [
   cfgCommand,
   runCommand,
   checkCommand,
+  conditionsCommand,
 ];
 for (const m of modules) m.register(program);
 

@@ -2,6 +2,9 @@
 export { parseProgram } from './frontend/index.js';
 export { verify, type VerifyOptions } from './engine/verify.js';
 export type { VerifyResult, InvariantReport, StepStats, Verdict, ProgressEvent, Counterexample } from './engine/types.js';
+export { wp, type WpOptions } from './conditions/wp.js';
+export { sp, type SpOptions } from './conditions/sp.js';
+export type { WpResult, SpResult, ConditionAnswer, NeighbourEvidence, ConditionEvent } from './conditions/types.js';
 export { runProgram } from './interp/index.js';
 export { checkInvariants } from './check/certificate.js';
 export { loadSchedule, listSchedules, type Schedule } from './constraints/schedule.js';

@@ -57,3 +57,34 @@ test('wp on a function without parameters and bad options are input errors (exit
   t.is(e.code, 3);
   t.regex(e.stderr, /syntax\.c:1:\d+: error:/);
 });
+
+test('nonterm: x >= 0 && y >= 0 for a drifting loop, and i >= 1 for a guard weaker than non-termination', async (t) => {
+  const drift = await farkas('nonterm', 'benchmarks/conditions/nonterm-drift.c', '--json');
+  t.is(drift.code, 0, drift.stderr);
+  const d = JSON.parse(drift.stdout);
+  t.is(d.verdict, 'non-terminating');
+  t.deepEqual(d.conditions.map((c: { expression: string }) => c.expression), ['x >= 0 && y >= 0']);
+  t.true(d.conditions[0].certified);
+  t.true(d.conditions[0].iterations_shown.length > 0);
+  t.true(d.conditions[0].neighbours.every((n: { replayed: boolean }) => n.replayed));
+  const guard = await farkas('nonterm', 'benchmarks/conditions/nonterm-guard.c');
+  t.is(guard.code, 0, guard.stderr);
+  t.regex(guard.stdout, /precondition 1: i >= 1/);
+  t.regex(guard.stdout, /i >= 0: returns on i=0/);
+});
+
+test('cex: the failing condition n >= 11, replayed with its trace; --show-instrumented prints the error-variable program', async (t) => {
+  const r = await farkas('cex', 'benchmarks/conditions/bound-ten.c', '--json');
+  t.is(r.code, 1, r.stderr);
+  const out = JSON.parse(r.stdout);
+  t.deepEqual(out.conditions.map((c: { expression: string }) => c.expression), ['n >= 11']);
+  const [c] = out.conditions;
+  t.true(c.certified && c.replayed);
+  t.is(c.line, 6);
+  t.true(BigInt(c.input.n) >= 11n);
+  t.is(c.trace.outcome.kind, 'assertion-failed');
+  const shown = await farkas('cex', 'benchmarks/conditions/bound-ten.c', '--show-instrumented');
+  t.is(shown.code, 0);
+  t.regex(shown.stdout, /err := 1/);
+  t.regex(shown.stdout, /assert\(err == 1\)/);
+});

@@ -5,6 +5,10 @@ import { Option, type Command } from 'commander';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { wp } from '../../lib/conditions/wp.js';
 import { sp } from '../../lib/conditions/sp.js';
+import { nonterm, type NontermResult } from '../../lib/conditions/nonterm.js';
+import { cex, instrumentForCex, type CexResult } from '../../lib/conditions/cex.js';
+import { printProcedure } from '../../lib/ir/print.js';
+import { formatRunResult, runResultToJson } from '../../lib/interp/index.js';
 import type { ConditionAnswer, ConditionEvent, ConditionStats, NeighbourEvidence, SpResult, WpResult } from '../../lib/conditions/types.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -67,7 +71,7 @@ function statsJson(s: ConditionStats): Record<string, unknown> {
   return { solverCalls: s.queries.length, iterations: s.iterations, concreteRuns: s.concreteRuns, maxClauses: clauses, millis: s.millis, queries: s.queries };
 }
 
-function printAnswer(a: ConditionAnswer, what: 'precondition' | 'postcondition', index?: number): void {
+function printAnswer(a: ConditionAnswer, what: 'precondition' | 'postcondition', index?: number, witness: (n: NeighbourEvidence) => string = (n) => `fails at line ${n.line} on ${fmt(n.input)}`): void {
   const label = index !== undefined ? `${what} ${index + 1}` : what;
   console.log(`${label}: ${a.expression}`);
   console.log(`  certified: ${a.certified ? 'yes (z3, integer arithmetic)' : 'no'}${a.invariants.length > 0 ? ', with invariants:' : ''}`);
@@ -77,7 +81,7 @@ function printAnswer(a: ConditionAnswer, what: 'precondition' | 'postcondition',
   console.log(`  neighbours: ${refuted}/${counted} refuted by replayed runs${a.locallyOptimal ? ` (locally ${what === 'precondition' ? 'weakest' : 'strongest'})` : ''}`);
   for (const n of a.neighbours) {
     let why: string;
-    if (n.replayed && n.input && what === 'precondition') why = `fails at line ${n.line} on ${fmt(n.input)}${n.nondet && n.nondet.length > 0 ? ` (nondet ${n.nondet.join(',')})` : ''}`;
+    if (n.replayed && n.input && what === 'precondition') why = `${witness(n)}${n.nondet && n.nondet.length > 0 ? ` (nondet ${n.nondet.join(',')})` : ''}`;
     else if (n.replayed && n.state) why = `violated by reachable ${fmt(n.state)} (inputs ${fmt(n.input)}${n.nondet && n.nondet.length > 0 ? `, nondet ${n.nondet.slice(0, 12).join(',')}${n.nondet.length > 12 ? ',…' : ''}` : ''})`;
     else why = n.note ?? 'not refuted';
     console.log(`    ${n.expression}: ${why}`);
@@ -94,6 +98,8 @@ function printStats(s: ConditionStats): void {
 }
 
 export function register(program: Command): void {
+  registerNonterm(program);
+  registerCex(program);
   commonOptions(
     program
       .command('wp')
@@ -163,6 +169,118 @@ ${EXIT_CODES_HELP.replace('safe (certified)', 'a postcondition found').replace('
         return result.postcondition ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
+}
+
+function registerNonterm(program: Command): void {
+  commonOptions(
+    program
+      .command('nonterm')
+      .description('most-general counterexamples for termination: conditions on the parameters under which the function never returns')
+      .argument('<file>', 'C program (.c or .i)'),
+  )
+    .addHelpText('after', `
+Paper 004, Claim 3: assert(false) is added at the function's exit and weakest preconditions of that
+program are computed (farkas wp). Each condition is certified (its invariants are a recurrent set: the
+checker proves the exit unreachable from it), comes with an input inside it whose run the interpreter
+shows for the first loop iterations, and each neighbour with an input on which the function returns.
+With no condition found the verdict is unknown: proving termination needs ranking functions (bounds).
+
+${EXIT_CODES_HELP.replace('safe (certified)', 'a non-termination condition found').replace('unknown (with the reason)', 'unknown (with the reason)')}`)
+    .action((file: string, opts: CommonCliOptions) =>
+      runCommand(async () => {
+        const prog = parseProgram(readSource(file), file);
+        const result = await nonterm(prog, shared(opts));
+        if (opts.json) console.log(JSON.stringify(nontermJson(file, result), null, 2));
+        else {
+          console.log(`${file}: function ${result.function}: ${result.verdict}`);
+          result.conditions.forEach((c, i) => {
+            printAnswer(c, 'precondition', i, (n) => `returns on ${fmt(n.input)}`);
+            if (c.input) console.log(`  runs forever from ${fmt(c.input)}; first loop-head states: ${c.iterationsShown.map((s) => `[${fmt(s.values)}]`).join(' ')}`);
+          });
+          if (result.reason) console.log(`reason: ${result.reason}`);
+          printStats(result.stats);
+        }
+        return result.conditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
+      }),
+    );
+}
+
+export function nontermJson(file: string, r: NontermResult): Record<string, unknown> {
+  return {
+    file,
+    function: r.function,
+    verdict: r.verdict,
+    conditions: r.conditions.map((c) => ({
+      ...answerJson(c),
+      ...(c.input ? { input: values(c.input) } : {}),
+      iterations_shown: c.iterationsShown.map((s) => ({ line: s.line, values: values(s.values) })),
+    })),
+    ...(r.reason ? { reason: r.reason } : {}),
+    stats: statsJson(r.stats),
+  };
+}
+
+function registerCex(program: Command): void {
+  commonOptions(
+    program
+      .command('cex')
+      .description('most-general counterexamples for safety: conditions on the parameters under which an assertion fails')
+      .argument('<file>', 'C program (.c or .i)'),
+  )
+    .option('--show-instrumented', 'print the instrumented function (error variable, paper Claim 2 B1) and stop')
+    .option('--trace', 'print the replayed failing run step by step')
+    .addHelpText('after', `
+Paper 004, Claim 2: each assertion assert(p) becomes if (!p) { err = 1; goto end; } and end:
+assert(err == 1) is added (B1); weakest preconditions of that program are computed (farkas wp). B2
+(bound templates on every loop) is not implemented, so a condition is reported only with an input
+inside it on which the original program fails an assertion, replayed by the interpreter; conditions
+without one (the function never returns there) are listed as dropped.
+
+Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
+    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean }) =>
+      runCommand(async () => {
+        const prog = parseProgram(readSource(file), file);
+        if (opts.showInstrumented) {
+          const instrumented = instrumentForCex(prog, opts.function);
+          console.log(printProcedure(instrumented.procedures.get(opts.function ?? prog.entry)!));
+          return EXIT.OK;
+        }
+        const result = await cex(prog, shared(opts));
+        if (opts.json) console.log(JSON.stringify(cexJson(file, result), null, 2));
+        else {
+          console.log(`${file}: function ${result.function}: ${result.conditions.length} failing condition(s)`);
+          result.conditions.forEach((c, i) => {
+            console.log(`condition ${i + 1}: ${c.expression}`);
+            console.log(`  certified: ${c.certified ? 'yes (the instrumented program cannot return with err == 0 under it)' : 'no'}`);
+            console.log(`  replayed: ${fmt(c.input)}${c.nondet.length > 0 ? ` (nondet ${c.nondet.join(',')})` : ''} fails the assertion at line ${c.line}`);
+            if (opts.trace) console.log(formatRunResult(c.run, prog, { trace: "full" }).replace(/^/gm, '    '));
+          });
+          for (const d of result.dropped) console.log(`dropped: ${d.expression} (${d.reason})`);
+          if (result.reason) console.log(`reason: ${result.reason}`);
+          printStats(result.stats);
+        }
+        return result.conditions.length > 0 ? EXIT.UNSAFE : EXIT.UNKNOWN;
+      }),
+    );
+}
+
+export function cexJson(file: string, r: CexResult): Record<string, unknown> {
+  return {
+    file,
+    function: r.function,
+    conditions: r.conditions.map((c) => ({
+      expression: c.expression,
+      certified: c.certified,
+      input: values(c.input),
+      nondet: c.nondet.map(String),
+      line: c.line,
+      replayed: c.replayed,
+      trace: runResultToJson(c.run),
+    })),
+    dropped: r.dropped,
+    ...(r.reason ? { reason: r.reason } : {}),
+    stats: statsJson(r.stats),
+  };
 }
 
 function shared(opts: CommonCliOptions) {

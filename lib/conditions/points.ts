@@ -85,6 +85,16 @@ export function candidateInputs(params: readonly string[], options: { radius?: n
       out.push(new Map(params.map((p) => [p, BigInt(Math.floor(next() * (2 * radius + 1)) - radius)] as [string, bigint])));
     }
   }
+  // A few inputs of larger magnitude (log-uniform up to 1000): bugs that need a long loop (n >= 200).
+  const wide = mulberry32((options.seed ?? 11) + 1);
+  const magnitudes = [50, 100, 200, 300, 500, 1000];
+  for (let n = 0; n < 200; n++) {
+    out.push(new Map(params.map((p) => {
+      const r = wide();
+      const m = r < 0.5 ? Math.floor(wide() * 25) - 12 : magnitudes[Math.floor(wide() * magnitudes.length)]! * (wide() < 0.5 ? -1 : 1) + Math.floor(wide() * 21) - 10;
+      return [p, BigInt(m)] as [string, bigint];
+    })));
+  }
   const size = (s: State): bigint => [...s.values()].reduce((a, v) => a + (v < 0n ? -v : v), 0n);
   return out.sort((a, b) => (size(a) < size(b) ? -1 : size(a) > size(b) ? 1 : 0));
 }

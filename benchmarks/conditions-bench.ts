@@ -1,0 +1,129 @@
+// `npm run bench:conditions`: the weakest-precondition and strongest-postcondition benchmarks
+// (`benchmarks/**/NAME.conditions.yaml` beside, or pointing at, a program). For each task: the answers,
+// how each expected answer relates to them (z3 over the integers), solver calls, iterations, the
+// largest query's clauses and the time, next to the paper's time (Table 1(c)/(d)) where it has one.
+//   node dist/benchmarks/conditions-bench.js [FOLDER] [--timeout S] [--json FILE]
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { parseProgram } from '../lib/frontend/index.js';
+import { wp } from '../lib/conditions/wp.js';
+import { sp } from '../lib/conditions/sp.js';
+import type { ConditionAnswer, ConditionStats } from '../lib/conditions/types.js';
+import { equivalent, implies } from '../lib/check/lia.js';
+import { parseCExpression } from '../lib/witness/c-expression.js';
+import * as F from '../lib/ir/formula.js';
+import { shutdownZ3 } from '../lib/sat/z3-context.js';
+
+interface ConditionTask {
+  readonly id: string;
+  readonly mode: 'wp' | 'sp';
+  readonly file: string;
+  readonly function: string;
+  readonly expected: readonly string[];
+  readonly paperSeconds?: number;
+  readonly source?: string;
+}
+
+type Relation = 'equivalent' | 'stronger' | 'weaker' | 'incomparable' | 'unknown';
+
+function findTasks(root: string): ConditionTask[] {
+  const out: ConditionTask[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        if (!['node_modules', 'results', 'dist'].includes(name)) walk(path);
+      } else if (name.endsWith('.conditions.yaml')) {
+        const meta = parseYaml(readFileSync(path, 'utf8')) as Record<string, unknown>;
+        const base = name.slice(0, -'.conditions.yaml'.length);
+        const mode = meta.mode;
+        if (mode !== 'wp' && mode !== 'sp') throw new Error(`${path}: mode must be wp or sp`);
+        out.push({
+          id: relative(root, join(dir, base)),
+          mode,
+          file: resolve(dir, typeof meta.file === 'string' ? meta.file : `${base}.c`),
+          function: String(meta.function),
+          expected: (meta.expected as unknown[]).map(String),
+          ...(typeof meta.paper_seconds === 'number' ? { paperSeconds: meta.paper_seconds } : {}),
+          ...(typeof meta.source === 'string' ? { source: meta.source } : {}),
+        });
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+async function relate(answer: F.Formula, expected: F.Formula): Promise<Relation> {
+  if ((await equivalent(answer, expected, { timeoutMs: 5000 })).status === 'valid') return 'equivalent';
+  const [down, up] = [await implies(answer, expected, { timeoutMs: 5000 }), await implies(expected, answer, { timeoutMs: 5000 })];
+  if (down.status === 'valid') return 'stronger';
+  if (up.status === 'valid') return 'weaker';
+  return down.status === 'unknown' || up.status === 'unknown' ? 'unknown' : 'incomparable';
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const option = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const here = dirname(fileURLToPath(import.meta.url));
+  const root = resolve(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? join(here, '../../benchmarks'));
+  const timeoutMs = Number(option('--timeout') ?? '300') * 1000;
+  const rows: Record<string, unknown>[] = [];
+  console.log(`| task | mode | answers | expected answer vs found | certified | locally optimal | solver calls | iterations | max clauses | time s | paper s |`);
+  console.log(`|---|---|---|---|---|---|---:|---:|---:|---:|---:|`);
+  for (const task of findTasks(root)) {
+    const program = parseProgram(readFileSync(task.file, 'utf8'), task.file);
+    const started = Date.now();
+    let answers: readonly ConditionAnswer[];
+    let stats: ConditionStats;
+    let reason: string | undefined;
+    if (task.mode === 'wp') {
+      const r = await wp(program, { function: task.function, timeoutMs });
+      [answers, stats, reason] = [r.preconditions, r.stats, r.reason];
+    } else {
+      const r = await sp(program, { function: task.function, timeoutMs });
+      [answers, stats, reason] = [r.postcondition ? [r.postcondition] : [], r.stats, r.reason];
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const proc = program.procedures.get(task.function)!;
+    const scope = Object.fromEntries([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals].map((v) => [v, v]));
+    const relations: string[] = [];
+    for (const e of task.expected) {
+      const expected = parseCExpression(e, scope, task.file);
+      const found: Relation[] = [];
+      for (const a of answers) found.push(await relate(a.formula, expected));
+      const best = (['equivalent', 'stronger', 'weaker', 'incomparable', 'unknown'] as const).find((r) => found.includes(r)) ?? 'missing';
+      relations.push(`${e}: ${best}`);
+    }
+    const clauses = stats.queries.reduce((m, q) => Math.max(m, q.clauses), 0);
+    const row = {
+      task: task.id,
+      mode: task.mode,
+      answers: answers.map((a) => a.expression),
+      expected: relations,
+      certified: answers.every((a) => a.certified),
+      locallyOptimal: answers.map((a) => a.locallyOptimal),
+      solverCalls: stats.queries.length,
+      iterations: stats.iterations,
+      maxClauses: clauses,
+      seconds,
+      ...(task.paperSeconds !== undefined ? { paperSeconds: task.paperSeconds } : {}),
+      ...(reason ? { reason } : {}),
+    };
+    rows.push(row);
+    console.log(`| ${task.id} | ${task.mode} | ${row.answers.join('; ') || `none (${reason})`} | ${relations.join('; ')} | ${row.certified ? 'yes' : 'no'} | ${row.locallyOptimal.map((x) => (x ? 'yes' : 'no')).join(', ')} | ${row.solverCalls} | ${row.iterations} | ${clauses} | ${seconds.toFixed(1)} | ${task.paperSeconds ?? ''} |`);
+  }
+  const json = option('--json');
+  if (json) writeFileSync(json, JSON.stringify(rows, null, 2));
+  await shutdownZ3();
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`conditions-bench: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(4);
+});

@@ -1,0 +1,65 @@
+// `farkas nonterm`: most-general counterexamples for termination (paper 004, Section 6.3, Claim 3).
+// The function gets `assert(false)` at its single exit; the weakest preconditions of that program are
+// the conditions under which the function never returns. Each comes with its certificate (the
+// invariants proving the exit unreachable: a recurrent set, checked by z3) and a concrete input inside
+// it whose run the interpreter shows for the first iterations without returning.
+import * as F from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interp/index.js';
+import { statesAlong, type State } from '../engine/samples.js';
+import { withFalseAtExit } from './instrument.js';
+import { candidateInputs } from './points.js';
+import { wp, type WpOptions } from './wp.js';
+import type { ConditionAnswer, ConditionStats } from './types.js';
+import { resolveFunction } from '../engine/prepare.js';
+
+export interface IterationShown {
+  readonly line: number;
+  readonly values: ReadonlyMap<string, bigint>;
+}
+
+export interface NontermCondition extends ConditionAnswer {
+  /** An input satisfying the condition on which the run did not return within the step budget. */
+  readonly input?: ReadonlyMap<string, bigint>;
+  readonly iterationsShown: readonly IterationShown[];
+}
+
+export interface NontermResult {
+  readonly function: string;
+  readonly verdict: 'non-terminating' | 'unknown';
+  readonly conditions: readonly NontermCondition[];
+  readonly reason?: string;
+  readonly stats: ConditionStats;
+}
+
+export async function nonterm(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<NontermResult> {
+  const fn = resolveFunction(program, options.function);
+  const instrumented = withFalseAtExit(program, fn);
+  const result = await wp(instrumented, { ...options, function: fn });
+  const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) }));
+  return {
+    function: fn,
+    verdict: conditions.length > 0 ? 'non-terminating' : 'unknown',
+    conditions,
+    ...(conditions.length === 0 ? { reason: result.reason ?? 'no non-termination condition found' } : {}),
+    stats: result.stats,
+  };
+}
+
+/** The first loop-head states of a run from an input inside the condition that does not return. */
+function shownRun(program: Program, fn: string, params: readonly string[], condition: F.Formula): { input?: State; iterationsShown: IterationShown[] } {
+  const proc = program.procedures.get(fn)!;
+  const heads = new Set(proc.locations.filter((l) => l.loopHeader).map((l) => l.id));
+  for (const input of candidateInputs(params).slice(0, 4000)) {
+    if (!F.evaluate(condition, (v) => input.get(v) ?? 0n)) continue;
+    const run = runProgram(program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: 2000, recordTrace: true });
+    if (run.outcome.kind !== 'step-limit') continue;
+    const shown: IterationShown[] = [];
+    for (const [loc, states] of statesAlong(program, fn, run, heads)) {
+      const line = proc.locations[loc]?.pos?.line ?? proc.pos.line;
+      for (const s of states.slice(0, 5)) shown.push({ line, values: new Map([...s].filter(([v]) => !v.startsWith('__'))) });
+    }
+    return { input, iterationsShown: shown.slice(0, 5) };
+  }
+  return { iterationsShown: [] };
+}

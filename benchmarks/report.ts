@@ -121,6 +121,14 @@ export function totalsLines(t: Totals): string[] {
   ];
 }
 
+/** One line per engine (records[i] ran with engines[i]): verdicts and time, for side-by-side comparison. */
+export function engineTotalsLines(records: readonly RunRecord[], engines: readonly string[]): string[] {
+  return [...new Set(engines)].map((engine) => {
+    const t = totals(records.filter((_, i) => engines[i] === engine));
+    return `  ${engine.padEnd(17)} proved ${t.proved}/${t.expectedSafe}, unsafe found ${t.unsafeFound}/${t.expectedUnsafe}, unknown ${t.unknown}, WRONG ${t.wrong}, errors ${t.errors}, time total ${seconds(t.totalWallMillis)} s, median ${seconds(t.medianWallMillis)} s`;
+  });
+}
+
 function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }

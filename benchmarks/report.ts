@@ -75,7 +75,7 @@ export function rowCells(r: RunRecord): string[] {
 }
 
 /** Fixed column widths for the console: long names are cut rather than breaking the alignment. */
-const CONSOLE_WIDTHS = [34, 8, 8, 8, 7, 12, 7, 8, 7, 8, 7];
+const CONSOLE_WIDTHS = [34, 8, 8, 8, 16, 12, 7, 8, 7, 8, 7];
 const RIGHT_ALIGNED = new Set([6, 7, 8, 9, 10]);
 
 function fit(text: string, width: number, right: boolean): string {

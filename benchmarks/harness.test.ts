@@ -95,6 +95,19 @@ test('internal errors fail the run; a hard-killed run is only inconclusive', asy
   t.regex(r2.out, /unknown: 1 \(1 killed at the hard timeout\)/);
 });
 
+test('--engine all: every engine on each task, side by side, a wrong engine fails the run', async (t) => {
+  const root = suite({ loop: ['safe', { ...SAFE, byCutset: { symbolic: UNSAFE, 'lazy-annotation': UNKNOWN } }] });
+  const r = await run(options([root], { engines: ['constraints', 'lazy-abstraction', 'symbolic', 'lazy-annotation'] }));
+  t.is(r.code, 1);
+  t.deepEqual(r.json.records.map((x: any) => [x.cutset, x.status]), [['paths', 'safe'], ['lazy-abstraction', 'safe'], ['symbolic', 'unsafe'], ['lazy-annotation', 'unknown']]);
+  // Interpolation engines run through `farkas check FILE --engine E`.
+  t.deepEqual(r.json.records[2].report.args.slice(0, 4), ['check', r.json.records[2].file, '--engine', 'symbolic']);
+  t.regex(r.out, /!!! WRONG VERDICT: lit\/loop \(symbolic\)/);
+  t.regex(r.out, /per engine:\n  constraints +proved 1\/1/);
+  t.regex(r.out, /symbolic +proved 0\/1, unsafe found 0\/0, unknown 0, WRONG 1/);
+  t.regex(r.markdown, /## Per engine/);
+});
+
 test('filter, limit, a cut-set override and --json output', async (t) => {
   const root = suite({ alpha: ['safe', SAFE], beta: ['safe', SAFE], gamma: ['safe', SAFE, 'cutsets: [headers]\n'] });
   const r = await run(options([root], { filter: 'A', limit: 2, cutsets: ['headers', 'paths'], json: true }));
@@ -135,6 +148,9 @@ test('argument parsing: defaults, the CLI from the environment or --cli, help an
   }
   const onlyIndex = parseHarnessArgs(['--index', 'I.tsv'], {});
   t.true('options' in onlyIndex && onlyIndex.options.suites.length === 0);
+  const engines = parseHarnessArgs(['--engine', 'all'], {});
+  t.deepEqual('options' in engines ? engines.options.engines : null, ['constraints', 'lazy-abstraction', 'symbolic', 'lazy-annotation']);
+  t.is('options' in d ? d.options.engines : 'no', undefined);
   const help = parseHarnessArgs(['--help'], {});
   t.true('exitCode' in help && help.exitCode === 0 && /Exit status/.test(help.output));
   for (const bad of [['--timeout', '0'], ['--jobs', 'x'], ['--cutset', 'loops'], ['--frobnicate']]) {

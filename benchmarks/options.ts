@@ -4,6 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { splitCommand } from './cli-process.js';
 import { CUTSETS, type Cutset } from './tasks.js';
+import { ENGINE_NAMES } from '../lib/engines/types.js';
+
+/** `constraints` is `farkas verify`; the others run through `farkas check --engine NAME`. */
+export const HARNESS_ENGINES = ['constraints', ...ENGINE_NAMES] as const;
 
 /** The repository root, from the compiled location dist/benchmarks/options.js. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,6 +37,8 @@ export interface HarnessOptions {
   readonly cli: readonly string[];
   /** Also run Z3's Horn engine (Spacer) on the CHC export of each task and compare. */
   readonly spacer?: boolean;
+  /** Engines to run each task with (default: the constraint engine only). */
+  readonly engines?: readonly string[];
 }
 
 export type ParseResult = { readonly options: HarnessOptions } | { readonly exitCode: number; readonly output: string };
@@ -77,6 +83,11 @@ Each task runs once per cut-set (sidecar 'cutsets', default [paths]; SV-COMP tas
 in a child process, which is killed (with everything it started) if it has not answered
 --kill-grace seconds after the timeout.
 
+With --engine NAME (an interpolation engine) each task runs once as
+  farkas check FILE --engine NAME --json --timeout S [--function F]
+and the cut-set column shows the engine's name; --engine all runs the constraint engine and every
+interpolation engine and ends with one totals line per engine.
+
 Verdicts:
   correct   safe on an expected-safe task, unsafe on an expected-unsafe task
   -         unknown, killed at the timeout, or rejected (exit 3 with a diagnostic positioned in the
@@ -117,6 +128,7 @@ function buildCommand(): Command {
     .option('--limit <n>', 'only the first N tasks (after --filter)', positiveInteger)
     .option('--out <file>', 'write the Markdown report to FILE (and the JSON beside it)')
     .option('--json', 'print the JSON report on stdout (the table goes to stderr)')
+    .addOption(new Option('--engine <name>', "engine: 'constraints' (farkas verify, default), an interpolation engine (farkas check --engine NAME), or 'all' (every one, side by side)").choices([...HARNESS_ENGINES, 'all']))
     .option('--spacer', "also run z3's Horn engine (Spacer) on each task's CHC export (farkas verify --emit chc), same timeout, and compare verdicts and times")
     .option('--list', 'list the selected tasks and exit without running them')
     .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/cli/main.js)`)
@@ -141,6 +153,7 @@ interface RawOptions {
   list?: boolean;
   cli?: string;
   spacer?: boolean;
+  engine?: string;
 }
 
 /** Parses the harness arguments (without `node harness.js`); help and usage errors come back as text. */
@@ -187,6 +200,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       ...(raw.limit !== undefined ? { limit: raw.limit } : {}),
       ...(raw.out !== undefined ? { out: raw.out } : {}),
       ...(raw.spacer === true ? { spacer: true } : {}),
+      ...(raw.engine !== undefined ? { engines: raw.engine === 'all' ? [...HARNESS_ENGINES] : [raw.engine] } : {}),
     },
   };
 }

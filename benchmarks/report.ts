@@ -75,7 +75,7 @@ export function rowCells(r: RunRecord): string[] {
 }
 
 /** Fixed column widths for the console: long names are cut rather than breaking the alignment. */
-const CONSOLE_WIDTHS = [34, 8, 8, 8, 7, 12, 7, 8, 7, 8, 7];
+const CONSOLE_WIDTHS = [34, 8, 8, 8, 16, 12, 7, 8, 7, 8, 7];
 const RIGHT_ALIGNED = new Set([6, 7, 8, 9, 10]);
 
 function fit(text: string, width: number, right: boolean): string {
@@ -119,6 +119,14 @@ export function totalsLines(t: Totals): string[] {
     `errors: ${t.errors}`,
     `time: total ${seconds(t.totalWallMillis)} s, median ${seconds(t.medianWallMillis)} s per run`,
   ];
+}
+
+/** One line per engine (records[i] ran with engines[i]): verdicts and time, for side-by-side comparison. */
+export function engineTotalsLines(records: readonly RunRecord[], engines: readonly string[]): string[] {
+  return [...new Set(engines)].map((engine) => {
+    const t = totals(records.filter((_, i) => engines[i] === engine));
+    return `  ${engine.padEnd(17)} proved ${t.proved}/${t.expectedSafe}, unsafe found ${t.unsafeFound}/${t.expectedUnsafe}, unknown ${t.unknown}, WRONG ${t.wrong}, errors ${t.errors}, time total ${seconds(t.totalWallMillis)} s, median ${seconds(t.medianWallMillis)} s`;
+  });
 }
 
 function escapeCell(text: string): string {

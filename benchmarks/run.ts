@@ -6,7 +6,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { runCli } from './cli-process.js';
 import { toRecord, type RunRecord } from './classify.js';
 import { DEFAULT_CLI, DEFAULT_RESULTS_DIR, REPO_ROOT, type HarnessOptions } from './options.js';
-import { consoleHeader, consoleRow, markdownReport, runFailed, totals, totalsLines } from './report.js';
+import { consoleHeader, consoleRow, engineTotalsLines, markdownReport, runFailed, totals, totalsLines } from './report.js';
 import { compare, comparisonLines, runSpacer, spacerMarkdown, spacerRow, type SpacerRecord } from './spacer.js';
 import { discoverTasks, tasksFromIndex, TaskError, type BenchTask, type Cutset, type Discovery } from './tasks.js';
 
@@ -48,8 +48,12 @@ export function selectTasks(opts: HarnessOptions): { tasks: BenchTask[]; skipped
 
 interface PlannedRun {
   readonly task: BenchTask;
-  readonly cutset: Cutset;
+  /** A cut-set for the constraint engine, else the interpolation engine's name. */
+  readonly cutset: Cutset | string;
+  readonly engine: string;
 }
+
+const CONSTRAINTS = 'constraints';
 
 /** Runs `work` over `items` with at most `jobs` in flight, calling `done` as each finishes. */
 async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>, done: (result: R) => void): Promise<R[]> {
@@ -134,15 +138,17 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
   }
 
   const table = opts.json ? io.err : io.out;
-  const runs: PlannedRun[] = tasks.flatMap((task) => task.cutsets.map((cutset) => ({ task, cutset })));
+  const engines = opts.engines ?? [CONSTRAINTS];
+  const runs: PlannedRun[] = tasks.flatMap((task) => engines.flatMap((engine) =>
+    engine === CONSTRAINTS ? task.cutsets.map((cutset) => ({ task, cutset, engine })) : [{ task, cutset: engine, engine }]));
   table(`${tasks.length} tasks, ${runs.length} runs${skipped.length ? ` (${skipped.length} task files skipped: no unreach-call property or several input files)` : ''}\n`);
   table(consoleHeader() + '\n');
   const spacer = new Map<string, SpacerRecord>();
   const records = await pool(
     runs,
     opts.jobs,
-    async ({ task, cutset }): Promise<RunRecord> => {
-      const record = await runFarkas(task, cutset);
+    async ({ task, cutset, engine }): Promise<RunRecord> => {
+      const record = engine === CONSTRAINTS ? await runFarkas(task, cutset as Cutset) : await runEngine(task, engine);
       // The baseline runs once per task, right after farkas in the same job slot (same load).
       if (opts.spacer && cutset === task.cutsets[0]) spacer.set(task.id, await runSpacer(task, opts.timeoutSeconds, opts.killGraceSeconds));
       return record;
@@ -167,8 +173,17 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
     return toRecord(task, cutset, outcome, opts.timeoutSeconds);
   }
 
+  async function runEngine(task: BenchTask, engine: string): Promise<RunRecord> {
+    const args = ['check', task.file, '--engine', engine, '--json', '--timeout', String(opts.timeoutSeconds), ...(task.function !== undefined ? ['--function', task.function] : [])];
+    const outcome = await runCli({ command: opts.cli, file: task.file, cutset: 'headers', timeoutSeconds: opts.timeoutSeconds, killGraceSeconds: opts.killGraceSeconds, args });
+    return toRecord(task, engine, outcome, opts.timeoutSeconds);
+  }
+
   const sum = totals(records);
   table('\n' + totalsLines(sum).join('\n') + '\n');
+  if (engines.length > 1) {
+    table('\nper engine:\n' + engineTotalsLines(records, runs.map((r) => r.engine)).join('\n') + '\n');
+  }
   const wrong = records.filter((r) => r.correctness === 'wrong');
   if (wrong.length > 0) {
     table(`\n!!! ${wrong.length} WRONG VERDICT${wrong.length > 1 ? 'S' : ''}: ${wrong.map((r) => `${r.task} (${r.cutset}): expected ${r.expected}, got ${r.status}`).join('; ')}\n`);
@@ -195,7 +210,8 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
   mkdirSync(dirname(paths.markdown), { recursive: true });
   mkdirSync(dirname(paths.json), { recursive: true });
   const markdown = markdownReport(records, { title: 'farkas benchmark results', description });
-  writeFileSync(paths.markdown, comparison ? `${markdown}\n${spacerMarkdown(records, spacer, comparison)}` : markdown);
+  const perEngine = engines.length > 1 ? `\n## Per engine\n\n${engineTotalsLines(records, runs.map((r) => r.engine)).map((l) => `- ${l.trim()}`).join('\n')}\n` : '';
+  writeFileSync(paths.markdown, (comparison ? `${markdown}\n${spacerMarkdown(records, spacer, comparison)}` : markdown) + perEngine);
   writeFileSync(paths.json, JSON.stringify(jsonReport, null, 2) + '\n');
   table(`\nsaved ${displayPath(paths.markdown)} and ${displayPath(paths.json)}\n`);
   if (opts.json) io.out(JSON.stringify(jsonReport, null, 2) + '\n');

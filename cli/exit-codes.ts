@@ -10,6 +10,8 @@ export const EXIT = {
   INPUT_ERROR: 3,
   /** a bug in farkas itself */
   INTERNAL_ERROR: 4,
+  /** verify --cross-check: two engines gave opposite definite verdicts (safe vs unsafe) */
+  DISAGREEMENT: 5,
 } as const;
 
 export const EXIT_CODES_HELP = `Exit codes:
@@ -17,4 +19,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   1  unsafe (counterexample replayed by the interpreter) / assertion failed in run
   2  unknown (with the reason) / assume blocked or step limit in run
   3  input error (syntax error, unsupported construct, bad option, unreadable file)
-  4  internal error (a bug in farkas: please report it)`;
+  4  internal error (a bug in farkas: please report it)
+  5  verify --cross-check: engines disagree (one proved safe, another found a counterexample)`;

@@ -4,7 +4,7 @@
 // Recognised fields: exit (exit code), verdict, certified, reason, stats, millis, stderr (text to
 // print), raw (print this instead of JSON), hang (never exit, ignoring SIGTERM), grandchild (with
 // hang: also start a hanging child process and write its pid to this file), byCutset (an object
-// mapping a cut-set to fields overriding the others). The JSON it prints echoes its arguments as
+// mapping a cut-set, or for `check` an engine name, to fields overriding the others). The JSON it prints echoes its arguments as
 // `args`, so tests can check what the harness passed.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,14 +13,15 @@ export const FAKE_CLI_SOURCE = String.raw`
 import { readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 const args = process.argv.slice(2);
-if (args[0] !== 'verify') { process.stderr.write('fake-farkas: expected verify\n'); process.exit(3); }
+if (args[0] !== 'verify' && args[0] !== 'check') { process.stderr.write('fake-farkas: expected verify or check\n'); process.exit(3); }
 const file = args[1];
 const option = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const text = readFileSync(file, 'utf8');
 const m = /fake-farkas:\s*(\{.*\})/.exec(text);
 if (!m) { process.stderr.write(file + ':1:1: unsupported: no fake-farkas directive\n'); process.exit(3); }
 let spec = JSON.parse(m[1]);
-const cutset = option('--cutset');
+// check --engine E: byCutset is keyed by the engine's name.
+const cutset = option('--cutset') ?? option('--engine');
 if (spec.byCutset && spec.byCutset[cutset]) spec = { ...spec, ...spec.byCutset[cutset] };
 if (spec.hang) {
   process.on('SIGTERM', () => {});

@@ -51,3 +51,15 @@ test('check: an unknown engine is an input error (exit 3)', async (t) => {
   t.is(r.code, 3);
   t.regex(r.stderr, /magic/);
 });
+
+test('verify --cross-check --json: every engine in the table, agreement, exit code of the agreed verdict', async (t) => {
+  const file = join(dir, 'cross-unsafe.c');
+  writeFileSync(file, UNSAFE);
+  const r = await farkas(['verify', file, '--cross-check', '--json', '--timeout', '20']);
+  t.is(r.code, 1, r.stderr);
+  const json = JSON.parse(r.stdout).crossCheck;
+  t.deepEqual(json.engines.map((e: { engine: string }) => e.engine), ['constraints', 'lazy-abstraction', 'symbolic', 'lazy-annotation']);
+  t.true(json.agreement);
+  t.is(json.consensus, 'unsafe');
+  for (const e of json.engines) if (e.verdict === 'unsafe') t.is(e.certificate, 'replayed');
+});

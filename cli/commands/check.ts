@@ -29,7 +29,9 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON object (the verify output contract plus "engineStats")')
     .addHelpText('after', `
 Engines: lazy-abstraction (paper 002: abstract reachability tree refined by sequence interpolants),
-symbolic (papers 001/003: symbolic execution with interpolants, subsumption and loop abstraction).
+symbolic (papers 001/003: symbolic execution with interpolants, subsumption and loop abstraction),
+lazy-annotation (paper 000: learned edge/location labels, a time-to-live bound on loops, then the
+greatest inductive subset of the bounded proof's labels).
 The verdict is 'safe' only when the independent certificate check (z3-solver, integer arithmetic)
 has proved the engine's loop invariants, 'unsafe' only when the interpreter replayed the
 counterexample; otherwise 'unknown' with the reason.

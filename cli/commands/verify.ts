@@ -4,7 +4,8 @@ import { Option, type Command } from 'commander';
 import type { Program } from '../../lib/ir/cfg.js';
 import { EMIT_KINDS, exportProblem, type EmitKind } from '../../lib/export/index.js';
 import { parseProgram } from '../../lib/frontend/index.js';
-import { verify } from '../../lib/engine/verify.js';
+import { verify, type VerifyOptions } from '../../lib/engine/verify.js';
+import { crossCheckCommand } from './cross-check.js';
 import type { ProgressEvent, VerifyResult } from '../../lib/engine/types.js';
 import { toDimacs } from '../../lib/sat/dimacs.js';
 import { witnessFor, type WitnessInput } from '../../lib/witness/index.js';
@@ -26,6 +27,7 @@ interface VerifyCliOptions {
   witness?: string;
   emit?: EmitKind;
   step?: string;
+  crossCheck?: boolean;
 }
 
 export function register(program: Command): void {
@@ -44,6 +46,7 @@ export function register(program: Command): void {
     .addOption(new Option('--emit <kind>', "print the problem instead of solving it: 'chc' (Horn clauses, SMT-LIB HORN), 'smt' (one step's bilinear system, QF_NIA), 'dimacs' (its CNF)").choices([...EMIT_KINDS]))
     .option('--step <n>', 'schedule step exported by --emit smt|dimacs (default 1)')
     .option('--json', 'print one JSON object (the output contract in README)')
+    .option('--cross-check', 'also run every interpolation engine (farkas check) and compare verdicts and loop invariants; exit 5 on disagreement')
     .option('--no-progress', 'do not print progress on stderr')
     .addHelpText('after', `
 The verdict is 'safe' only when the independent certificate check (z3-solver, integer arithmetic)
@@ -60,7 +63,7 @@ ${EXIT_CODES_HELP}`)
         }
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
-        const result = await verify(program, {
+        const verifyOptions: VerifyOptions = {
           ...(opts.function !== undefined ? { function: opts.function } : {}),
           cutset: opts.cutset as 'headers' | 'paths',
           schedule: opts.template,
@@ -69,7 +72,9 @@ ${EXIT_CODES_HELP}`)
           ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress ? { onProgress: progressPrinter() } : {}),
-        });
+        };
+        if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
+        const result = await verify(program, verifyOptions);
         if (opts.witness !== undefined) await writeWitness(opts.witness, { program, file, source, result });
         process.stdout.write(opts.json ? JSON.stringify(verifyJson(file, result), null, 2) + '\n' : formatVerify(file, result));
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;

@@ -1,6 +1,7 @@
 // The interpolation engines by name (`farkas check --engine NAME`).
 import { lazyAbstraction } from './lazy-abstraction.js';
 import { symbolic } from './symbolic.js';
+import { lazyAnnotation } from './lazy-annotation.js';
 import type { Engine, EngineName } from './types.js';
 
 export { ENGINE_NAMES } from './types.js';
@@ -9,6 +10,7 @@ export type { Engine, EngineName, EngineOptions, EngineResult, EngineStats } fro
 const ENGINES: Partial<Record<EngineName, Engine>> = {
   'lazy-abstraction': lazyAbstraction,
   symbolic,
+  'lazy-annotation': lazyAnnotation,
 };
 
 /** The engines implemented so far. */

@@ -35,6 +35,11 @@ test('x >= 1, y == x against y <= 0 gives an interpolant over y only', async (t)
   t.is(F.toC(i!), 'y >= 1');
 });
 
+test('inequalitiesOnly states the same certificate as an inequality (weaker, still refutes the suffix)', (t) => {
+  const i = binaryInterpolant([eq(L.sub(y, x)), eq(L.addConstant(x, -2n))], [geq(L.addConstant(L.negate(y), 1n))], { inequalitiesOnly: true });
+  t.is(F.toC(i!), 'y >= 2');
+});
+
 test('equalities combine into an equality interpolant', (t) => {
   const i = binaryInterpolant([eq(L.sub(y, x)), eq(L.addConstant(x, -2n))], [geq(L.addConstant(L.negate(y), 1n))]);
   t.is(F.toC(i!), 'y == 2');

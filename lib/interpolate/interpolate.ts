@@ -16,7 +16,16 @@ export type InterpolationResult =
   | { readonly status: 'interpolants'; readonly interpolants: Formula[] }
   | { readonly status: 'no-certificate' };
 
-export function sequenceInterpolants(groups: readonly (readonly Atom[])[]): InterpolationResult {
+export interface InterpolationOptions {
+  /**
+   * State every interpolant as an inequality, even one summing equalities only: Σλe >= 0 is implied
+   * as well as Σλe == 0 and still refutes the suffix (the certificate only needs the sum's sign),
+   * so it is a weaker, more general interpolant (lazy annotation prefers those, notes/000 pitfall 10).
+   */
+  readonly inequalitiesOnly?: boolean;
+}
+
+export function sequenceInterpolants(groups: readonly (readonly Atom[])[], options: InterpolationOptions = {}): InterpolationResult {
   if (groups.length < 2) return { status: 'interpolants', interpolants: [] };
   const normalized = groups.map((g) => normalizeCube(g));
   const infeasibleGroup = normalized.findIndex((g) => g === null);
@@ -32,19 +41,19 @@ export function sequenceInterpolants(groups: readonly (readonly Atom[])[]): Inte
   const interpolants: Formula[] = [];
   for (let k = 0; k < groups.length - 1; k++) {
     const prefix = atoms.map((a, i) => ({ a, l: multipliers[i]!, i })).filter(({ i, l }) => owner[i]! <= k && signQ(l) !== 0);
-    interpolants.push(combination(prefix.map(({ a, l }) => ({ atom: a, multiplier: l }))));
+    interpolants.push(combination(prefix.map(({ a, l }) => ({ atom: a, multiplier: l })), options.inequalitiesOnly ?? false));
   }
   return { status: 'interpolants', interpolants };
 }
 
 /** Interpolant of A against B (A ⇒ I, I ∧ B infeasible, I over shared variables), or null. */
-export function binaryInterpolant(a: readonly Atom[], b: readonly Atom[]): Formula | null {
-  const r = sequenceInterpolants([a, b]);
+export function binaryInterpolant(a: readonly Atom[], b: readonly Atom[], options: InterpolationOptions = {}): Formula | null {
+  const r = sequenceInterpolants([a, b], options);
   return r.status === 'interpolants' ? r.interpolants[0]! : null;
 }
 
 /** Σ λ_i atom_i as one integer atom (an equality when every contributing atom is one). */
-function combination(terms: readonly { atom: Atom; multiplier: Rational }[]): Formula {
+function combination(terms: readonly { atom: Atom; multiplier: Rational }[], inequalitiesOnly: boolean): Formula {
   if (terms.length === 0) return F.TRUE;
   const coeffs = new Map<string, Rational>();
   let constant: Rational = ZERO;
@@ -56,7 +65,7 @@ function combination(terms: readonly { atom: Atom; multiplier: Rational }[]): Fo
   for (const q of coeffs.values()) scaleBy = lcm(scaleBy, q.den);
   const integer = (q: Rational): bigint => (q.num * scaleBy) / q.den;
   const expr = L.fromTerms([...coeffs].map(([v, q]) => [v, integer(q)] as [string, bigint]), integer(constant));
-  const rel = terms.every(({ atom }) => atom.rel === '==') ? '==' : '>=';
+  const rel = !inequalitiesOnly && terms.every(({ atom }) => atom.rel === '==') ? '==' : '>=';
   const n = normalizeAtom({ rel, expr });
   if (n === null) return F.FALSE;
   if (n === 'true') return F.TRUE;

@@ -11,24 +11,20 @@ export type Configuration =
   | { readonly kind: 'engine'; readonly engine: EngineName };
 
 /**
- * The configurations for `jobs` parallel workers, in the order the workers take them up.
+ * The configurations for `jobs` parallel workers, in the order the workers take them up: the
+ * schedule's lanes first, then the engines, one after another on the workers left over.
  *
- * The schedule is split into `jobs` lanes (one lane when it cannot be split: procedure summaries
- * search sequentially), and the engines are interleaved after the first lane: with 2 jobs, one
- * worker starts on the hull-equality attempts while the other tries the engines (which differ most
- * from the template search and usually give up quickly when they cannot prove a task) before the
- * plain attempts. Whatever a worker finishes without a certified answer, it takes the next one.
+ * The schedule keeps one whole lane until there are more workers than engines (lanes = jobs minus
+ * engines, at least one): measured on the SV-COMP dev set with 2 jobs, splitting it into a "with
+ * hull equalities" and a "without" lane lost 11 of 35 proofs, because the plain lane waited behind
+ * an engine that used its whole time bound, while most of those proofs come from plain steps. With
+ * one whole lane the portfolio proves what the sequential search proves (given the CPU), plus what
+ * an engine proves first. Procedure summaries always search sequentially: one lane.
  */
 export function portfolioConfigurations(jobs: number, engines: readonly EngineName[], splittable: boolean): Configuration[] {
-  const lanes = splittable ? Math.max(1, jobs) : 1;
+  const lanes = splittable ? Math.max(1, jobs - engines.length) : 1;
   const schedule: Configuration[] = Array.from({ length: lanes }, (_, lane) => ({ kind: 'schedule', lane, lanes }));
-  const others: Configuration[] = engines.map((engine) => ({ kind: 'engine', engine }));
-  const ordered: Configuration[] = [schedule[0]!];
-  for (let i = 0; i < Math.max(lanes - 1, others.length); i++) {
-    if (i < others.length) ordered.push(others[i]!);
-    if (i + 1 < lanes) ordered.push(schedule[i + 1]!);
-  }
-  return ordered;
+  return [...schedule, ...engines.map((engine): Configuration => ({ kind: 'engine', engine }))];
 }
 
 /** Does the attempt belong to this schedule lane? */

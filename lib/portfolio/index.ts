@@ -105,7 +105,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
 }
 
 /** Slack after the time bound before overrunning workers are terminated. */
-const OVERRUN_GRACE_MS = 2000;
+const OVERRUN_GRACE_MS = 1000;
 
 /**
  * No certified answer: the schedule's first lane gives the frame (function, cut-set, candidate

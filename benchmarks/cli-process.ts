@@ -16,6 +16,8 @@ export interface CliInvocation {
   readonly function?: string;
   readonly backend?: string;
   readonly template?: string;
+  /** Passed to the CLI as `--jobs` (its portfolio's worker threads); absent: the CLI's default. */
+  readonly verifyJobs?: number;
   readonly cwd?: string;
   /** Arguments after the command instead of `verify FILE --json …` (e.g. for the Spacer baseline). */
   readonly args?: readonly string[];
@@ -43,6 +45,7 @@ export function verifyArguments(inv: CliInvocation): string[] {
   if (inv.function !== undefined) args.push('--function', inv.function);
   if (inv.backend !== undefined) args.push('--backend', inv.backend);
   if (inv.template !== undefined) args.push('--template', inv.template);
+  if (inv.verifyJobs !== undefined) args.push('--jobs', String(inv.verifyJobs));
   return args;
 }
 

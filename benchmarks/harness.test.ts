@@ -146,6 +146,8 @@ test('argument parsing: defaults, the CLI from the environment or --cli, help an
   if ('options' in flag) {
     t.deepEqual([flag.options.suites, flag.options.cli, flag.options.timeoutSeconds, flag.options.jobs, flag.options.indexFiles], [['s1', 's2'], ['node', 'a b.js'], 1.5, 3, ['I.tsv']]);
   }
+  const verifyJobs = parseHarnessArgs(['--verify-jobs', '2'], {});
+  t.true('options' in verifyJobs && verifyJobs.options.verifyJobs === 2 && !('verifyJobs' in (d as { options: HarnessOptions }).options));
   const onlyIndex = parseHarnessArgs(['--index', 'I.tsv'], {});
   t.true('options' in onlyIndex && onlyIndex.options.suites.length === 0);
   const engines = parseHarnessArgs(['--engine', 'all'], {});
@@ -153,7 +155,7 @@ test('argument parsing: defaults, the CLI from the environment or --cli, help an
   t.is('options' in d ? d.options.engines : 'no', undefined);
   const help = parseHarnessArgs(['--help'], {});
   t.true('exitCode' in help && help.exitCode === 0 && /Exit status/.test(help.output));
-  for (const bad of [['--timeout', '0'], ['--jobs', 'x'], ['--cutset', 'loops'], ['--frobnicate']]) {
+  for (const bad of [['--timeout', '0'], ['--jobs', 'x'], ['--verify-jobs', '0'], ['--cutset', 'loops'], ['--frobnicate']]) {
     const r = parseHarnessArgs(bad, {});
     t.true('exitCode' in r && r.exitCode === 3, bad.join(' '));
   }

@@ -28,6 +28,8 @@ export interface HarnessOptions {
   /** Replaces the cut-sets of every task when given. */
   readonly cutsets?: readonly Cutset[];
   readonly jobs: number;
+  /** `farkas verify --jobs` (the portfolio's worker threads per run). */
+  readonly verifyJobs?: number;
   readonly filter?: string;
   readonly limit?: number;
   /** Markdown report path; the JSON goes beside it. Absent: a timestamped file in benchmarks/results/. */
@@ -79,7 +81,7 @@ Tasks:
   expected_verdict; task files <folder>/<name>.yml beside the index). Default suite: benchmarks/.
 
 Each task runs once per cut-set (sidecar 'cutsets', default [paths]; SV-COMP tasks: paths) as
-  farkas verify FILE --json --timeout S --cutset C [--function F] [--backend B] [--template T]
+  farkas verify FILE --json --timeout S --cutset C [--function F] [--backend B] [--template T] [--jobs J]
 in a child process, which is killed (with everything it started) if it has not answered
 --kill-grace seconds after the timeout.
 
@@ -124,6 +126,7 @@ function buildCommand(): Command {
     .option('--template <name>', 'template schedule passed to farkas (name from templates/ or a YAML file)')
     .addOption(new Option('--cutset <list>', 'run every task with these cut-sets instead of its own (paths,headers)').argParser(cutsetList))
     .option('--jobs <n>', 'runs in parallel', positiveInteger, 1)
+    .option('--verify-jobs <n>', 'passed to farkas verify as --jobs: worker threads of its portfolio per run (default: farkas\'s own, the number of cores)', positiveInteger)
     .option('--filter <substring>', 'only tasks whose id contains SUBSTRING (case-insensitive)')
     .option('--limit <n>', 'only the first N tasks (after --filter)', positiveInteger)
     .option('--out <file>', 'write the Markdown report to FILE (and the JSON beside it)')
@@ -146,6 +149,7 @@ interface RawOptions {
   template?: string;
   cutset?: Cutset[];
   jobs: number;
+  verifyJobs?: number;
   filter?: string;
   limit?: number;
   out?: string;
@@ -195,6 +199,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       cli,
       ...(raw.backend !== undefined ? { backend: raw.backend } : {}),
       ...(raw.template !== undefined ? { template: raw.template } : {}),
+      ...(raw.verifyJobs !== undefined ? { verifyJobs: raw.verifyJobs } : {}),
       ...(raw.cutset !== undefined ? { cutsets: raw.cutset } : {}),
       ...(raw.filter !== undefined ? { filter: raw.filter } : {}),
       ...(raw.limit !== undefined ? { limit: raw.limit } : {}),

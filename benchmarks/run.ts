@@ -103,7 +103,7 @@ function describeRun(opts: HarnessOptions, started: Date, commit: string | undef
   const lines = [
     `Date: ${started.toISOString()}${commit ? `, farkas commit ${commit}` : ''}`,
     `Suites: ${[...opts.suites.map(shown), ...opts.indexFiles.map((f) => `index ${shown(f)}`)].join(', ')}${opts.borderline ? ' (with _borderline)' : ''}`,
-    `Options: timeout ${opts.timeoutSeconds} s, backend ${opts.backend ?? 'default'}, template ${opts.template ?? 'default'}${opts.cutsets ? `, cut-sets ${opts.cutsets.join(',')}` : ''}, jobs ${opts.jobs}${opts.filter ? `, filter '${opts.filter}'` : ''}${opts.limit ? `, limit ${opts.limit}` : ''}`,
+    `Options: timeout ${opts.timeoutSeconds} s, backend ${opts.backend ?? 'default'}, template ${opts.template ?? 'default'}${opts.cutsets ? `, cut-sets ${opts.cutsets.join(',')}` : ''}, jobs ${opts.jobs}${opts.verifyJobs !== undefined ? `, verify jobs ${opts.verifyJobs}` : ''}${opts.filter ? `, filter '${opts.filter}'` : ''}${opts.limit ? `, limit ${opts.limit}` : ''}`,
   ];
   if (opts.cli.join(' ') !== DEFAULT_CLI.join(' ')) lines.push(`CLI: ${opts.cli.join(' ')}`);
   return lines;
@@ -169,6 +169,7 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
       ...(task.function !== undefined ? { function: task.function } : {}),
       ...(opts.backend !== undefined ? { backend: opts.backend } : {}),
       ...(opts.template !== undefined ? { template: opts.template } : {}),
+      ...(opts.verifyJobs !== undefined ? { verifyJobs: opts.verifyJobs } : {}),
     });
     return toRecord(task, cutset, outcome, opts.timeoutSeconds);
   }

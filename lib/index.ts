@@ -1,6 +1,7 @@
 // The farkas library API: everything the CLI does is available here.
 export { parseProgram } from './frontend/index.js';
 export { verify, type VerifyOptions } from './engine/verify.js';
+export { verifyPortfolio, type PortfolioOptions, type PortfolioResult, type PortfolioReport } from './portfolio/index.js';
 export type { VerifyResult, InvariantReport, StepStats, Verdict, ProgressEvent, Counterexample } from './engine/types.js';
 export { wp, type WpOptions } from './conditions/wp.js';
 export { sp, type SpOptions } from './conditions/sp.js';

@@ -4,8 +4,9 @@ import { Option, type Command } from 'commander';
 import type { Program } from '../../lib/ir/cfg.js';
 import { EMIT_KINDS, exportProblem, type EmitKind } from '../../lib/export/index.js';
 import { parseProgram } from '../../lib/frontend/index.js';
-import { verify, type VerifyOptions } from '../../lib/engine/verify.js';
+import type { VerifyOptions } from '../../lib/engine/verify.js';
 import { crossCheckCommand } from './cross-check.js';
+import { verifyPortfolio } from '../../lib/portfolio/index.js';
 import type { ProgressEvent, VerifyResult } from '../../lib/engine/types.js';
 import { toDimacs } from '../../lib/sat/dimacs.js';
 import { witnessFor, type WitnessInput } from '../../lib/witness/index.js';
@@ -13,6 +14,7 @@ import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
+import { formatPortfolio, jobsOption, parseJobs, portfolioJson, portfolioProgressPrinter } from '../portfolio-output.js';
 
 interface VerifyCliOptions {
   function?: string;
@@ -28,6 +30,7 @@ interface VerifyCliOptions {
   emit?: EmitKind;
   step?: string;
   crossCheck?: boolean;
+  jobs?: string;
 }
 
 export function register(program: Command): void {
@@ -40,6 +43,7 @@ export function register(program: Command): void {
     .addOption(templateOption())
     .option('-b, --backend <spec>', "SAT back end: 'minisat' (embedded), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'minisat')
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
+    .addOption(jobsOption())
     .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
     .option('--witness <file>', 'write an SV-COMP witness (format 2.0, YAML): loop invariants when safe, the replayed run when unsafe')
@@ -63,6 +67,8 @@ ${EXIT_CODES_HELP}`)
         }
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
+        const jobs = parseJobs(opts.jobs);
+        const parallel = jobs > 1 && !opts.emitDimacs && !opts.crossCheck;
         const verifyOptions: VerifyOptions = {
           ...(opts.function !== undefined ? { function: opts.function } : {}),
           cutset: opts.cutset as 'headers' | 'paths',
@@ -71,12 +77,12 @@ ${EXIT_CODES_HELP}`)
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
-          ...(showProgress ? { onProgress: progressPrinter() } : {}),
+          ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
         };
         if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
-        const result = await verify(program, verifyOptions);
+        const result = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
         if (opts.witness !== undefined) await writeWitness(opts.witness, { program, file, source, result });
-        process.stdout.write(opts.json ? JSON.stringify(verifyJson(file, result), null, 2) + '\n' : formatVerify(file, result));
+        process.stdout.write(opts.json ? JSON.stringify({ ...verifyJson(file, result), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result) + formatPortfolio(result));
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );

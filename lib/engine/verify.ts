@@ -40,6 +40,21 @@ export interface VerifyOptions {
   /** Write each step's CNF here (DIMACS) — `--emit-dimacs`. */
   readonly onCnf?: (index: number, cnf: import('../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
+  /** Which attempts of the intraprocedural search to run (default: all, in order). An attempt is a
+   * schedule step with or without the hull equalities; `index` is its place in the full sequence
+   * (the index of its progress events). The portfolio (lib/portfolio) splits the search this way.
+   * Searches with procedure summaries ignore it. */
+  readonly selectAttempt?: (attempt: AttemptInfo) => boolean;
+}
+
+export interface AttemptInfo {
+  /** Position in the full attempt sequence (0-based). */
+  readonly index: number;
+  readonly total: number;
+  /** Position of the step among the schedule's intraprocedural steps (0-based). */
+  readonly step: number;
+  /** Tried with the sampled runs' hull equalities as known conjuncts. */
+  readonly hull: boolean;
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 60_000;
@@ -106,9 +121,10 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
-  const attempts = intraproceduralSteps(schedule.steps).flatMap((step) => (hull.size > 0 ? [{ step, facts: hull }, { step, facts: new Map<number, Formula>() }] : [{ step, facts: new Map<number, Formula>() }]));
+  const attempts = intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0 ? [{ step, stepIndex, facts: hull }, { step, stepIndex, facts: new Map<number, Formula>() }] : [{ step, stepIndex, facts: new Map<number, Formula>() }]));
   const constantBits = constantBitsNeeded(prepared);
-  for (const [index, { step: scheduled, facts }] of attempts.entries()) {
+  for (const [index, { step: scheduled, stepIndex, facts }] of attempts.entries()) {
+    if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: facts.size > 0 })) continue;
     // Template constants are widened to fit the program's own constants (bounds like 1000000).
     const step = { ...scheduled, widths: { ...scheduled.widths, constant: Math.max(scheduled.widths.constant, constantBits) } };
     const remaining = deadline - Date.now();

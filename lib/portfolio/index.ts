@@ -1,0 +1,137 @@
+// `farkas verify --jobs N`: the constraint search split into lanes, and the interpolation engines,
+// raced in worker threads. The first certified answer wins ("safe" only after the certificate check,
+// "unsafe" only with a replayed counterexample — each configuration enforces that itself, and the race
+// accepts nothing else); the other workers are terminated. With one job it is the sequential search,
+// in this thread, unchanged.
+import { availableParallelism } from 'node:os';
+import type { Program } from '../ir/cfg.js';
+import { loadSchedule } from '../constraints/schedule.js';
+import { createBackend } from '../sat/index.js';
+import { verify, type VerifyOptions } from '../engine/verify.js';
+import { resolveFunction } from '../engine/prepare.js';
+import { needsSummaries } from '../engine/summary-prepare.js';
+import type { ProgressEvent, StepStats } from '../engine/types.js';
+import { availableEngines, type EngineName } from '../engines/index.js';
+import { configurationName, portfolioConfigurations, type Configuration } from './configurations.js';
+import type { ConfigurationResult, PortfolioJob } from './protocol.js';
+import { race, type ConfigurationOutcome } from './race.js';
+
+export { portfolioConfigurations, configurationName, type Configuration } from './configurations.js';
+export { liveWorkers, isCertifiedAnswer } from './race.js';
+
+export interface PortfolioOptions extends Omit<VerifyOptions, 'onProgress' | 'selectAttempt'> {
+  /** Parallel worker threads (default: the number of cores). 1 is the sequential search. */
+  readonly jobs?: number;
+  /** Engines raced besides the schedule (default: every available engine). */
+  readonly engines?: readonly EngineName[];
+  /** Progress of every configuration; `configuration` names it (absent with one job). */
+  readonly onProgress?: (e: ProgressEvent, configuration?: string) => void;
+  /** A configuration started or finished (not called with one job). */
+  readonly onConfiguration?: (e: ConfigurationEvent) => void;
+}
+
+export type ConfigurationEvent =
+  | { readonly kind: 'started'; readonly configuration: string }
+  | { readonly kind: 'finished'; readonly configuration: string; readonly verdict: string; readonly reason?: string };
+
+export interface PortfolioReport {
+  readonly jobs: number;
+  /** The configuration whose answer is reported (absent when none gave a certified one). */
+  readonly winner?: string;
+  /** Every configuration that was started, with how it ended. */
+  readonly configurations: readonly { readonly name: string; readonly verdict: string; readonly reason?: string; readonly millis?: number }[];
+}
+
+export type PortfolioResult = ConfigurationResult & { readonly portfolio?: PortfolioReport };
+
+export const DEFAULT_JOBS = (): number => Math.max(1, availableParallelism());
+
+export async function verifyPortfolio(program: Program, options: PortfolioOptions = {}): Promise<PortfolioResult> {
+  const jobs = options.jobs ?? DEFAULT_JOBS();
+  const { jobs: _jobs, engines: _engines, onConfiguration: _onConfiguration, onProgress, ...verifyOptions } = options;
+  const sequential = (): Promise<PortfolioResult> => verify(program, { ...verifyOptions, ...(onProgress ? { onProgress: (e) => onProgress(e) } : {}) });
+  // One job, an in-process back end object, a CNF dump per step, or an external solver (a child
+  // process that a terminated worker would leave running): the sequential search.
+  if (jobs <= 1 || typeof options.backend === 'object' || options.onCnf || (options.backend ?? 'minisat').trim().startsWith('dimacs:')) return sequential();
+
+  const started = Date.now();
+  // Input errors belong to this thread, before any worker starts: a bad function, schedule or back end.
+  resolveFunction(program, options.function);
+  const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
+  const backend = options.backend ?? 'minisat';
+  createBackend(backend);
+  const deadline = options.timeoutMs !== undefined ? started + options.timeoutMs : undefined;
+  const configurations = portfolioConfigurations(jobs, options.engines ?? availableEngines(), !needsSummaries(program, options.function));
+  const jobFor = (configuration: Configuration): PortfolioJob => ({
+    program,
+    configuration,
+    ...(options.function !== undefined ? { function: options.function } : {}),
+    cutset: options.cutset ?? 'paths',
+    schedule,
+    backend,
+    // Each configuration gets what is left of the whole bound when it starts.
+    ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
+    ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
+  });
+  const outcome = await race(configurations, {
+    jobs,
+    jobFor,
+    // The workers keep the bound themselves; this only ends those that overrun it (a certificate
+    // check may take up to a second past it, as in the sequential search).
+    ...(deadline !== undefined ? { deadline: deadline + OVERRUN_GRACE_MS } : {}),
+    ...(onProgress ? { onProgress: (c, e) => onProgress(e, configurationName(c)) } : {}),
+    ...(options.onConfiguration
+      ? {
+          onStart: (c) => options.onConfiguration!({ kind: 'started', configuration: configurationName(c) }),
+          onFinish: (o) => options.onConfiguration!(finishedEvent(o)),
+        }
+      : {}),
+  });
+  const report: PortfolioReport = {
+    jobs,
+    ...(outcome.winner ? { winner: configurationName(outcome.winner.configuration) } : {}),
+    configurations: outcome.outcomes.map(summary),
+  };
+  const millis = Date.now() - started;
+  if (outcome.winner) return { ...outcome.winner.result, millis, portfolio: report };
+  const failure = outcome.outcomes.find((o) => o.kind === 'failed');
+  // A configuration that crashed is a bug; with no certified answer to report, it must not be hidden.
+  if (failure && failure.kind === 'failed') throw new Error(`${configurationName(failure.configuration)}: ${failure.message}`);
+  const fallback: ConfigurationResult = {
+    verdict: 'unknown', certified: false, function: resolveFunction(program, options.function), cutset: options.cutset ?? 'paths',
+    schedule: schedule.name, cutpoints: 0, verificationConditions: 0, invariants: [], stats: [], millis,
+  };
+  return { ...unknownResult(outcome.outcomes, outcome.timedOut, millis, fallback), portfolio: report };
+}
+
+/** Slack after the time bound before overrunning workers are terminated. */
+const OVERRUN_GRACE_MS = 1000;
+
+/**
+ * No certified answer: the schedule's first lane gives the frame (function, cut-set, candidate
+ * invariants), every lane's step statistics are merged in the sequential order, and the reason
+ * names what each configuration ended with. The time bound overrides all: "timeout after N s".
+ */
+function unknownResult(outcomes: readonly ConfigurationOutcome[], timedOut: boolean, millis: number, fallback: ConfigurationResult): ConfigurationResult {
+  const results = outcomes.flatMap((o) => (o.kind === 'result' ? [o] : []));
+  const schedule = results.filter((o) => o.configuration.kind === 'schedule');
+  const frame = schedule.find((o) => o.configuration.kind === 'schedule' && o.configuration.lane === 0) ?? schedule[0] ?? results[0];
+  const indexed: { index: number; stats: StepStats }[] = schedule.flatMap((o) => o.result.stats.map((stats, i) => ({ index: o.attemptIndices[i] ?? Number.MAX_SAFE_INTEGER, stats })));
+  const stats = indexed.sort((a, b) => a.index - b.index).map((s) => s.stats);
+  const reasons = [...new Set(outcomes.map((o) => `${configurationName(o.configuration)}: ${o.kind === 'result' ? o.result.reason ?? o.result.verdict : o.kind === 'failed' ? o.message : 'stopped at the time bound'}`))];
+  const reason = timedOut ? `timeout after ${Math.round(millis / 1000)} s (${reasons.join('; ')})` : reasons.join('; ');
+  const { engineStats: _engineStats, ...base } = frame?.result ?? fallback;
+  return { ...base, verdict: 'unknown', certified: false, reason, stats, millis };
+}
+
+function summary(o: ConfigurationOutcome): PortfolioReport['configurations'][number] {
+  const name = configurationName(o.configuration);
+  if (o.kind === 'result') return { name, verdict: o.result.verdict, ...(o.result.reason !== undefined ? { reason: o.result.reason } : {}), millis: o.result.millis };
+  if (o.kind === 'failed') return { name, verdict: 'error', reason: o.message };
+  return { name, verdict: 'cancelled' };
+}
+
+function finishedEvent(o: ConfigurationOutcome): ConfigurationEvent {
+  const s = summary(o);
+  return { kind: 'finished', configuration: s.name, verdict: s.verdict, ...(s.reason !== undefined ? { reason: s.reason } : {}) };
+}

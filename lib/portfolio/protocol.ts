@@ -1,0 +1,28 @@
+// Messages between the portfolio (main thread) and one worker running one configuration. Everything
+// here is structured-clone data (the IR is plain objects, Maps and bigints).
+import type { Program } from '../ir/cfg.js';
+import type { Schedule } from '../constraints/schedule.js';
+import type { CutsetStrategy } from '../vc/cutset.js';
+import type { ProgressEvent, VerifyResult } from '../engine/types.js';
+import type { EngineStats } from '../engines/types.js';
+import type { Configuration } from './configurations.js';
+
+export interface PortfolioJob {
+  readonly program: Program;
+  readonly configuration: Configuration;
+  readonly function?: string;
+  readonly cutset: CutsetStrategy;
+  readonly schedule: Schedule;
+  /** SAT back-end spec ('minisat', 'z3'). */
+  readonly backend: string;
+  /** What is left of the whole search's time bound when the worker starts. */
+  readonly timeoutMs?: number;
+  readonly stepTimeoutMs?: number;
+}
+
+export type ConfigurationResult = VerifyResult & { readonly engineStats?: EngineStats };
+
+export type WorkerMessage =
+  | { readonly kind: 'progress'; readonly event: ProgressEvent }
+  | { readonly kind: 'result'; readonly result: ConfigurationResult; readonly attemptIndices: readonly number[] }
+  | { readonly kind: 'failed'; readonly message: string };

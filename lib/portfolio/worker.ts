@@ -1,0 +1,51 @@
+// One portfolio configuration in a worker thread: a lane of the constraint search or one engine.
+// The worker is the unit of cancellation: z3 and MiniSat cannot be interrupted in-process, so the
+// portfolio terminates the whole thread when another configuration has won.
+import { parentPort, workerData } from 'node:worker_threads';
+import { verify } from '../engine/verify.js';
+import { engineByName } from '../engines/index.js';
+import { shutdownZ3 } from '../sat/z3-context.js';
+import { inLane } from './configurations.js';
+import type { ConfigurationResult, PortfolioJob, WorkerMessage } from './protocol.js';
+
+const job = workerData as PortfolioJob;
+const post = (message: WorkerMessage): void => parentPort!.postMessage(message);
+
+async function run(): Promise<{ result: ConfigurationResult; attemptIndices: number[] }> {
+  const c = job.configuration;
+  const common = {
+    ...(job.function !== undefined ? { function: job.function } : {}),
+    ...(job.timeoutMs !== undefined ? { timeoutMs: job.timeoutMs } : {}),
+  };
+  if (c.kind === 'engine') {
+    const engine = engineByName(c.engine);
+    if (!engine) throw new Error(`engine '${c.engine}' is not available`);
+    return { result: await engine(job.program, common), attemptIndices: [] };
+  }
+  // The lane's stats come back without their places in the full attempt sequence; the progress
+  // events carry them, so that the portfolio can merge the lanes' stats in the sequential order.
+  const attemptIndices: number[] = [];
+  const result = await verify(job.program, {
+    ...common,
+    cutset: job.cutset,
+    schedule: job.schedule,
+    backend: job.backend,
+    ...(job.stepTimeoutMs !== undefined ? { stepTimeoutMs: job.stepTimeoutMs } : {}),
+    ...(c.lanes > 1 ? { selectAttempt: (a) => inLane(c, a) } : {}),
+    onProgress: (event) => {
+      if (event.kind === 'step-done') attemptIndices.push(event.index);
+      post({ kind: 'progress', event });
+    },
+  });
+  return { result, attemptIndices };
+}
+
+try {
+  const { result, attemptIndices } = await run();
+  post({ kind: 'result', result, attemptIndices });
+} catch (e) {
+  post({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+} finally {
+  // Lets the thread end by itself when it is not terminated first.
+  await shutdownZ3();
+}

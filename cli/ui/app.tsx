@@ -2,7 +2,7 @@
 // engines panes. Every analysis runs in the analysis worker (runner.ts); this file only shows state.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { useEffect, useReducer } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { InputError } from '../../lib/diagnostics.js';
@@ -116,8 +116,12 @@ export function App(props: AppProps) {
     if (state.prompt) {
       if (key.escape) dispatch({ type: 'set', patch: { prompt: null, status: '' } });
       else if (key.return) submitPrompt(state);
-      else if (key.backspace || key.delete) dispatch({ type: 'set', patch: { prompt: { ...state.prompt, value: state.prompt.value.slice(0, -1) } } });
-      else if (input && !key.ctrl && !key.meta) dispatch({ type: 'set', patch: { prompt: { ...state.prompt, value: state.prompt.value + input } } });
+      else if (key.backspace || key.delete) dispatch({ type: 'prompt-erase', count: Math.max(1, input.length) });
+      else if (input && !key.ctrl && !key.meta) dispatch({ type: 'prompt-type', text: input });
+      return;
+    }
+    if (input.length > 1 && !key.ctrl && !key.meta) {
+      for (const ch of input) onKey(ch, key);
       return;
     }
     if (state.help) {
@@ -174,13 +178,12 @@ export function App(props: AppProps) {
       }
     }
   };
-  // Keys typed faster than a render arrive as one chunk ("nnn"): outside a prompt each is a command.
-  // The reducer applies them in order, but handlers read `state` of this render, so a chunk of
-  // commands acts like the same key pressed once per character on the current view.
-  useInput((input, key) => {
-    if (state.prompt || input.length <= 1 || key.ctrl || key.meta) return onKey(input, key);
-    for (const ch of input) onKey(ch, key);
-  });
+  // Keys typed faster than a render arrive as one chunk ("nnn"): outside a prompt each character is
+  // a command on the current view (the reducer applies them in order).
+  // ink keeps the input handler of an earlier render; the ref always reaches this render's state.
+  const latest = useRef(onKey);
+  latest.current = onKey;
+  useInput((input, key) => latest.current(input, key));
 
   // Layout: header, [source | result + engines], search, footer; fits 80×24 and grows with the terminal.
   const searchHeight = Math.max(6, Math.min(10, Math.floor(rows / 3)));

@@ -23,7 +23,8 @@ export function processRunner(): AnalysisRunner {
       let finished = false;
       let stderr = '';
       // stdout is dropped: logic-solver's MiniSat prints its aborts there (notes/sat-backends.md).
-      const child = fork(workerPath, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      // The argument names the UI process, so a leftover worker could be found (the end-to-end test looks).
+      const child = fork(workerPath, [`--ui-parent=${process.pid}`], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       children.add(child);
       child.stderr?.on('data', (d: Buffer) => {
         stderr = (stderr + d.toString()).slice(-2000);

@@ -130,6 +130,8 @@ export type Action =
   | { readonly type: 'mode'; readonly mode: string }
   | { readonly type: 'select'; readonly delta: number; readonly count: number }
   | { readonly type: 'trace'; readonly delta: number; readonly length: number }
+  | { readonly type: 'prompt-type'; readonly text: string }
+  | { readonly type: 'prompt-erase'; readonly count: number }
   | { readonly type: 'template-field' }
   | { readonly type: 'template-adjust'; readonly delta: number }
   | { readonly type: 'source'; readonly file: string; readonly source: string; readonly loops: readonly SourceMark[]; readonly asserts: readonly SourceMark[] };
@@ -187,6 +189,10 @@ export function reduce(s: UiState, a: Action): UiState {
       return a.count === 0 ? s : { ...s, selected: (s.selected + a.delta + a.count) % a.count };
     case 'trace':
       return a.length === 0 ? s : { ...s, traceIndex: Math.max(0, Math.min(a.length - 1, s.traceIndex + a.delta)) };
+    case 'prompt-type':
+      return s.prompt ? { ...s, prompt: { ...s.prompt, value: s.prompt.value + a.text } } : s;
+    case 'prompt-erase':
+      return s.prompt ? { ...s, prompt: { ...s.prompt, value: s.prompt.value.slice(0, Math.max(0, s.prompt.value.length - a.count)) } } : s;
     case 'template-field':
       return s.template ? { ...s, templateField: (s.templateField + 1) % TEMPLATE_FIELDS.length } : { ...s, template: FIRST_TEMPLATE, templateField: 0 };
     case 'template-adjust': {

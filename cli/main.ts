@@ -8,6 +8,7 @@ import * as constraintsCommand from './commands/constraints.js';
 import * as cfgCommand from './commands/cfg.js';
 import * as runCommand from './commands/run.js';
 import * as checkCommand from './commands/check.js';
+import * as conditionsCommand from './commands/conditions.js';
 import * as uiCommand from './commands/ui.js';
 
 const program = new Command();
@@ -30,6 +31,7 @@ const modules: Array<{ register(p: Command): void }> = [
   cfgCommand,
   runCommand,
   checkCommand,
+  conditionsCommand,
   uiCommand,
 ];
 for (const m of modules) m.register(program);

@@ -16,6 +16,8 @@ export interface ConditionProblem {
   /** VCs with the target as an unknown relation where it is reached. */
   readonly vcs: readonly VerificationCondition[];
   readonly targetLine: number;
+  /** No edge of the prepared procedure assigns a parameter (so a precondition holds throughout). */
+  readonly parametersConstant: boolean;
 }
 
 /** Preconditions: the relation at the entry over the analysed function's parameters. */
@@ -26,7 +28,9 @@ export function preconditionProblem(program: Program, functionName: string | und
     throw new InputError('error', `function '${fn}' has no parameters: a precondition is over the function's parameters (choose one with --function)`, program.procedures.get(fn)!.pos);
   }
   const prepared = prepareAnalysis(program, fn, strategy);
-  return { prepared, target: prepared.cut.proc.entry, targetVariables: [...params], vcs: prepared.vcs, targetLine: prepared.cut.proc.pos.line };
+  const assigned = new Set(prepared.cut.proc.edges.flatMap((e) => (e.stmt.kind === 'assign' || e.stmt.kind === 'havoc' ? [e.stmt.target] : e.stmt.kind === 'call' && e.stmt.target ? [e.stmt.target] : [])));
+  const parametersConstant = params.every((p) => !assigned.has(p));
+  return { prepared, target: prepared.cut.proc.entry, targetVariables: [...params], vcs: prepared.vcs, targetLine: prepared.cut.proc.pos.line, parametersConstant };
 }
 
 /**
@@ -57,7 +61,7 @@ export function postconditionProblem(program: Program, functionName: string | un
   const unknown = new Set([...prepared.unknownCutpoints, target]);
   const vcs = enumeratePaths(proc, prepared.cut.cutpoints).flatMap((p) => pathConditions(p, (c) => unknown.has(c)));
   const others = prepared.unknownCutpoints.filter((c) => c !== target);
-  return { prepared: { ...prepared, unknownCutpoints: others }, target, targetVariables: variables, vcs, targetLine };
+  return { prepared: { ...prepared, unknownCutpoints: others }, target, targetVariables: variables, vcs, targetLine, parametersConstant: false };
 }
 
 function assertionsAssumed(proc: Procedure): Procedure {

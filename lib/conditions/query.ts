@@ -33,6 +33,8 @@ export interface ConditionQuery {
   readonly includeAll?: readonly State[];
   /** R contains at least one of these states (non-emptiness, or "not covered by earlier answers"). */
   readonly includeSome?: readonly State[];
+  /** R excludes at least one of these states (strictly stronger than a relation containing them). */
+  readonly excludeSome?: readonly State[];
   /** R contains none of these states. */
   readonly exclude?: readonly State[];
   /** (c) for shifts: each shifted neighbour of R contains one of these states (+1: weaken, -1: strengthen
@@ -43,6 +45,9 @@ export interface ConditionQuery {
   readonly strongerThan?: Formula;
   /** Known conjuncts of the invariants (equalities of the sampled states' affine hull), by cut-point. */
   readonly facts?: ReadonlyMap<number, Formula>;
+  /** Known conjuncts of the target relation itself (postconditions: equalities every reached state
+   * satisfies); the answer is these ∧ the template. */
+  readonly targetFacts?: Formula;
   /** The relation at the target is known (binary search: "is I(D) a precondition?"). */
   readonly knownTarget?: Formula;
   /** Runs as conditional necessary conditions: if R contains the run's input, the invariants contain
@@ -83,8 +88,16 @@ export async function solveConditionQuery(q: ConditionQuery): Promise<QueryOutco
   } else {
     known.set(entry, problem.prepared.precondition);
     if (!targetTemplate) known.set(problem.target, q.knownTarget!);
+    else if (q.targetFacts) strengthening.set(problem.target, q.targetFacts);
   }
-  const farkas = buildFarkasSystem({ vcs: problem.vcs, templates, known, strengthening });
+  // A precondition over parameters the procedure never assigns holds at every cut-point: the
+  // invariants need not repeat it (Merge's loops need m3 >= m1 + m2 only through it).
+  const assumedAtoms = new Map<number, ParamAtom[]>();
+  if (targetTemplate && problem.target === entry && problem.parametersConstant) {
+    const atoms = instantiate(targetTemplate, new Map())[0]!;
+    for (const c of templates.keys()) if (c !== entry) assumedAtoms.set(c, atoms);
+  }
+  const farkas = buildFarkasSystem({ vcs: problem.vcs, templates, known, strengthening, assumedAtoms });
   const unknowns: Unknown[] = [...farkas.system.unknowns];
   const constraints: PolyConstraint[] = [...farkas.system.constraints];
   if (targetTemplate) {
@@ -101,7 +114,10 @@ export async function solveConditionQuery(q: ConditionQuery): Promise<QueryOutco
       }
     };
     if (q.weakerThan) addImplication(knownDnf(q.weakerThan), atoms.map((a) => [a]), 'current relation implies the new one');
-    if (q.strongerThan) addImplication([atoms], knownCnf(q.strongerThan), 'new relation implies the current one');
+    if (q.strongerThan) {
+      const facts = knownDnf(q.targetFacts ?? F.TRUE)[0] ?? [];
+      addImplication([[...atoms, ...facts]], knownCnf(q.strongerThan), 'new relation implies the current one');
+    }
   }
   const system: ConstraintSystem = { unknowns, constraints };
   const encoder = encodeUnknowns(system.unknowns, q.step.widths);
@@ -120,6 +136,7 @@ export async function solveConditionQuery(q: ConditionQuery): Promise<QueryOutco
     for (const s of q.includeAll ?? []) b.assertLit(member(s));
     if (q.includeSome) b.assertLit(b.orN(q.includeSome.map(member)));
     for (const s of q.exclude ?? []) b.assertLit(-member(s));
+    if (q.excludeSome) b.assertLit(b.orN(q.excludeSome.map((s) => -member(s))));
     for (const run of q.runs ?? []) {
       const reachedHold = [...run.reached].flatMap(([c, states]) => {
         const t = templates.get(c);
@@ -153,13 +170,15 @@ export async function solveConditionQuery(q: ConditionQuery): Promise<QueryOutco
   const value = (u: string): bigint => values.get(u) ?? 0n;
   if (!satisfies(system, value)) return { status: 'unknown', reason: 'internal: the SAT model does not satisfy the bilinear system', stats };
   const invariants = new Map<number, Formula>();
-  for (const [c, t] of templates) {
-    if (c !== problem.target) invariants.set(c, simplifyInvariant(F.and(q.facts?.get(c) ?? F.TRUE, decodeTemplate(t, value))));
-  }
   const atoms = targetTemplate
     ? targetTemplate.coefficient[0]!.map((names, c) => L.fromTerms(targetTemplate.variables.map((v, i) => [v, value(names[i]!)] as [string, bigint]), value(targetTemplate.constant[0]![c]!)))
     : [];
-  const relation = targetTemplate ? F.and(...atoms.map((a) => F.geqZero(a))) : q.knownTarget!;
+  const relation = targetTemplate ? F.and(q.targetFacts ?? F.TRUE, ...atoms.map((a) => F.geqZero(a))) : q.knownTarget!;
+  for (const [c, t] of templates) {
+    if (c === problem.target) continue;
+    const assumed = assumedAtoms.has(c) ? relation : F.TRUE;
+    invariants.set(c, simplifyInvariant(F.and(assumed, q.facts?.get(c) ?? F.TRUE, decodeTemplate(t, value))));
+  }
   return { status: 'sat', relation, atoms, invariants, stats };
 }
 

@@ -65,6 +65,14 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   const search = new WpSearch(ctx, runner, params, passing, failing);
   const answers: ConditionAnswer[] = [];
   let reason: string | undefined;
+  if (failing.length === 0) {
+    // No input was seen to fail: the weakest precondition may be `true` (the program is safe).
+    const unconditional = await search.unconditional();
+    if (unconditional) {
+      options.onProgress?.({ kind: 'answer', expression: unconditional.expression });
+      return { function: fn, strategy, parameters: params, preconditions: [unconditional], stats: ctx.stats(runner.runs) };
+    }
+  }
   for (let k = 0; k < (options.maxAnswers ?? 3); k++) {
     const uncovered = passing.map((r) => r.input).filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
     if (uncovered.length === 0) break;
@@ -179,6 +187,19 @@ class WpSearch {
       currentRelation = q.relation;
     }
     return current;
+  }
+
+  /** `true` as a precondition: the program is safe for every input (nothing weaker exists). */
+  async unconditional(): Promise<ConditionAnswer | null> {
+    for (const attempt of this.attempts) {
+      if (this.ctx.timedOut) return null;
+      this.ctx.iterations++;
+      const q = await this.ctx.query({ ...attempt, conjuncts: 0, knownTarget: F.TRUE }, 'is true a precondition?');
+      if (q.status === 'sat' && (await this.ctx.certify(q.invariants, {}))) {
+        return { expression: '1', formula: F.TRUE, certified: true, invariants: this.ctx.invariantReports(q.invariants), neighbours: [], locallyOptimal: true };
+      }
+    }
+    return null;
   }
 
   async binary(uncovered: readonly State[]): Promise<Candidate | null> {

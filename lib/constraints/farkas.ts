@@ -27,6 +27,9 @@ export interface FarkasInput {
   /** Summaries of called procedures: pre/post templates over the callee's summary variables (the
    * pre-condition conjunctive). Their unknowns are declared by the caller (they are shared by units). */
   readonly summaries?: ReadonlyMap<string, readonly SummaryTemplates[]>;
+  /** Parametric atoms known to hold wherever a cut-point is left (e.g. a precondition over parameters
+   * that the procedure never assigns): conjoined to the relation there, never required. */
+  readonly assumedAtoms?: ReadonlyMap<number, readonly ParamAtom[]>;
   /** Prefix of the Farkas multipliers' names, so that several units can share one system (default 'l'). */
   readonly multiplierPrefix?: string;
 }
@@ -55,9 +58,11 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
   input.vcs.forEach((vc, vcIndex) => {
     const from = input.templates.get(vc.from);
     const facts = knownDnf(input.strengthening?.get(vc.from) ?? F.TRUE);
-    const lhsRelation: ParamAtom[][] = from
+    const assumed = input.assumedAtoms?.get(vc.from) ?? [];
+    const lhsRelation: ParamAtom[][] = (from
       ? instantiate(from, new Map()).flatMap((cube) => facts.map((fact) => [...cube, ...fact]))
-      : knownDnf(input.known.get(vc.from) ?? F.TRUE);
+      : knownDnf(input.known.get(vc.from) ?? F.TRUE)
+    ).map((cube) => [...cube, ...assumed]);
     const lhsGuards = combineCubes(knownDnf(vc.guards), callCases(vc, input));
     const rhs = conclusionCnf(vc, input);
     for (const [i, relCube] of lhsRelation.entries()) {

@@ -1,0 +1,59 @@
+// `farkas wp` and `farkas sp` end to end: the compiled CLI in a child process.
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const main = fileURLToPath(new URL('../main.js', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'farkas-conditions-'));
+
+function farkas(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [main, ...args], { timeout: 240_000, cwd: root }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('wp --json on Swap: the contract fields, a certified precondition and a replayed neighbour', async (t) => {
+  const r = await farkas('wp', 'benchmarks/conditions/swap.c', '--json');
+  t.is(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  t.is(out.function, 'Swap');
+  t.deepEqual(out.parameters, ['x']);
+  t.is(out.preconditions.length, 1);
+  const [p] = out.preconditions;
+  t.is(p.expression, 'x <= 8');
+  t.true(p.certified);
+  t.deepEqual(p.neighbours.map((n: { expression: string; input: Record<string, string>; replayed: boolean }) => [n.expression, n.input, n.replayed]), [['x <= 9', { x: '9' }, true]]);
+  t.true(out.stats.solverCalls >= 1);
+});
+
+test('sp prints the postcondition and its evidence; --at picks a loop', async (t) => {
+  const r = await farkas('sp', 'benchmarks/conditions/count-to-n.c');
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /postcondition: x == n && n >= 0/);
+  t.regex(r.stdout, /certified: yes/);
+  const bad = await farkas('sp', 'benchmarks/conditions/count-to-n.c', '--at', '2');
+  t.is(bad.code, 3);
+  t.regex(bad.stderr, /count-to-n\.c:\d+:\d+: error: no cut-point on line 2 \(cut-points are on line/);
+});
+
+test('wp on a function without parameters and bad options are input errors (exit 3, no stack trace)', async (t) => {
+  const file = join(dir, 'noparams.c');
+  writeFileSync(file, 'int main() { int x = 0; assert(x == 0); return 0; }\n');
+  const r = await farkas('wp', file);
+  t.is(r.code, 3);
+  t.regex(r.stderr, /noparams\.c:1:\d+: error: function 'main' has no parameters/);
+  const s = await farkas('wp', file, '--strategy', 'random');
+  t.is(s.code, 3);
+  t.notRegex(s.stderr + r.stderr, /at .*\.js:\d+/);
+  const syntax = join(dir, 'syntax.c');
+  writeFileSync(syntax, 'void f(int a) { a = ; }\n');
+  const e = await farkas('sp', syntax);
+  t.is(e.code, 3);
+  t.regex(e.stderr, /syntax\.c:1:\d+: error:/);
+});

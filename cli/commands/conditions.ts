@@ -1,0 +1,203 @@
+// `farkas wp FILE` and `farkas sp FILE`: weakest preconditions and strongest postconditions (paper
+// 004, Sections 4–5), each answer with its certificate and, per neighbour, the replayed witness that
+// makes it locally weakest (strongest).
+import { Option, type Command } from 'commander';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { wp } from '../../lib/conditions/wp.js';
+import { sp } from '../../lib/conditions/sp.js';
+import type { ConditionAnswer, ConditionEvent, ConditionStats, NeighbourEvidence, SpResult, WpResult } from '../../lib/conditions/types.js';
+import { InputError } from '../../lib/diagnostics.js';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
+import { readSource, runCommand } from '../common.js';
+import { cutsetOption, functionOption, parseSeconds, templateOption } from '../options.js';
+
+interface CommonCliOptions {
+  function?: string;
+  cutset: 'paths' | 'headers';
+  template: string;
+  backend: string;
+  timeout: string;
+  queryTimeout: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+function commonOptions(cmd: Command): Command {
+  return cmd
+    .addOption(functionOption())
+    .addOption(cutsetOption())
+    .addOption(templateOption())
+    .option('-b, --backend <spec>', "SAT back end: 'minisat', 'z3' or 'dimacs:CMD'", 'minisat')
+    .option('--timeout <seconds>', 'bound on the whole search', '300')
+    .option('--query-timeout <seconds>', 'bound on one solver query', '30')
+    .option('--json', 'print one JSON object (integers as decimal strings)')
+    .option('-q, --quiet', 'no progress on stderr');
+}
+
+function progress(quiet: boolean | undefined): ((e: ConditionEvent) => void) | undefined {
+  if (quiet || !process.stderr.isTTY) return undefined;
+  return (e) => {
+    if (e.kind === 'query-done') process.stderr.write(`  query ${e.index + 1}: ${e.stats.conjuncts} conjunct(s), invariants ${e.stats.template}, ${e.stats.clauses} clauses: ${e.stats.result} in ${e.stats.satMillis} ms\n`);
+    else if (e.kind === 'binary-step') process.stderr.write(`  binary search ${e.entry} in [${e.low}, ${e.high}]\n`);
+    else if (e.kind === 'answer') process.stderr.write(`  found: ${e.expression}\n`);
+  };
+}
+
+const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
+
+function neighbourJson(n: NeighbourEvidence): Record<string, unknown> {
+  return {
+    expression: n.expression,
+    move: n.move,
+    ...(n.input ? { input: values(n.input) } : {}),
+    ...(n.state ? { state: values(n.state) } : {}),
+    ...(n.nondet ? { nondet: n.nondet.map(String) } : {}),
+    ...(n.line !== undefined ? { line: n.line } : {}),
+    replayed: n.replayed,
+    ...(n.note ? { note: n.note } : {}),
+  };
+}
+
+function answerJson(a: ConditionAnswer): Record<string, unknown> {
+  return { expression: a.expression, certified: a.certified, locallyOptimal: a.locallyOptimal, invariants: a.invariants, neighbours: a.neighbours.map(neighbourJson) };
+}
+
+function statsJson(s: ConditionStats): Record<string, unknown> {
+  const clauses = s.queries.reduce((a, q) => Math.max(a, q.clauses), 0);
+  return { solverCalls: s.queries.length, iterations: s.iterations, concreteRuns: s.concreteRuns, maxClauses: clauses, millis: s.millis, queries: s.queries };
+}
+
+function printAnswer(a: ConditionAnswer, what: 'precondition' | 'postcondition', index?: number): void {
+  const label = index !== undefined ? `${what} ${index + 1}` : what;
+  console.log(`${label}: ${a.expression}`);
+  console.log(`  certified: ${a.certified ? 'yes (z3, integer arithmetic)' : 'no'}${a.invariants.length > 0 ? ', with invariants:' : ''}`);
+  for (const inv of a.invariants) console.log(`    line ${inv.line}: ${inv.expression}`);
+  const refuted = a.neighbours.filter((n) => n.replayed).length;
+  const counted = a.neighbours.filter((n) => !n.note?.startsWith('equivalent')).length;
+  console.log(`  neighbours: ${refuted}/${counted} refuted by replayed runs${a.locallyOptimal ? ` (locally ${what === 'precondition' ? 'weakest' : 'strongest'})` : ''}`);
+  for (const n of a.neighbours) {
+    let why: string;
+    if (n.replayed && n.input && what === 'precondition') why = `fails at line ${n.line} on ${fmt(n.input)}${n.nondet && n.nondet.length > 0 ? ` (nondet ${n.nondet.join(',')})` : ''}`;
+    else if (n.replayed && n.state) why = `violated by reachable ${fmt(n.state)} (inputs ${fmt(n.input)}${n.nondet && n.nondet.length > 0 ? `, nondet ${n.nondet.slice(0, 12).join(',')}${n.nondet.length > 12 ? ',…' : ''}` : ''})`;
+    else why = n.note ?? 'not refuted';
+    console.log(`    ${n.expression}: ${why}`);
+  }
+}
+
+function fmt(m: ReadonlyMap<string, bigint> | undefined): string {
+  return m ? [...m].map(([k, v]) => `${k}=${v}`).join(' ') : '';
+}
+
+function printStats(s: ConditionStats): void {
+  const clauses = s.queries.reduce((a, q) => Math.max(a, q.clauses), 0);
+  console.log(`search: ${s.queries.length} solver calls, ${s.iterations} iterations, ${s.concreteRuns} concrete runs, largest query ${clauses} clauses, ${(s.millis / 1000).toFixed(1)} s`);
+}
+
+export function register(program: Command): void {
+  commonOptions(
+    program
+      .command('wp')
+      .description('weakest preconditions over the parameters of a function, each certified and locally weakest with replayed evidence')
+      .argument('<file>', 'C program (.c or .i)'),
+  )
+    .addOption(new Option('-s, --strategy <name>', "'neighbourhood' (paper Fig. 6) or 'binary' (Fig. 5)").choices(['neighbourhood', 'binary']).default('neighbourhood'))
+    .option('--max-answers <n>', 'most preconditions reported (each covers a passing input the others miss)', '3')
+    .addHelpText('after', `
+Each precondition is a conjunction over the function's parameters. "certified" means the independent
+checker proved the function's assertions under it, with the listed invariants. Each neighbour (a
+hyperplane shifted by one, or rotated onto another) gets an input inside it but outside the
+precondition on which the program fails an assertion, replayed by the interpreter.
+
+${EXIT_CODES_HELP.replace('safe (certified)', 'a precondition found').replace('unknown (with the reason)', 'none found (with the reason)')}`)
+    .action((file: string, opts: CommonCliOptions & { strategy: 'neighbourhood' | 'binary'; maxAnswers: string }) =>
+      runCommand(async () => {
+        const prog = parseProgram(readSource(file), file);
+        const maxAnswers = Number(opts.maxAnswers);
+        if (!Number.isInteger(maxAnswers) || maxAnswers < 1) throw new InputError('error', `--max-answers expects a positive integer, got '${opts.maxAnswers}'`, null);
+        const result = await wp(prog, {
+          strategy: opts.strategy,
+          maxAnswers,
+          ...shared(opts),
+        });
+        if (opts.json) console.log(JSON.stringify(wpJson(file, result), null, 2));
+        else {
+          console.log(`${file}: function ${result.function}(${result.parameters.join(', ')}): ${result.preconditions.length} precondition(s) [${result.strategy}]`);
+          result.preconditions.forEach((a, i) => printAnswer(a, 'precondition', i));
+          if (result.reason) console.log(`reason: ${result.reason}`);
+          printStats(result.stats);
+        }
+        return result.preconditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
+      }),
+    );
+
+  commonOptions(
+    program
+      .command('sp')
+      .description('strongest postcondition at the exit (or a loop), certified and locally strongest with replayed evidence')
+      .argument('<file>', 'C program (.c or .i)'),
+  )
+    .option('--at <line>', 'line of a cut-point (a loop) instead of the exit')
+    .addHelpText('after', `
+Assertions are assumed (the postcondition describes the runs that pass them). "certified" means the
+independent checker proved that the postcondition holds, with the listed invariants. Each neighbour
+(a hyperplane shifted inwards by one, or rotated onto another) gets a reachable state that violates
+it, found by running the program on concrete inputs and reproduced by re-running it.
+
+${EXIT_CODES_HELP.replace('safe (certified)', 'a postcondition found').replace('unknown (with the reason)', 'none found (with the reason)')}`)
+    .action((file: string, opts: CommonCliOptions & { at?: string }) =>
+      runCommand(async () => {
+        const prog = parseProgram(readSource(file), file);
+        let atLine: number | undefined;
+        if (opts.at !== undefined) {
+          if (!/^\d+$/.test(opts.at.trim())) throw new InputError('error', `--at expects a line number, got '${opts.at}'`, null);
+          atLine = Number(opts.at);
+        }
+        const result = await sp(prog, { ...(atLine !== undefined ? { atLine } : {}), ...shared(opts) });
+        if (opts.json) console.log(JSON.stringify(spJson(file, result), null, 2));
+        else {
+          console.log(`${file}: function ${result.function}, ${result.at === 'exit' ? 'at the exit' : `at line ${result.line}`}, over ${result.variables.join(', ')}`);
+          if (result.postcondition) printAnswer(result.postcondition, 'postcondition');
+          else console.log(`no postcondition: ${result.reason}`);
+          printStats(result.stats);
+        }
+        return result.postcondition ? EXIT.OK : EXIT.UNKNOWN;
+      }),
+    );
+}
+
+function shared(opts: CommonCliOptions) {
+  return {
+    ...(opts.function ? { function: opts.function } : {}),
+    cutset: opts.cutset,
+    schedule: opts.template,
+    backend: opts.backend,
+    timeoutMs: parseSeconds(opts.timeout, '--timeout') * 1000,
+    queryTimeoutMs: parseSeconds(opts.queryTimeout, '--query-timeout') * 1000,
+    ...(progress(opts.quiet) ? { onProgress: progress(opts.quiet)! } : {}),
+  };
+}
+
+export function wpJson(file: string, r: WpResult): Record<string, unknown> {
+  return {
+    file,
+    function: r.function,
+    strategy: r.strategy,
+    parameters: r.parameters,
+    preconditions: r.preconditions.map(answerJson),
+    ...(r.reason ? { reason: r.reason } : {}),
+    stats: statsJson(r.stats),
+  };
+}
+
+export function spJson(file: string, r: SpResult): Record<string, unknown> {
+  return {
+    file,
+    function: r.function,
+    at: r.at,
+    line: r.line,
+    variables: r.variables,
+    postcondition: r.postcondition ? answerJson(r.postcondition) : null,
+    ...(r.reason ? { reason: r.reason } : {}),
+    stats: statsJson(r.stats),
+  };
+}

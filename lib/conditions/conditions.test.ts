@@ -1,0 +1,89 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseProgram } from '../frontend/index.js';
+import { parseCExpression } from '../witness/c-expression.js';
+import { equivalent, implies } from '../check/lia.js';
+import { runProgram } from '../interp/index.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import { wp } from './wp.js';
+import { sp } from './sp.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const parseFormula = (text: string, vars: string[]): Formula => parseCExpression(text, Object.fromEntries(vars.map((v) => [v, v])), 'test');
+const load = (rel: string) => parseProgram(readFileSync(root + rel, 'utf8'), rel);
+
+async function equivalentTo(_t: unknown, actual: Formula, expected: string, vars: string[]): Promise<boolean> {
+  const r = await equivalent(actual, parseFormula(expected, vars));
+  return r.status === 'valid';
+}
+
+test('wp (neighbourhood) on Fig. 4(a): i >= j and i <= 0, certified, each neighbour refuted by a replayed failing input', async (t) => {
+  const program = load('benchmarks/conditions/wp1.c');
+  const r = await wp(program, { timeoutMs: 240_000 });
+  t.is(r.preconditions.length, 2);
+  const found = await Promise.all(['i >= j', 'i <= 0'].map(async (e) => {
+    for (const a of r.preconditions) if (await equivalentTo(t, a.formula, e, ['i', 'j'])) return true;
+    return false;
+  }));
+  t.deepEqual(found, [true, true]);
+  for (const a of r.preconditions) {
+    t.true(a.certified);
+    t.true(a.locallyOptimal);
+    for (const n of a.neighbours) {
+      t.true(n.replayed);
+      // The witness is inside the neighbour, outside the precondition, and really fails.
+      const env = (v: string) => n.input!.get(v) ?? 0n;
+      t.false(F.evaluate(a.formula, env));
+      const run = runProgram(program, { inputs: n.input!, nondet: n.nondet ?? [], nondetDefault: null });
+      t.is(run.outcome.kind, 'assertion-failed');
+    }
+  }
+});
+
+test('wp: the binary strategy (Fig. 5) and the neighbourhood strategy cover the same inputs on Fig. 4(a)', async (t) => {
+  const program = load('benchmarks/conditions/wp1.c');
+  const [binary, neighbourhood] = [await wp(program, { strategy: 'binary', timeoutMs: 240_000 }), await wp(program, { timeoutMs: 240_000 })];
+  t.is(binary.strategy, 'binary');
+  t.true(binary.preconditions.length >= 2);
+  t.true(binary.preconditions.every((a) => a.certified));
+  // Binary search may stop at a different local optimum (j <= 0 is one: j <= 1 needs a disjunctive
+  // invariant), but the union of the answers is the same set of inputs.
+  const union = (r: typeof binary) => F.or(...r.preconditions.map((a) => a.formula));
+  t.is((await equivalent(union(binary), union(neighbourhood))).status, 'valid');
+  t.true(binary.stats.queries.length > neighbourhood.stats.queries.length, 'binary search asks the solver entry by entry');
+});
+
+test('wp on Fig. 7(a) (Swap): x <= 8, with x = 9 failing in the shifted neighbour', async (t) => {
+  const r = await wp(load('benchmarks/conditions/swap.c'), { timeoutMs: 120_000 });
+  t.is(r.preconditions.length, 1);
+  const [a] = r.preconditions;
+  t.true(await equivalentTo(t, a!.formula, 'x <= 8', ['x']));
+  t.deepEqual(a!.neighbours.map((n) => [n.expression, n.input?.get('x'), n.replayed]), [['x <= 9', 9n, true]]);
+});
+
+test('wp of a program that is safe for every input is `true`', async (t) => {
+  const r = await wp(load('benchmarks/paper/fig1.c'), { timeoutMs: 120_000 });
+  t.deepEqual(r.preconditions.map((a) => [a.expression, a.certified]), [['1', true]]);
+});
+
+test('sp: counting to n ends with x == n, certified; each neighbour is violated by a reproduced reachable state', async (t) => {
+  const r = await sp(load('benchmarks/conditions/count-to-n.c'), { timeoutMs: 120_000 });
+  t.truthy(r.postcondition, r.reason);
+  const post = r.postcondition!;
+  t.true(post.certified);
+  t.true(await equivalentTo(t, post.formula, 'x == n && n >= 0', ['x', 'n']));
+  for (const n of post.neighbours.filter((x) => !x.note)) {
+    t.true(n.replayed);
+    t.false(F.evaluate(parseFormula(n.expression, ['x', 'n']), (v) => n.state!.get(v) ?? 0n));
+  }
+});
+
+test('sp on Fig. 2 with a symbolic bound: a certified postcondition that gives x == 2*m + 2 when the loop leaves with y == -1', async (t) => {
+  const r = await sp(load('benchmarks/paper/fig2-general.c'), { timeoutMs: 120_000 });
+  t.truthy(r.postcondition, r.reason);
+  t.true(r.postcondition!.certified);
+  const claim = await implies(F.and(r.postcondition!.formula, parseFormula('y == -1', ['y'])), parseFormula('x == 2 * m + 2', ['x', 'm']));
+  t.is(claim.status, 'valid');
+});

@@ -1,0 +1,185 @@
+// `farkas sp`: the strongest postcondition at the exit (or at a cut-point) within the template
+// (paper 004, Section 5, Fig. 8 — the dual of Fig. 6). Assertions are assumed. A candidate R must
+// be consistent (every VC reaching the target implies R, with invariants found by Farkas), contain
+// every reachable state the interpreter found there, and each shifted neighbour `e_j - 1 >= 0` must
+// be violated by one of those states (condition (c) with concrete witnesses: every conjunct is tight
+// on a real run). The answer is certified by the independent checker, and every
+// neighbour (shifts and rotations `e_j - e_l >= 0`) gets a reachable state that violates it,
+// reproduced by re-running the program, as evidence that nothing stronger nearby holds.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import type { Program } from '../ir/cfg.js';
+import { normaliseInequality, simplifyInvariant } from '../ir/simplify.js';
+import { equivalent, isSatisfiable } from '../check/lia.js';
+import { runProgram } from '../interp/index.js';
+import { stateKey, statesAlong, type State } from '../engine/samples.js';
+import { affineHull } from '../engine/equalities.js';
+import { postconditionProblem } from './prepare.js';
+import { reachableStates, type ReachedState } from './points.js';
+import { conjunction, neighbours } from './neighbours.js';
+import { SearchContext, type ConditionOptions } from './search.js';
+import type { ConditionAnswer, NeighbourEvidence, SpResult } from './types.js';
+
+export interface SpOptions extends ConditionOptions {
+  /** Source line of a cut-point (a loop) instead of the exit. */
+  readonly atLine?: number;
+}
+
+export async function sp(program: Program, options: SpOptions = {}): Promise<SpResult> {
+  const problem = postconditionProblem(program, options.function, options.cutset ?? 'paths', options.atLine);
+  const ctx = new SearchContext(program, problem, options);
+  const { prepared, target } = problem;
+  const fn = prepared.function;
+  const variables = problem.targetVariables;
+  const base = { function: fn, line: problem.targetLine, at: (target === prepared.cut.proc.exit ? 'exit' : 'cutpoint') as 'exit' | 'cutpoint', variables };
+  const budget = Math.min(4000, ctx.remaining() / 10);
+  const reached = reachableStates(prepared.preparedProgram, fn, target, variables, { budgetMs: budget });
+  if (reached.length === 0) {
+    return { ...base, postcondition: null, reason: 'no concrete run reached the target (the postcondition may be false, or runs need other inputs)', stats: ctx.stats(0) };
+  }
+  // Every invariant contains what runs reach: the same necessary conditions as in verify.
+  const others = new Map<number, State[]>();
+  const watched = new Set(prepared.unknownCutpoints);
+  for (const r of reached.slice(0, 40)) {
+    const run = runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: 4000, recordTrace: true });
+    for (const [c, states] of statesAlong(prepared.preparedProgram, fn, run, watched)) {
+      const list = others.get(c) ?? [];
+      others.set(c, list);
+      for (const s of states) if (list.length < 24 && !list.some((t) => stateKey(t) === stateKey(s))) list.push(s);
+    }
+  }
+  const hull = new Map<number, Formula>();
+  for (const c of prepared.unknownCutpoints) {
+    const eqs = affineHull(prepared.variables.get(c) ?? [], others.get(c) ?? []);
+    if (eqs.length > 0) hull.set(c, F.and(...eqs));
+  }
+  // The equalities every reached state satisfies are guessed as part of the answer (x == 2*m + 2);
+  // the template supplies the inequalities. Without them too, in case the runs were not varied enough.
+  const targetEqs = affineHull(variables, reached.map((r) => r.state));
+  const targetFacts = targetEqs.length > 0 ? F.and(...targetEqs) : undefined;
+  const none = new Map<number, Formula>();
+  const attempts: { step: (typeof ctx.steps)[number]; facts: ReadonlyMap<number, Formula>; targetFacts?: Formula }[] = ctx.steps.flatMap((step) => [
+    ...(targetFacts ? [{ step, facts: hull, targetFacts }] : []),
+    ...(hull.size > 0 ? [{ step, facts: hull }] : []),
+    { step, facts: none },
+  ]);
+  const states = reached.map((r) => r.state);
+  let found: { atoms: readonly Linear[]; invariants: ReadonlyMap<number, Formula>; relation: Formula } | null = null;
+  search: for (const attempt of attempts) {
+    for (let n = attempt.targetFacts ? 1 : 2; n <= (ctx.options.maxConjuncts ?? 4); n++) {
+      if (ctx.timedOut) break search;
+      ctx.iterations++;
+      const q = await ctx.query({ ...attempt, conjuncts: n, includeAll: states, reached: others, shiftWitnesses: { direction: -1, states } }, 'locally strongest postcondition');
+      if (q.status !== 'sat') continue;
+      if (!(await certify(ctx, q.invariants, q.relation, target === prepared.cut.proc.exit))) continue;
+      const factAtoms = attempt.targetFacts ? equalityAtoms(attempt.targetFacts) : [];
+      found = { atoms: [...factAtoms, ...q.atoms], invariants: q.invariants, relation: q.relation };
+      // Fig. 8's loop: move to a strictly stronger relation (one that excludes a state the current one
+      // allows) that still holds and is still tight, while one exists among nearby probe states.
+      for (let round = 0; round < 4 && !ctx.timedOut; round++) {
+        const probes = [...probeStates(states, variables), ...(await statesBeyond(found.relation, states, variables))].filter((p) => F.evaluate(found!.relation, (v) => p.get(v) ?? 0n));
+        if (probes.length === 0) break;
+        ctx.iterations++;
+        const stronger = await ctx.query(
+          { ...attempt, conjuncts: n, includeAll: states, reached: others, shiftWitnesses: { direction: -1, states }, strongerThan: found.relation, excludeSome: probes },
+          'strictly stronger postcondition',
+        );
+        if (stronger.status !== 'sat' || !(await certify(ctx, stronger.invariants, stronger.relation, target === prepared.cut.proc.exit))) break;
+        found = { atoms: [...(attempt.targetFacts ? equalityAtoms(attempt.targetFacts) : []), ...stronger.atoms], invariants: stronger.invariants, relation: stronger.relation };
+      }
+      break search;
+    }
+  }
+  if (!found) {
+    return { ...base, postcondition: null, reason: ctx.timedOut ? 'timeout before a postcondition was found' : 'no postcondition within the templates', stats: ctx.stats(reached.length) };
+  }
+  const postcondition = await report(ctx, program, fn, target, found.atoms, found.invariants, reached);
+  options.onProgress?.({ kind: 'answer', expression: postcondition.expression });
+  return { ...base, postcondition, stats: ctx.stats(reached.length) };
+}
+
+async function certify(ctx: SearchContext, invariants: ReadonlyMap<number, Formula>, relation: Formula, atExit: boolean): Promise<boolean> {
+  if (atExit) return ctx.certify(invariants, { postcondition: relation });
+  // At a loop cut-point the relation is one of the invariants.
+  return ctx.certify(new Map([...invariants, [ctx.problem.target, relation]]), {});
+}
+
+async function report(
+  ctx: SearchContext,
+  program: Program,
+  fn: string,
+  target: number,
+  rawAtoms: readonly Linear[],
+  invariants: ReadonlyMap<number, Formula>,
+  reached: readonly ReachedState[],
+): Promise<ConditionAnswer> {
+  const atoms = rawAtoms.map(normaliseInequality);
+  const relation = conjunction(atoms);
+  const formula = simplifyInvariant(relation);
+  const evidence: NeighbourEvidence[] = [];
+  let optimal = true;
+  for (const nb of neighbours(atoms, -1)) {
+    const expression = F.toC(nb.formula);
+    const same = await equivalent(nb.formula, relation, { timeoutMs: 5000 });
+    if (same.status === 'valid') {
+      evidence.push({ expression, move: nb.move, replayed: false, note: 'equivalent to the postcondition (its conjuncts are not independent)' });
+      continue;
+    }
+    const witness = reached.find((r) => !F.evaluate(nb.formula, (v) => r.state.get(v) ?? 0n));
+    if (witness && reproduces(ctx, fn, target, witness)) {
+      evidence.push({ expression, move: nb.move, state: witness.state, input: witness.inputs, nondet: witness.nondet, replayed: true });
+    } else {
+      optimal = false;
+      evidence.push({ expression, move: nb.move, replayed: false, note: 'no reachable state found that violates this neighbour: it may be a stronger postcondition' });
+    }
+  }
+  void program;
+  return { expression: F.toC(formula), formula, certified: true, invariants: ctx.invariantReports(invariants), neighbours: evidence, locallyOptimal: optimal };
+}
+
+/** Re-running the witness's inputs and nondet values reaches its state at the target again. */
+function reproduces(ctx: SearchContext, fn: string, target: number, witness: ReachedState): boolean {
+  const program = ctx.problem.prepared.preparedProgram;
+  const run = runProgram(program, { entry: fn, inputs: witness.inputs, nondet: witness.nondet, nondetDefault: null, maxSteps: 100_000, recordTrace: true });
+  const states = statesAlong(program, fn, run, new Set([target])).get(target) ?? [];
+  return states.some((s) => [...witness.state].every(([v, value]) => (s.get(v) ?? 0n) === value));
+}
+
+/** `e == 0` conjuncts as the atoms e >= 0 and -e >= 0. */
+function equalityAtoms(f: Formula): Linear[] {
+  const cube = F.dnf(f)[0] ?? [];
+  return cube.flatMap((a) => (a.kind !== 'atom' ? [] : a.rel === '>=' ? [a.expr] : [a.expr, L.negate(a.expr)]));
+}
+
+/** States next to the reached ones (one variable moved by 1 or 3) that no run was seen to reach. */
+function probeStates(reached: readonly State[], variables: readonly string[]): State[] {
+  const seen = new Set(reached.map(stateKey));
+  const out = new Map<string, State>();
+  for (const s of reached.slice(0, 60)) {
+    for (const v of variables) {
+      for (const d of [-3n, -1n, 1n, 3n]) {
+        const p = new Map(s).set(v, (s.get(v) ?? 0n) + d);
+        const key = stateKey(p);
+        if (!seen.has(key) && out.size < 400) out.set(key, p);
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** States of `relation` beyond the reached range of one variable (below its least or above its
+ * greatest reached value), found by z3: candidates for a stronger relation to exclude. */
+async function statesBeyond(relation: Formula, reached: readonly State[], variables: readonly string[]): Promise<State[]> {
+  const out: State[] = [];
+  for (const v of variables) {
+    const seen = reached.map((s) => s.get(v) ?? 0n);
+    const [lo, hi] = [seen.reduce((a, b) => (b < a ? b : a)), seen.reduce((a, b) => (b > a ? b : a))];
+    for (const beyond of [F.compare(L.variable(v), '<', L.constant(lo)), F.compare(L.variable(v), '>', L.constant(hi))]) {
+      const sat = await isSatisfiable(F.and(relation, beyond), { timeoutMs: 2000 });
+      if (sat.status === 'sat' && sat.model) out.push(new Map(variables.map((w) => [w, sat.model!.get(w) ?? 0n] as [string, bigint])));
+    }
+  }
+  return out;
+}

@@ -3,8 +3,9 @@
 import type { Mode } from './types.js';
 import { verifyMode } from './verify.js';
 import { wpMode } from './wp.js';
+import { spMode } from './sp.js';
 
-export const MODES: readonly Mode[] = [verifyMode, wpMode];
+export const MODES: readonly Mode[] = [verifyMode, wpMode, spMode];
 
 export function modeById(id: string): Mode | undefined {
   return MODES.find((m) => m.id === id);

@@ -3,6 +3,7 @@ import { render } from 'ink-testing-library';
 import { MODES, modeById, modeByKey } from './index.js';
 import { conditionEvents, wpData, wpMode } from './wp.js';
 import { verifyMode, type VerifyData } from './verify.js';
+import { spData, spMode } from './sp.js';
 import type { WorkerMessage } from '../protocol.js';
 import type { WpResult } from '../../../lib/conditions/types.js';
 import * as F from '../../../lib/ir/formula.js';
@@ -72,4 +73,17 @@ test('verify: the invariant of the selected cut-point, else the first one', (t) 
   const unknown = render(<verifyMode.Result data={{ ...data, verdict: 'unknown', certified: false, reason: 'timeout after 3 s' }} selected={null} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(unknown, /unknown: timeout after 3 s/);
   t.regex(unknown, /not certified \(candidate\)/);
+});
+
+test('sp: the postcondition with the reachable states that rule out its neighbours', (t) => {
+  const data = spData({
+    function: 'f', line: 12, at: 'exit', variables: ['x', 'y'],
+    postcondition: { expression: 'x == y', formula: F.TRUE, certified: true, invariants: [], neighbours: [{ expression: 'x <= y - 1', move: '-1', state: new Map([['x', 3n], ['y', 3n]]), replayed: true }], locallyOptimal: true },
+    stats: { queries: [], iterations: 1, concreteRuns: 10, millis: 1200 },
+  });
+  const frame = render(<spMode.Result data={data} selected={null} traceIndex={0} width={70} height={8} color={false} />).lastFrame()!;
+  t.regex(frame, /strongest postcondition of f at line 12 over x, y/);
+  t.regex(frame, /x == y {2}\[certified\] \[locally strongest\]/);
+  t.regex(frame, /not x <= y - 1: reaches x=3, y=3/);
+  t.is(modeByKey('s'), spMode);
 });

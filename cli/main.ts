@@ -9,6 +9,7 @@ import * as cfgCommand from './commands/cfg.js';
 import * as runCommand from './commands/run.js';
 import * as checkCommand from './commands/check.js';
 import * as conditionsCommand from './commands/conditions.js';
+import * as uiCommand from './commands/ui.js';
 
 const program = new Command();
 program
@@ -31,7 +32,14 @@ const modules: Array<{ register(p: Command): void }> = [
   runCommand,
   checkCommand,
   conditionsCommand,
+  uiCommand,
 ];
 for (const m of modules) m.register(program);
 
-await program.parseAsync(process.argv);
+// `farkas FILE`: the UI on a terminal, plain `verify` output otherwise.
+const args = process.argv.slice(2);
+const commandNames = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+if (args.length > 0 && !args[0]!.startsWith('-') && !commandNames.has(args[0]!) && args[0] !== 'help') {
+  args.unshift(uiCommand.isInteractive() ? 'ui' : 'verify');
+}
+await program.parseAsync(args, { from: 'user' });

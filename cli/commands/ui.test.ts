@@ -1,0 +1,97 @@
+// `farkas ui`: the real program in a pseudo-terminal (tmux), and the plain fallback without one.
+import test from 'ava';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const main = fileURLToPath(new URL('../main.js', import.meta.url));
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const socket = `farkas-ui-test-${process.pid}`;
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+}
+const screen = () => tmux('capture-pane', '-p', '-t', 'ui');
+async function waitFor(re: RegExp, limitMs = 120_000): Promise<string> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const text = screen();
+    if (re.test(text)) return text;
+    if (Date.now() > end) throw new Error(`${re} not on screen:\n${text}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+async function keys(...k: string[]): Promise<void> {
+  for (const key of k) {
+    tmux('send-keys', '-t', 'ui', key);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+async function type(text: string): Promise<void> {
+  tmux('send-keys', '-t', 'ui', '-l', text);
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+test.after.always(() => {
+  if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
+});
+
+(hasTmux ? test : test.skip)('end to end in a terminal: Fig. 1 invariant, wp on Fig. 4(a), a counterexample stepped, quit ends the workers', async (t) => {
+  tmux('new-session', '-d', '-s', 'ui', '-x', '80', '-y', '24', '-c', root, `NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(main)} benchmarks/paper/fig1.c; echo "EXIT=$?"; sleep 600`);
+  const fig1 = await waitFor(/x <= 0/);
+  t.regex(fig1, /safe \(certified by z3\)/);
+  t.regex(fig1, /1 1x2\s+3\/\d+\/1\s+\d+\s+\d+\s+\d+\s+sat/);
+  await waitFor(/constraint\/SAT\s+safe/);
+  t.false(fig1.includes('\x1b'), 'no escape codes on the captured screen');
+
+  await keys('o');
+  await waitFor(/open file: _/);
+  await type('benchmarks/conditions/wp1.c');
+  await keys('Enter');
+  await waitFor(/while \(x <= 100\)/);
+  await keys('w');
+  const wp = await waitFor(/2\. i (<= 0|>= j)/);
+  t.regex(wp, /1\. i (<= 0|>= j) {2}\[certified\]/);
+
+  await keys('o');
+  await waitFor(/open file: _/);
+  await type('benchmarks/literature/off-by-one.c');
+  await keys('Enter', 'v');
+  await waitFor(/counterexample: n=\d+; fails at line/);
+  await keys('n', 'n', 'n');
+  const stepped = await waitFor(/step 4\/\d+ {2}line 5/);
+  t.regex(stepped, />\s*5 L\s+while \(i <= n\)/);
+
+  const uiPid = tmux('list-panes', '-t', 'ui', '-F', '#{pane_pid}').trim();
+  const shellChildren = spawnSync('pgrep', ['-P', uiPid], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+  await keys('q');
+  await waitFor(/EXIT=0/, 20_000);
+  // Every analysis worker of that UI process was killed with it.
+  for (const pid of shellChildren) {
+    const left = spawnSync('pgrep', ['-f', '--', `--ui-parent=${pid}`], { encoding: 'utf8' }).stdout.trim();
+    t.is(left, '', `analysis workers of UI process ${pid} still running`);
+  }
+});
+
+test('without a terminal, farkas FILE and farkas ui FILE print the verify output', (t) => {
+  for (const args of [['benchmarks/literature/off-by-one.c'], ['ui', 'benchmarks/literature/off-by-one.c']]) {
+    const r = spawnSync(process.execPath, [main, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    t.is(r.status, 1, r.stderr);
+    t.regex(r.stdout, /off-by-one\.c: function off_by_one: unsafe/);
+    t.regex(r.stdout, /counterexample: n=\d+/);
+  }
+});
+
+test('farkas ui on a bad program is a positioned input error before any screen', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'farkas-ui-'));
+  const file = join(dir, 'bad.c');
+  writeFileSync(file, 'int main() {\n  int x = ;\n}\n');
+  const r = spawnSync(process.execPath, [main, 'ui', file], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  t.is(r.status, 3);
+  t.regex(r.stderr, /bad\.c:2:\d+: error:/);
+  t.is(r.stdout, '');
+});

@@ -1,0 +1,82 @@
+// `farkas ui FILE` (and `farkas FILE` on a terminal): the interactive terminal UI (cli/ui/). Without a
+// terminal (pipes, CI) it prints what `farkas verify` prints.
+import { createElement } from 'react';
+import { Option, type Command } from 'commander';
+import { render } from 'ink';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { verify } from '../../lib/engine/verify.js';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
+import { readSource, runCommand } from '../common.js';
+import { cutsetOption, functionOption, templateOption } from '../options.js';
+import { formatVerify } from './verify.js';
+import { App } from '../ui/app.js';
+import { MODES } from '../ui/modes/index.js';
+import { processRunner } from '../ui/runner.js';
+
+interface UiCliOptions {
+  function?: string;
+  cutset: 'paths' | 'headers';
+  template: string;
+  mode: string;
+  exportDir: string;
+}
+
+export function isInteractive(): boolean {
+  return process.stdout.isTTY === true && process.stdin.isTTY === true;
+}
+
+export function register(program: Command): void {
+  program
+    .command('ui')
+    .description('interactive terminal UI: watch invariants being synthesised, change templates and assertions, step counterexamples')
+    .argument('<file>', 'C program (.c or .i)')
+    .addOption(functionOption())
+    .addOption(cutsetOption())
+    .addOption(templateOption())
+    .addOption(new Option('-m, --mode <mode>', 'mode to start in').choices(MODES.map((m) => m.id)).default('verify'))
+    .option('--export-dir <dir>', "where 'x' writes FILE.MODE.json", '.')
+    .addHelpText('after', `
+Keys: ${MODES.map((m) => `${m.key} ${m.id}`).join(', ')}; up/down select a cut-point; n/p step a counterexample;
+t and +/- compose a template; c cut-set; a/e add/edit an assertion; o open a file; x export JSON;
+? help; q quit. Without a terminal (pipes, CI) the output is that of 'farkas verify'.
+NO_COLOR turns colours off.
+
+${EXIT_CODES_HELP}`)
+    .action((file: string, opts: UiCliOptions) =>
+      runCommand(async () => {
+        const source = readSource(file);
+        parseProgram(source, file); // a bad program is a positioned input error before the screen opens
+        if (!isInteractive()) return plainVerify(file, source, opts);
+        const runner = processRunner();
+        process.on('exit', () => runner.dispose());
+        const app = render(
+          createElement(App, {
+            file,
+            source,
+            modes: MODES,
+            runner,
+            initialMode: opts.mode,
+            cutset: opts.cutset,
+            schedule: opts.template,
+            exportDir: opts.exportDir,
+            color: !('NO_COLOR' in process.env) || process.env.NO_COLOR === '',
+            ...(opts.function !== undefined ? { functionName: opts.function } : {}),
+          }),
+          { exitOnCtrlC: true },
+        );
+        await app.waitUntilExit();
+        runner.dispose();
+        return EXIT.OK;
+      }),
+    );
+}
+
+async function plainVerify(file: string, source: string, opts: UiCliOptions): Promise<number> {
+  const result = await verify(parseProgram(source, file), {
+    ...(opts.function !== undefined ? { function: opts.function } : {}),
+    cutset: opts.cutset,
+    schedule: opts.template,
+  });
+  process.stdout.write(formatVerify(file, result));
+  return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
+}

@@ -1,0 +1,212 @@
+import test from 'ava';
+import { cleanup, render } from 'ink-testing-library';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from './app.js';
+import { MODES } from './modes/index.js';
+import { FakeRunner, until } from './testing/fake-runner.js';
+import type { VerifyData } from './modes/verify.js';
+import { verifyData } from './modes/verify.js';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { verify } from '../../lib/engine/verify.js';
+
+const bench = (p: string) => new URL(`../../../benchmarks/${p}`, import.meta.url);
+const fig1 = readFileSync(bench('paper/fig1.c'), 'utf8');
+const offByOne = readFileSync(bench('literature/off-by-one.c'), 'utf8');
+const dir = mkdtempSync(join(tmpdir(), 'farkas-ui-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+// Serial: ink-testing-library's cleanup() unmounts every instance. Unmounting stops the UI's timers and input listeners (and cancels its jobs).
+test.afterEach.always(() => cleanup());
+
+const fig1Result: VerifyData = {
+  verdict: 'safe',
+  certified: true,
+  function: 'PV1',
+  schedule: 'paper',
+  invariants: [{ line: 7, col: 5, expression: 'x <= 0', function: 'PV1' }],
+  template: '1x2',
+  widths: '3/7/1',
+  json: { verdict: 'safe', invariants: [{ line: 7, expression: 'x <= 0' }] },
+};
+
+function open(source = fig1, file = 'fig1.c') {
+  const runner = new FakeRunner();
+  const ui = render(<App file={file} source={source} modes={MODES} runner={runner} color={false} columns={80} rows={24} exportDir={dir} />);
+  const frame = () => ui.lastFrame() ?? '';
+  const waitFor = (re: RegExp) => until(() => re.test(frame()), frame);
+  const press = async (keys: string) => {
+    ui.stdin.write(keys);
+    await new Promise((r) => setTimeout(r, 30));
+  };
+  return { runner, ui, frame, waitFor, press };
+}
+
+test.serial('verify: live search rows, then the invariant of the selected cut-point and the engines', async (t) => {
+  const { runner, frame, waitFor, ui } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  t.like(runner.current.job, { mode: 'verify', file: 'fig1.c', options: { cutset: 'paths', schedule: 'paper' } });
+  const job = runner.current;
+  job.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  job.post({ type: 'search', event: { kind: 'row-start', index: 0, template: '1x2', widths: '3/7/1' } });
+  await waitFor(/1 1x2\s+3\/7\/1.*solving/);
+  t.regex(frame(), / 7  C\s+x = x \+ y;/);
+  t.regex(frame(), /searching/);
+  job.post({ type: 'search', event: { kind: 'row-done', index: 0, variables: 3107, clauses: 16588, satMillis: 575, result: 'sat' } });
+  job.post({ type: 'result', data: fig1Result });
+  job.post({ type: 'engines', rows: [{ name: 'constraint/SAT', status: 'done', verdict: 'safe', millis: 2000 }, { name: 'symbolic', status: 'running' }] });
+  await waitFor(/x <= 0/);
+  t.regex(frame(), /safe \(certified by z3\)/);
+  t.regex(frame(), /line 7:5/);
+  t.regex(frame(), /template 1x2, widths 3\/7\/1/);
+  t.regex(frame(), /\+ constraint\/SAT\s+safe/);
+  t.regex(frame(), /3107\s+16588\s+575\s+sat/);
+  ui.unmount();
+  t.true(job.cancelled, 'leaving the UI cancels the running job');
+});
+
+test.serial('mode keys start the mode on the same program and cancel the running job', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('w');
+  await until(() => runner.jobs.length === 2, frame);
+  t.true(runner.jobs[0]!.cancelled);
+  t.is(runner.current.job.mode, 'wp');
+  t.is(runner.current.job.options.strategy, 'neighbourhood');
+  await waitFor(/mode wp \(neighbourhood\)/);
+  await press('g');
+  await until(() => runner.jobs.length === 3, frame);
+  t.is(runner.current.job.options.strategy, 'binary');
+});
+
+test.serial('template and cut-set keys re-run with the composed schedule', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('t'); // compose: disjuncts
+  await waitFor(/template 1x2 3\/6\/1 \[disjuncts\]/);
+  await press('+');
+  await waitFor(/template 2x2 3\/6\/1 \[disjuncts\]/);
+  await until(() => runner.jobs.length === 2, frame);
+  const schedule = runner.current.job.options.schedule;
+  t.true(typeof schedule === 'object' && schedule.steps[0]!.shape.disjuncts === 2);
+  await press('c');
+  await waitFor(/cut-set headers/);
+  await until(() => runner.jobs.length === 3, frame);
+  t.is(runner.current.job.options.cutset, 'headers');
+  await press('T');
+  await waitFor(/template paper/);
+  await until(() => runner.jobs.length === 4, frame);
+  t.is(runner.current.job.options.schedule, 'paper');
+});
+
+test.serial('adding an assertion: a parse error is shown with its position, a good one re-runs the new program', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  await waitFor(/ 7  C /);
+  await press('a');
+  await waitFor(/assert after line 7: _/);
+  await press('x >=');
+  await waitFor(/assert after line 7: x >=_/);
+  await press('\r');
+  await waitFor(/fig1\.c:8:\d+: error/);
+  t.is(runner.jobs.length, 1);
+  await press('\x7f'); // backspace twice: "x "
+  await waitFor(/assert after line 7: x >_/);
+  await press('\x7f');
+  await waitFor(/assert after line 7: x _/);
+  await press('< 100');
+  await waitFor(/assert after line 7: x < 100_/);
+  await press('\r');
+  await until(() => runner.jobs.length === 2, frame);
+  t.regex(runner.current.job.source, /x = x \+ y;\n\s+assert\(x < 100\);\n/);
+  await waitFor(/assertion added after line 7/);
+  t.regex(frame(), / 8  A\s+assert\(x < 100\);/);
+});
+
+test.serial('editing the selected assertion', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('e'); // the only mark is the assertion on line 10
+  await waitFor(/assert on line 10: y > 0_/);
+  await press('\x7f');
+  await waitFor(/assert on line 10: y > _/);
+  await press('-1');
+  await waitFor(/assert on line 10: y > -1_/);
+  await press('\r');
+  await until(() => runner.jobs.length === 2, frame);
+  t.regex(runner.current.job.source, /\n  assert\(y > -1\);\n\}/);
+  t.notRegex(runner.current.job.source, /assert\(y > 0\)/);
+});
+
+test.serial('a counterexample from the engine steps through its trace with n/p, the source line following', async (t) => {
+  const program = parseProgram(offByOne, 'off-by-one.c');
+  const result = await verify(program, {});
+  t.is(result.verdict, 'unsafe');
+  const data = verifyData(program, 'off-by-one.c', result);
+  const { runner, frame, press, waitFor } = open(offByOne, 'off-by-one.c');
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'result', data });
+  await waitFor(/Counterexample/);
+  t.regex(frame(), new RegExp(`counterexample: n=${result.counterexample!.inputs.get('n')}`));
+  t.regex(frame(), /step 1\/\d+ {2}line 2/);
+  await press('nnn'); // one chunk: three steps
+  await waitFor(/step 4\//);
+  t.regex(frame(), new RegExp(`n=${result.counterexample!.inputs.get('n')} i=0`));
+  t.regex(frame(), />\s*5 L\s+while/);
+  await press('p');
+  await waitFor(/step 3\//);
+  const total = data.trace!.length;
+  await press('n'.repeat(total));
+  await waitFor(new RegExp(`step ${total}/${total}.*assertion fails`));
+  t.regex(frame(), />\s*8\s+A\s+assert\(i == n\);/);
+});
+
+test.serial('x exports the result as JSON; errors from the worker are shown', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('x');
+  await waitFor(/nothing to export yet/);
+  runner.current.post({ type: 'result', data: fig1Result });
+  await waitFor(/x <= 0/);
+  await press('x');
+  await waitFor(/exported .*fig1\.verify\.json/);
+  t.deepEqual(JSON.parse(readFileSync(join(dir, 'fig1.verify.json'), 'utf8')), fig1Result.json);
+  await press('r');
+  await until(() => runner.jobs.length === 2, frame);
+  runner.current.post({ type: 'error', message: 'fig1.c:3:1: error: boom' });
+  runner.current.post({ type: 'done' });
+  await waitFor(/fig1\.c:3:1: error: boom/);
+});
+
+test.serial('? shows the keys, esc closes them, q quits', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('?');
+  await waitFor(/Keys/);
+  t.regex(frame(), /q\s+quit/);
+  await press('\x1b');
+  await waitFor(/Source fig1\.c/);
+  await press('q');
+  await until(() => runner.current.cancelled, frame);
+  t.pass();
+});
+
+test.serial('o opens another file', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('o');
+  await waitFor(/open file: _/);
+  await press(new URL(bench('conditions/wp1.c')).pathname);
+  await waitFor(/wp1\.c_/);
+  await press('\r');
+  await until(() => runner.jobs.length === 2, frame);
+  t.regex(runner.current.job.source, /void WP1\(int i, int j\)/);
+  await waitFor(/while \(x <= 100\)/);
+  await press('o');
+  await waitFor(/open file: _/);
+  await press('/nonexistent.c');
+  await waitFor(/nonexistent\.c_/);
+  await press('\r');
+  await waitFor(/cannot read \/nonexistent\.c \(ENOENT\)/);
+});

@@ -1,0 +1,227 @@
+// The farkas terminal UI: source, result (invariants / preconditions / trace), search progress and
+// engines panes. Every analysis runs in the analysis worker (runner.ts); this file only shows state.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { useEffect, useReducer, useRef } from 'react';
+import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
+import { parseProgram } from '../../lib/frontend/index.js';
+import { InputError } from '../../lib/diagnostics.js';
+import type { Mode } from './modes/types.js';
+import type { AnalysisRunner } from './runner.js';
+import { initialState, jobOptions, reduce, selectableMarks, templateLabel, TEMPLATE_FIELDS, type UiState } from './state.js';
+import { assertionOn, insertAssertion, outline, replaceAssertion } from './source-edit.js';
+import { SourcePane } from './panes/source-pane.js';
+import { SearchPane } from './panes/search-pane.js';
+import { EnginesPane } from './panes/engines-pane.js';
+import { Frame } from './panes/frame.js';
+import { Help } from './panes/help.js';
+
+export interface AppProps {
+  readonly file: string;
+  readonly source: string;
+  readonly modes: readonly Mode[];
+  readonly runner: AnalysisRunner;
+  readonly initialMode?: string;
+  readonly cutset?: 'paths' | 'headers';
+  readonly schedule?: string;
+  readonly functionName?: string;
+  readonly color?: boolean;
+  /** Terminal size; default: the output stream's, else 80×24. */
+  readonly columns?: number;
+  readonly rows?: number;
+  /** Where `x` writes; default the working directory. */
+  readonly exportDir?: string;
+}
+
+/** Parses for the outline; a program that does not parse still opens (the worker reports the error). */
+function outlineOf(source: string, file: string) {
+  try {
+    return outline(parseProgram(source, file));
+  } catch {
+    return { loops: [], asserts: [] };
+  }
+}
+
+function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? Object.fromEntries(v) : v), 2) + '\n';
+}
+
+export function App(props: AppProps) {
+  const { modes, runner } = props;
+  const color = props.color ?? true;
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const columns = props.columns ?? (stdout.columns || 80);
+  const rows = props.rows ?? (stdout.rows || 24);
+  const [state, dispatch] = useReducer(reduce, undefined, () =>
+    initialState({
+      file: props.file,
+      source: props.source,
+      ...outlineOf(props.source, props.file),
+      mode: props.initialMode ?? modes[0]!.id,
+      ...(props.cutset ? { cutset: props.cutset } : {}),
+      ...(props.schedule ? { schedule: props.schedule } : {}),
+      ...(props.functionName !== undefined ? { functionName: props.functionName } : {}),
+    }),
+  );
+  const mode = modes.find((m) => m.id === state.mode) ?? modes[0]!;
+  const data = state.result && state.result.mode === mode.id ? state.result.data : null;
+  const marks = selectableMarks(state, data !== null && mode.marks ? mode.marks(data) : []);
+  const selected = marks.length > 0 ? marks[state.selected % marks.length]! : null;
+  const trace = data !== null && mode.trace ? mode.trace(data) : undefined;
+
+  // One job per runToken: a new token (re-run, mode, template, source) cancels the running job.
+  useEffect(() => {
+    dispatch({ type: 'job-started', at: Date.now() });
+    const job = runner.start({ mode: state.mode, file: state.file, source: state.source, options: jobOptions(state) }, (message) => dispatch({ type: 'message', message, at: Date.now() }));
+    return () => job.cancel();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state.runToken]);
+
+  const ticking = state.running || state.engines.some((e) => e.status === 'running');
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => dispatch({ type: 'tick', at: Date.now() }), 150);
+    return () => clearInterval(timer);
+  }, [ticking]);
+
+  const submitPrompt = (s: UiState) => {
+    const p = s.prompt!;
+    if (p.kind === 'open') {
+      const file = p.value.trim();
+      let source: string;
+      try {
+        source = readFileSync(file, 'utf8');
+      } catch (e) {
+        dispatch({ type: 'set', patch: { status: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
+        return;
+      }
+      dispatch({ type: 'set', patch: { prompt: null, status: `opened ${file}` } });
+      dispatch({ type: 'source', file, source, ...outlineOf(source, file) });
+      return;
+    }
+    const next = p.kind === 'add-assert' ? insertAssertion(s.source, p.line, p.value) : replaceAssertion(s.source, p.line, p.value);
+    try {
+      const program = parseProgram(next, s.file);
+      dispatch({ type: 'set', patch: { prompt: null } });
+      dispatch({ type: 'source', file: s.file, source: next, ...outline(program) });
+      dispatch({ type: 'set', patch: { status: p.kind === 'add-assert' ? `assertion added after line ${p.line}` : `assertion on line ${p.line} changed` } });
+    } catch (e) {
+      // Keep the prompt open with the text so the user can fix it; the error names line and column.
+      dispatch({ type: 'set', patch: { status: e instanceof InputError ? e.message : String(e) } });
+    }
+  };
+
+  const onKey = (input: string, key: Key) => {
+    if (state.prompt) {
+      if (key.escape) dispatch({ type: 'set', patch: { prompt: null, status: '' } });
+      else if (key.return) submitPrompt(state);
+      else if (key.backspace || key.delete) dispatch({ type: 'prompt-erase', count: Math.max(1, input.length) });
+      else if (input && !key.ctrl && !key.meta) dispatch({ type: 'prompt-type', text: input });
+      return;
+    }
+    if (input.length > 1 && !key.ctrl && !key.meta) {
+      for (const ch of input) onKey(ch, key);
+      return;
+    }
+    if (state.help) {
+      if (key.escape || input === '?') dispatch({ type: 'set', patch: { help: false } });
+      else if (input === 'q') exit();
+      return;
+    }
+    const m = modes.find((x) => x.key === input);
+    if (m) return dispatch({ type: 'mode', mode: m.id });
+    if (key.upArrow || input === 'k') return dispatch({ type: 'select', delta: -1, count: marks.length });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'select', delta: 1, count: marks.length });
+    switch (input) {
+      case 'q':
+        return exit();
+      case '?':
+        return dispatch({ type: 'set', patch: { help: true } });
+      case 'n':
+        return dispatch({ type: 'trace', delta: 1, length: trace?.length ?? 0 });
+      case 'p':
+        return dispatch({ type: 'trace', delta: -1, length: trace?.length ?? 0 });
+      case 'r':
+        return dispatch({ type: 'rerun' });
+      case 'c':
+        return dispatch({ type: 'set', patch: { cutset: state.cutset === 'paths' ? 'headers' : 'paths', runToken: state.runToken + 1 } });
+      case 'g':
+        return dispatch({ type: 'set', patch: { strategy: state.strategy === 'binary' ? 'neighbourhood' : 'binary', ...(state.mode === 'wp' ? { runToken: state.runToken + 1 } : {}) } });
+      case 't':
+        return dispatch({ type: 'template-field' });
+      case 'T':
+        return dispatch({ type: 'set', patch: { template: null, runToken: state.runToken + 1 } });
+      case '+':
+      case '=':
+        return dispatch({ type: 'template-adjust', delta: 1 });
+      case '-':
+        return dispatch({ type: 'template-adjust', delta: -1 });
+      case 'a':
+        return dispatch({ type: 'set', patch: { prompt: { kind: 'add-assert', line: selected?.line ?? 1, value: '' } } });
+      case 'e': {
+        const line = selected?.line ?? 0;
+        const found = assertionOn(state.source, line);
+        return dispatch({ type: 'set', patch: found ? { prompt: { kind: 'edit-assert', line, value: found.expr } } : { status: `no assertion on line ${line}: select one with up/down, or add one with a` } });
+      }
+      case 'o':
+        return dispatch({ type: 'set', patch: { prompt: { kind: 'open', value: '' } } });
+      case 'x': {
+        if (data === null) return dispatch({ type: 'set', patch: { status: 'nothing to export yet' } });
+        const path = join(props.exportDir ?? '.', `${basename(state.file).replace(/\.[ci]$/, '')}.${mode.id}.json`);
+        try {
+          writeFileSync(path, jsonText(mode.exportJson(data)));
+          return dispatch({ type: 'set', patch: { status: `exported ${path}` } });
+        } catch (e) {
+          return dispatch({ type: 'set', patch: { status: `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
+        }
+      }
+    }
+  };
+  // Keys typed faster than a render arrive as one chunk ("nnn"): outside a prompt each character is
+  // a command on the current view (the reducer applies them in order).
+  // ink keeps the input handler of an earlier render; the ref always reaches this render's state.
+  const latest = useRef(onKey);
+  latest.current = onKey;
+  useInput((input, key) => latest.current(input, key));
+
+  // Layout: header, [source | result + engines], search, footer; fits 80×24 and grows with the terminal.
+  const searchHeight = Math.max(6, Math.min(10, Math.floor(rows / 3)));
+  const middle = Math.max(6, rows - 2 - searchHeight);
+  const sourceWidth = Math.max(30, Math.floor(columns * 0.5));
+  const rightWidth = columns - sourceWidth;
+  const enginesHeight = Math.min(Math.max(3, state.engines.length + 2), Math.floor(middle / 2));
+  const resultHeight = middle - enginesHeight;
+  const field = state.template ? ` [${TEMPLATE_FIELDS[state.templateField]}]` : '';
+  const header = `farkas  ${state.file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : ''}  cut-set ${state.cutset}  template ${templateLabel(state)}${field}`;
+  const prompt = state.prompt;
+  const promptLabel = prompt?.kind === 'open' ? 'open file: ' : prompt?.kind === 'add-assert' ? `assert after line ${prompt.line}: ` : prompt ? `assert on line ${prompt.line}: ` : '';
+  const hint = `? help  q quit  ${modes.map((x) => `${x.key} ${x.id}`).join('  ')}  t/+/- template  c cut-set  a/e assert  o open  x export`;
+  const Result = mode.Result;
+  return (
+    <Box flexDirection="column" width={columns} height={rows}>
+      <Text wrap="truncate" bold {...(color ? { color: 'cyan' } : {})}>{header}</Text>
+      {state.help ? (
+        <Help modes={modes} height={rows - 2} />
+      ) : (
+        <>
+          <Box height={middle}>
+            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} selectedLine={selected?.line ?? null} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
+            <Box flexDirection="column" width={rightWidth}>
+              <Frame title={mode.id === 'verify' ? (trace ? 'Counterexample' : 'Invariant') : mode.name} width={rightWidth} height={resultHeight} color={color}>
+                {data !== null ? (
+                  <Result data={data} selected={selected} traceIndex={state.traceIndex} width={rightWidth - 4} height={resultHeight - 2} color={color} />
+                ) : (
+                  <Text wrap="truncate">{state.running ? 'searching…' : state.error ? 'no result' : ''}</Text>
+                )}
+              </Frame>
+              <EnginesPane rows={state.engines} clock={Date.now()} width={rightWidth} height={enginesHeight} color={color} />
+            </Box>
+          </Box>
+          <SearchPane rows={state.rows} running={state.running} phase={state.phase} elapsedMillis={state.elapsedMillis} bar={state.bar} error={state.error} width={columns} height={searchHeight} color={color} />
+        </>
+      )}
+      <Text wrap="truncate" {...(color && state.status && !prompt ? { color: 'yellow' } : {})}>{prompt ? `${promptLabel}${prompt.value}_${state.status ? `   ${state.status}` : ''}` : state.status || hint}</Text>
+    </Box>
+  );
+}

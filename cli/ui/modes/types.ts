@@ -1,0 +1,34 @@
+// A mode of the UI (verify, wp, sp, …): one registry entry couples the library call that runs in the
+// analysis worker with the component that shows its result. Adding a mode is adding one entry.
+import type { ReactElement } from 'react';
+import type { Program } from '../../../lib/ir/cfg.js';
+import type { Emit, Job, SourceMark } from '../protocol.js';
+import type { TraceRow } from '../trace.js';
+
+export interface ResultProps<R> {
+  readonly data: R;
+  /** The cut-point or assertion selected in the source pane. */
+  readonly selected: SourceMark | null;
+  /** Index into the mode's trace (n/p). */
+  readonly traceIndex: number;
+  readonly width: number;
+  readonly height: number;
+  readonly color: boolean;
+}
+
+export interface Mode<R = any> {
+  /** The single key that switches to the mode. */
+  readonly key: string;
+  readonly id: string;
+  readonly name: string;
+  /** Worker side: runs the library, emits search progress and exactly one `result` with data R. */
+  run(program: Program, job: Job, emit: Emit): Promise<void>;
+  /** UI side. */
+  readonly Result: (props: ResultProps<R>) => ReactElement;
+  /** Source positions the result is about (invariant cut-points), for the source pane. */
+  marks?(data: R): readonly SourceMark[];
+  /** A counterexample's steps, when the result has one. */
+  trace?(data: R): readonly TraceRow[] | undefined;
+  /** What `x` (export) writes. */
+  exportJson(data: R): unknown;
+}

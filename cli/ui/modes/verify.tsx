@@ -1,0 +1,181 @@
+// Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
+// trace, and the Engines pane's second opinions on the same program.
+import { Box, Text } from 'ink';
+import * as F from '../../../lib/ir/formula.js';
+import type { Formula } from '../../../lib/ir/formula.js';
+import type { Program } from '../../../lib/ir/cfg.js';
+import { verify } from '../../../lib/engine/verify.js';
+import { prepareAnalysis } from '../../../lib/engine/prepare.js';
+import type { ProgressEvent, VerifyResult } from '../../../lib/engine/types.js';
+import { availableEngines, engineByName } from '../../../lib/engines/index.js';
+import { checkInvariants } from '../../../lib/check/certificate.js';
+import { verifyJson } from '../../commands/verify.js';
+import type { Emit, EngineRow, Job, SearchEvent, SourceMark } from '../protocol.js';
+import { recordTrace, type TraceRow } from '../trace.js';
+import { TraceView } from '../trace-view.js';
+import type { Mode, ResultProps } from './types.js';
+
+export interface VerifyData {
+  readonly verdict: string;
+  readonly reason?: string;
+  readonly certified: boolean;
+  readonly function: string;
+  readonly schedule: string;
+  readonly invariants: readonly { readonly line: number; readonly col: number; readonly expression: string; readonly function: string }[];
+  /** The template of the step that found the invariants (the last attempted step). */
+  readonly template?: string;
+  readonly widths?: string;
+  readonly counterexample?: { readonly inputs: string; readonly line: number };
+  readonly trace?: readonly TraceRow[];
+  readonly json: object;
+}
+
+const ENGINE_TIMEOUT_MS = 20_000;
+
+export function widthsText(w: { coefficient: number; constant: number; multiplier: number }): string {
+  return `${w.coefficient}/${w.constant}/${w.multiplier}`;
+}
+
+function searchEvent(e: ProgressEvent): SearchEvent {
+  switch (e.kind) {
+    case 'prepared':
+      return { kind: 'phase', text: `${e.cutpoints} cut-points, ${e.verificationConditions} VCs; sampling runs` };
+    case 'step-start':
+      return { kind: 'row-start', index: e.index, template: e.template, widths: widthsText(e.widths) };
+    case 'step-encoded':
+      return { kind: 'row-encoded', index: e.index, variables: e.variables, clauses: e.clauses };
+    case 'step-done':
+      return { kind: 'row-done', index: e.index, variables: e.stats.variables, clauses: e.stats.clauses, satMillis: e.stats.satMillis, result: e.stats.result, ...(e.stats.reason ? { reason: e.stats.reason } : {}) };
+    case 'checking':
+      return { kind: 'phase', text: 'checking the certificate with z3' };
+  }
+}
+
+/** Where the cut-points are, before the search answers (same positions the result reports). */
+function cutpointMarks(program: Program, job: Job): SourceMark[] {
+  try {
+    const prepared = prepareAnalysis(program, job.options.function, job.options.cutset);
+    const proc = prepared.cut.proc;
+    return prepared.unknownCutpoints.map((loc) => {
+      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      return { line: pos.line, col: pos.col };
+    });
+  } catch {
+    return []; // recursion or path explosion: verify itself says why
+  }
+}
+
+async function run(program: Program, job: Job, emit: Emit): Promise<void> {
+  emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
+  const result = await verify(program, {
+    ...(job.options.function !== undefined ? { function: job.options.function } : {}),
+    cutset: job.options.cutset,
+    schedule: job.options.schedule,
+    ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
+    onProgress: (e) => emit({ type: 'search', event: searchEvent(e) }),
+  });
+  emit({ type: 'result', data: verifyData(program, job.file, result) });
+  await secondOpinions(program, job, result, emit);
+}
+
+export function verifyData(program: Program, file: string, r: VerifyResult): VerifyData {
+  const last = r.stats[r.stats.length - 1];
+  const cex = r.counterexample;
+  return {
+    verdict: r.verdict,
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    certified: r.certified,
+    function: r.function,
+    schedule: r.schedule,
+    invariants: r.invariants.map((i) => ({ line: i.line, col: i.col, expression: i.expression, function: i.function })),
+    ...(last ? { template: last.template, widths: widthsText(last.widths) } : {}),
+    ...(cex
+      ? {
+          counterexample: { inputs: [...[...cex.inputs].map(([k, v]) => `${k}=${v}`), ...(cex.nondet.length ? [`nondet ${cex.nondet.join(',')}`] : [])].join(', ') || '(no inputs)', line: cex.line },
+          trace: recordTrace(program, { entry: r.function, inputs: cex.inputs, nondet: cex.nondet }),
+        }
+      : {}),
+    json: verifyJson(file, r),
+  };
+}
+
+/** The Engines pane: the constraint engine's answer, each interpolation engine's, and an independent
+ * re-check of the constraint engine's invariants by the certificate checker. */
+async function secondOpinions(program: Program, job: Job, result: VerifyResult, emit: Emit): Promise<void> {
+  const rows: EngineRow[] = [
+    { name: 'constraint/SAT', status: 'done', verdict: result.verdict, millis: result.millis, ...(result.reason ? { note: result.reason } : {}) },
+    ...availableEngines().map((name): EngineRow => ({ name, status: 'pending' })),
+    { name: 'certificate check', status: 'pending' },
+  ];
+  const update = (i: number, row: EngineRow) => {
+    rows[i] = row;
+    emit({ type: 'engines', rows: [...rows] });
+  };
+  emit({ type: 'engines', rows: [...rows] });
+  for (const [k, name] of availableEngines().entries()) {
+    const i = k + 1;
+    update(i, { name, status: 'running' });
+    const started = Date.now();
+    try {
+      const r = await engineByName(name)!(program, { ...(job.options.function !== undefined ? { function: job.options.function } : {}), timeoutMs: ENGINE_TIMEOUT_MS });
+      update(i, { name, status: 'done', verdict: r.verdict, millis: Date.now() - started, ...(r.reason ? { note: r.reason } : {}) });
+    } catch (e) {
+      update(i, { name, status: 'error', millis: Date.now() - started, note: (e as Error).message });
+    }
+  }
+  const last = rows.length - 1;
+  if (result.verdict !== 'safe' || result.summaries) {
+    update(last, { name: 'certificate check', status: 'done', verdict: '-', note: result.summaries ? 'summaries: checked inside verify' : 'no invariants to check' });
+    return;
+  }
+  update(last, { name: 'certificate check', status: 'running' });
+  const started = Date.now();
+  try {
+    const prepared = prepareAnalysis(program, result.function, result.cutset);
+    const invariants = new Map<number, Formula>(result.invariants.map((i) => [i.location, i.formula]));
+    for (const c of prepared.unknownCutpoints) if (!invariants.has(c)) invariants.set(c, F.TRUE);
+    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, { precondition: prepared.precondition, timeoutMs: 60_000 });
+    update(last, { name: 'certificate check', status: 'done', verdict: check.valid ? 'valid' : 'rejected', millis: Date.now() - started, ...(check.reason ? { note: check.reason } : {}) });
+  } catch (e) {
+    update(last, { name: 'certificate check', status: 'error', millis: Date.now() - started, note: (e as Error).message });
+  }
+}
+
+function InvariantPane({ data, selected, traceIndex, width, height, color }: ResultProps<VerifyData>) {
+  if (data.trace && data.trace.length > 0) {
+    return <TraceView title={`counterexample: ${data.counterexample!.inputs}; fails at line ${data.counterexample!.line}`} rows={data.trace} index={traceIndex} width={width} height={height} color={color} />;
+  }
+  const verdictColor = data.verdict === 'safe' ? 'green' : data.verdict === 'unsafe' ? 'red' : 'yellow';
+  const at = selected ? data.invariants.find((i) => i.line === selected.line && i.col === selected.col) ?? data.invariants.find((i) => i.line === selected.line) : undefined;
+  const shown = at ?? data.invariants[0];
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate">
+        <Text bold {...(color ? { color: verdictColor } : {})}>{data.verdict}</Text>
+        {data.verdict === 'safe' ? (data.certified ? ' (certified by z3)' : '') : data.reason ? `: ${data.reason}` : ''}
+      </Text>
+      {shown ? (
+        <>
+          <Text wrap="truncate">{`line ${shown.line}:${shown.col}${at ? '' : ' (first cut-point)'}`}</Text>
+          <Text wrap="wrap" bold>{shown.expression}</Text>
+          <Text wrap="truncate">{`template ${data.template ?? '-'}, widths ${data.widths ?? '-'}`}</Text>
+          <Text wrap="truncate">{data.certified ? 'certified' : 'not certified (candidate)'}</Text>
+        </>
+      ) : (
+        <Text wrap="truncate">no invariants</Text>
+      )}
+      {data.invariants.length > 1 && height > 6 ? <Text wrap="truncate" dimColor={color}>{`${data.invariants.length} cut-points: ↑/↓ to select`}</Text> : null}
+    </Box>
+  );
+}
+
+export const verifyMode: Mode<VerifyData> = {
+  key: 'v',
+  id: 'verify',
+  name: 'verify',
+  run,
+  Result: InvariantPane,
+  marks: (d) => d.invariants.map((i) => ({ line: i.line, col: i.col })),
+  trace: (d) => d.trace,
+  exportJson: (d) => d.json,
+};

@@ -1,0 +1,132 @@
+// Mode `wp`: weakest preconditions (paper 004, Section 4), several answers as a list, each with the
+// replayed failing inputs that show its neighbours are not preconditions.
+import { Box, Text } from 'ink';
+import type { Program } from '../../../lib/ir/cfg.js';
+import { wp } from '../../../lib/conditions/wp.js';
+import type { ConditionEvent, WpResult } from '../../../lib/conditions/types.js';
+import type { Emit, Job, SearchEvent } from '../protocol.js';
+import type { Mode, ResultProps } from './types.js';
+
+export interface ConditionView {
+  readonly expression: string;
+  readonly certified: boolean;
+  readonly locallyOptimal: boolean;
+  readonly invariants: readonly { readonly line: number; readonly expression: string }[];
+  readonly neighbours: readonly { readonly expression: string; readonly witness?: string; readonly replayed: boolean; readonly note?: string }[];
+}
+
+export interface WpData {
+  readonly function: string;
+  readonly strategy: string;
+  readonly parameters: readonly string[];
+  readonly preconditions: readonly ConditionView[];
+  readonly reason?: string;
+  readonly queries: number;
+  readonly concreteRuns: number;
+  readonly millis: number;
+}
+
+const MAX_ANSWERS = 3;
+
+/** Maps the search's events to Search-pane rows; the binary search's bar shrinks with its interval. */
+export function conditionEvents(emit: Emit): (e: ConditionEvent) => void {
+  const initialWidth = new Map<string, bigint>();
+  let answers = 0;
+  const send = (event: SearchEvent) => emit({ type: 'search', event });
+  return (e) => {
+    switch (e.kind) {
+      case 'sampled':
+        send({ kind: 'phase', text: `sampled ${e.passing} passing, ${e.failing} failing inputs` });
+        return;
+      case 'query-start':
+        send({ kind: 'row-start', index: e.index, template: e.template, widths: `${e.conjuncts} conj`, purpose: e.purpose });
+        return;
+      case 'query-done':
+        send({ kind: 'row-done', index: e.index, variables: e.stats.variables, clauses: e.stats.clauses, satMillis: e.stats.satMillis, result: e.stats.result, ...(e.stats.reason ? { reason: e.stats.reason } : {}) });
+        return;
+      case 'answer':
+        answers++;
+        send({ kind: 'phase', text: `answer: ${e.expression}` });
+        send({ kind: 'bar', label: `answers ${answers}/${MAX_ANSWERS}`, fraction: Math.min(1, answers / MAX_ANSWERS) });
+        return;
+      case 'binary-step': {
+        if (!/^-?\d+$/.test(e.low) || !/^-?\d+$/.test(e.high)) return;
+        const width = BigInt(e.high) - BigInt(e.low);
+        const first = initialWidth.get(e.entry) ?? width;
+        initialWidth.set(e.entry, first);
+        // Display only: bits of the interval left, relative to the start.
+        const bits = (w: bigint) => (w <= 0n ? 0 : w.toString(2).length);
+        const fraction = bits(first) === 0 ? 1 : 1 - bits(width) / bits(first);
+        send({ kind: 'bar', label: `${e.entry} in [${e.low}, ${e.high}]`, fraction });
+        return;
+      }
+    }
+  };
+}
+
+async function run(program: Program, job: Job, emit: Emit): Promise<void> {
+  const strategy = job.options.strategy === 'binary' ? 'binary' : 'neighbourhood';
+  emit({ type: 'search', event: { kind: 'phase', text: `${strategy} search: sampling inputs` } });
+  const r = await wp(program, {
+    strategy,
+    maxAnswers: MAX_ANSWERS,
+    ...(job.options.function !== undefined ? { function: job.options.function } : {}),
+    cutset: job.options.cutset,
+    schedule: job.options.schedule,
+    ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
+    onProgress: conditionEvents(emit),
+  });
+  emit({ type: 'result', data: wpData(r) });
+}
+
+export function wpData(r: WpResult): WpData {
+  return {
+    function: r.function,
+    strategy: r.strategy,
+    parameters: r.parameters,
+    preconditions: r.preconditions.map((p) => ({
+      expression: p.expression,
+      certified: p.certified,
+      locallyOptimal: p.locallyOptimal,
+      invariants: p.invariants,
+      neighbours: p.neighbours.map((n) => ({
+        expression: n.expression,
+        replayed: n.replayed,
+        ...(n.input ? { witness: [...n.input].map(([k, v]) => `${k}=${v}`).join(', ') + (n.line !== undefined ? ` fails line ${n.line}` : '') } : {}),
+        ...(n.note ? { note: n.note } : {}),
+      })),
+    })),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    queries: r.stats.queries.length,
+    concreteRuns: r.stats.concreteRuns,
+    millis: r.stats.millis,
+  };
+}
+
+function Preconditions({ data, height, color }: ResultProps<WpData>) {
+  const lines: { text: string; bold?: boolean; dim?: boolean }[] = [];
+  lines.push({ text: `preconditions of ${data.function}(${data.parameters.join(', ')}), ${data.strategy}:`, dim: true });
+  if (data.preconditions.length === 0) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
+  data.preconditions.forEach((p, i) => {
+    lines.push({ text: `${i + 1}. ${p.expression}  ${p.certified ? '[certified]' : '[not certified]'}${p.locallyOptimal ? ' [locally weakest]' : ''}`, bold: true });
+    for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
+  });
+  lines.push({ text: `${data.queries} solver queries, ${data.concreteRuns} runs, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
+  const shown = lines.length <= height ? lines : [...lines.slice(0, height - 1), { text: `… ${lines.length - height + 1} more (x exports all)`, dim: true }];
+  return (
+    <Box flexDirection="column">
+      {shown.map((l, i) => (
+        <Text key={i} wrap="truncate" bold={l.bold ?? false} dimColor={color && (l.dim ?? false)}>{l.text}</Text>
+      ))}
+    </Box>
+  );
+}
+
+export const wpMode: Mode<WpData> = {
+  key: 'w',
+  id: 'wp',
+  name: 'weakest preconditions',
+  run,
+  Result: Preconditions,
+  exportJson: (d) => d,
+};

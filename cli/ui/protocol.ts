@@ -1,0 +1,56 @@
+// What the UI and its analysis worker (a child process, see runner.ts) say to each other. Every
+// message is structured-clone data (bigints and Maps included), never library objects with methods.
+import type { Schedule } from '../../lib/constraints/schedule.js';
+import type { CutsetStrategy } from '../../lib/vc/cutset.js';
+
+/** One analysis run: a mode of the registry on one program text. */
+export interface Job {
+  readonly mode: string;
+  readonly file: string;
+  readonly source: string;
+  readonly options: JobOptions;
+}
+
+export interface JobOptions {
+  readonly function?: string;
+  readonly cutset: CutsetStrategy;
+  /** A built-in schedule name, or the schedule the user composed with the template keys. */
+  readonly schedule: string | Schedule;
+  /** wp: 'neighbourhood' or 'binary'. */
+  readonly strategy?: string;
+  readonly timeoutMs?: number;
+}
+
+/** Progress of a parameter search, the same shape for every mode (the Search pane's rows). */
+export type SearchEvent =
+  | { readonly kind: 'phase'; readonly text: string }
+  | { readonly kind: 'row-start'; readonly index: number; readonly template: string; readonly widths: string; readonly purpose?: string }
+  | { readonly kind: 'row-encoded'; readonly index: number; readonly variables: number; readonly clauses: number }
+  | { readonly kind: 'row-done'; readonly index: number; readonly variables: number; readonly clauses: number; readonly satMillis: number; readonly result: string; readonly reason?: string }
+  /** A bar: binary-search narrowing or iterations; `fraction` in [0, 1]. */
+  | { readonly kind: 'bar'; readonly label: string; readonly fraction: number };
+
+export interface SourceMark {
+  readonly line: number;
+  readonly col: number;
+}
+
+/** One row of the Engines pane. */
+export interface EngineRow {
+  readonly name: string;
+  readonly status: 'pending' | 'running' | 'done' | 'error';
+  readonly verdict?: string;
+  readonly millis?: number;
+  readonly note?: string;
+}
+
+export type WorkerMessage =
+  | { readonly type: 'search'; readonly event: SearchEvent }
+  | { readonly type: 'cutpoints'; readonly points: readonly SourceMark[] }
+  | { readonly type: 'result'; readonly data: unknown }
+  | { readonly type: 'engines'; readonly rows: readonly EngineRow[] }
+  /** Positioned input errors arrive as their `file:line:col: error: …` text. */
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'done' };
+
+export type Emit = (m: WorkerMessage) => void;

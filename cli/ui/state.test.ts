@@ -1,0 +1,51 @@
+import test from 'ava';
+import type { WorkerMessage } from './protocol.js';
+import { initialState, reduce, scheduleOf, selectableMarks, type UiState } from './state.js';
+import { assertionOn, insertAssertion, replaceAssertion } from './source-edit.js';
+
+const start = (): UiState => initialState({ file: 'f.c', source: '', loops: [], asserts: [{ line: 10, col: 3 }], mode: 'verify' });
+
+test('template keys compose one schedule step within the schedule file ranges', (t) => {
+  let s = start();
+  t.is(scheduleOf(s), 'paper');
+  s = reduce(s, { type: 'template-field' }); // starts composing at the paper's first step, field disjuncts
+  s = reduce(s, { type: 'template-adjust', delta: 1 });
+  s = reduce(s, { type: 'template-field' }); // conjuncts
+  const token = s.runToken;
+  s = reduce(s, { type: 'template-adjust', delta: -1 });
+  s = reduce(s, { type: 'template-adjust', delta: -1 }); // stays at 1
+  t.regex(s.status, /conjuncts stays 1/);
+  t.is(s.runToken, token + 1);
+  const schedule = scheduleOf(s);
+  t.true(typeof schedule === 'object');
+  if (typeof schedule === 'object') t.deepEqual(schedule.steps, [{ shape: { disjuncts: 2, conjuncts: 1 }, widths: { coefficient: 3, constant: 6, multiplier: 1 } }]);
+});
+
+test('search rows follow start, encoded and done events; the result ends the search', (t) => {
+  let s = reduce(start(), { type: 'job-started', at: 1000 });
+  const msg = (message: WorkerMessage, at = 1500) => (s = reduce(s, { type: 'message', message, at }));
+  msg({ type: 'search', event: { kind: 'row-start', index: 0, template: '1x2', widths: '3/7/1' } });
+  msg({ type: 'search', event: { kind: 'row-encoded', index: 0, variables: 10, clauses: 20 } });
+  t.deepEqual(s.rows, [{ index: 0, template: '1x2', widths: '3/7/1', variables: 10, clauses: 20 }]);
+  msg({ type: 'search', event: { kind: 'row-done', index: 0, variables: 10, clauses: 20, satMillis: 5, result: 'sat' } });
+  t.is(s.rows[0]!.result, 'sat');
+  t.true(s.running);
+  msg({ type: 'result', data: { verdict: 'safe' } }, 3000);
+  t.false(s.running);
+  t.is(s.elapsedMillis, 2000);
+  t.deepEqual(s.result, { mode: 'verify', data: { verdict: 'safe' } });
+});
+
+test('selectable marks merge cut-points and assertions in source order', (t) => {
+  const s = { ...start(), cutpoints: [{ line: 7, col: 5 }] };
+  t.deepEqual(selectableMarks(s, [{ line: 7, col: 5 }, { line: 2, col: 1 }]), [{ line: 2, col: 1 }, { line: 7, col: 5 }, { line: 10, col: 3 }]);
+});
+
+test('assertions are inserted after a line and edited in place', (t) => {
+  const src = 'int main() {\n  int x = 0;\n  assert(f(x) == 0);\n}\n';
+  t.is(insertAssertion(src, 2, ' x >= 0 '), 'int main() {\n  int x = 0;\n  assert(x >= 0);\n  assert(f(x) == 0);\n}\n');
+  t.is(insertAssertion(src, 1, 'x == 0').split('\n')[1], '  assert(x == 0);');
+  t.deepEqual(assertionOn(src, 3), { expr: 'f(x) == 0', start: 9, end: 18 });
+  t.is(assertionOn(src, 2), null);
+  t.is(replaceAssertion(src, 3, 'x < 1').split('\n')[2], '  assert(x < 1);');
+});

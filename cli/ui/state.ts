@@ -1,0 +1,218 @@
+// The UI's state and how worker messages and keys change it (a reducer, so it is testable alone).
+import type { Schedule } from '../../lib/constraints/schedule.js';
+import type { CutsetStrategy } from '../../lib/vc/cutset.js';
+import type { EngineRow, JobOptions, SearchEvent, SourceMark, WorkerMessage } from './protocol.js';
+
+export interface SearchRow {
+  readonly index: number;
+  readonly template: string;
+  readonly widths: string;
+  readonly purpose?: string;
+  readonly variables?: number;
+  readonly clauses?: number;
+  readonly satMillis?: number;
+  readonly result?: string;
+  readonly reason?: string;
+}
+
+/** The template the user composes with t/+/- (one schedule step), or null for the named schedule. */
+export interface TemplateChoice {
+  readonly disjuncts: number;
+  readonly conjuncts: number;
+  readonly coefficient: number;
+  readonly constant: number;
+  readonly multiplier: number;
+}
+
+export const TEMPLATE_FIELDS = ['disjuncts', 'conjuncts', 'coefficient', 'constant', 'multiplier'] as const;
+export type TemplateField = (typeof TEMPLATE_FIELDS)[number];
+/** Allowed ranges, as in templates/*.yaml (lib/constraints/schedule.ts). */
+const FIELD_RANGE: Record<TemplateField, readonly [number, number]> = {
+  disjuncts: [1, 8],
+  conjuncts: [1, 12],
+  coefficient: [1, 32],
+  constant: [1, 32],
+  multiplier: [1, 32],
+};
+/** The paper's first step: where composing a template starts. */
+export const FIRST_TEMPLATE: TemplateChoice = { disjuncts: 1, conjuncts: 2, coefficient: 3, constant: 6, multiplier: 1 };
+
+export type Prompt = { readonly kind: 'add-assert'; readonly line: number; readonly value: string } | { readonly kind: 'edit-assert'; readonly line: number; readonly value: string } | { readonly kind: 'open'; readonly value: string };
+
+export interface UiState {
+  readonly file: string;
+  readonly source: string;
+  readonly loops: readonly SourceMark[];
+  readonly asserts: readonly SourceMark[];
+  readonly mode: string;
+  readonly cutset: CutsetStrategy;
+  readonly scheduleName: string;
+  readonly template: TemplateChoice | null;
+  readonly templateField: number;
+  readonly strategy: 'neighbourhood' | 'binary';
+  readonly functionName?: string;
+  /** Bumped to start a new job (the current one is cancelled). */
+  readonly runToken: number;
+  readonly running: boolean;
+  readonly startedAt: number;
+  readonly elapsedMillis: number;
+  readonly phase: string;
+  readonly rows: readonly SearchRow[];
+  readonly bar: { readonly label: string; readonly fraction: number } | null;
+  readonly cutpoints: readonly SourceMark[];
+  readonly result: { readonly mode: string; readonly data: unknown } | null;
+  readonly error: string | null;
+  readonly engines: readonly EngineRow[];
+  readonly selected: number;
+  readonly traceIndex: number;
+  readonly prompt: Prompt | null;
+  readonly help: boolean;
+  readonly status: string;
+}
+
+export function initialState(init: { file: string; source: string; loops: readonly SourceMark[]; asserts: readonly SourceMark[]; mode: string; cutset?: CutsetStrategy; schedule?: string; functionName?: string; strategy?: 'neighbourhood' | 'binary' }): UiState {
+  return {
+    file: init.file,
+    source: init.source,
+    loops: init.loops,
+    asserts: init.asserts,
+    mode: init.mode,
+    cutset: init.cutset ?? 'paths',
+    scheduleName: init.schedule ?? 'paper',
+    template: null,
+    templateField: 0,
+    strategy: init.strategy ?? 'neighbourhood',
+    ...(init.functionName !== undefined ? { functionName: init.functionName } : {}),
+    runToken: 1,
+    running: false,
+    startedAt: 0,
+    elapsedMillis: 0,
+    phase: '',
+    rows: [],
+    bar: null,
+    cutpoints: [],
+    result: null,
+    error: null,
+    engines: [],
+    selected: 0,
+    traceIndex: 0,
+    prompt: null,
+    help: false,
+    status: '',
+  };
+}
+
+export function scheduleOf(s: UiState): string | Schedule {
+  const t = s.template;
+  if (!t) return s.scheduleName;
+  return {
+    name: `custom ${t.disjuncts}x${t.conjuncts} ${t.coefficient}/${t.constant}/${t.multiplier}`,
+    description: 'one step composed in the UI',
+    steps: [{ shape: { disjuncts: t.disjuncts, conjuncts: t.conjuncts }, widths: { coefficient: t.coefficient, constant: t.constant, multiplier: t.multiplier } }],
+  };
+}
+
+export function jobOptions(s: UiState): JobOptions {
+  return { cutset: s.cutset, schedule: scheduleOf(s), strategy: s.strategy, ...(s.functionName !== undefined ? { function: s.functionName } : {}) };
+}
+
+export function templateLabel(s: UiState): string {
+  const t = s.template;
+  return t ? `${t.disjuncts}x${t.conjuncts} ${t.coefficient}/${t.constant}/${t.multiplier}` : s.scheduleName;
+}
+
+export type Action =
+  | { readonly type: 'job-started'; readonly at: number }
+  | { readonly type: 'message'; readonly message: WorkerMessage; readonly at: number }
+  | { readonly type: 'tick'; readonly at: number }
+  | { readonly type: 'rerun'; readonly status?: string }
+  | { readonly type: 'set'; readonly patch: Partial<UiState> }
+  | { readonly type: 'mode'; readonly mode: string }
+  | { readonly type: 'select'; readonly delta: number; readonly count: number }
+  | { readonly type: 'trace'; readonly delta: number; readonly length: number }
+  | { readonly type: 'prompt-type'; readonly text: string }
+  | { readonly type: 'prompt-erase'; readonly count: number }
+  | { readonly type: 'template-field' }
+  | { readonly type: 'template-adjust'; readonly delta: number }
+  | { readonly type: 'source'; readonly file: string; readonly source: string; readonly loops: readonly SourceMark[]; readonly asserts: readonly SourceMark[] };
+
+function searchRows(rows: readonly SearchRow[], e: SearchEvent): readonly SearchRow[] {
+  switch (e.kind) {
+    case 'row-start':
+      return [...rows.filter((r) => r.index !== e.index), { index: e.index, template: e.template, widths: e.widths, ...(e.purpose ? { purpose: e.purpose } : {}) }];
+    case 'row-encoded':
+      return rows.map((r) => (r.index === e.index ? { ...r, variables: e.variables, clauses: e.clauses } : r));
+    case 'row-done':
+      return rows.map((r) => (r.index === e.index ? { ...r, variables: e.variables, clauses: e.clauses, satMillis: e.satMillis, result: e.result, ...(e.reason ? { reason: e.reason } : {}) } : r));
+    default:
+      return rows;
+  }
+}
+
+function onMessage(s: UiState, m: WorkerMessage, at: number): UiState {
+  switch (m.type) {
+    case 'search': {
+      const e = m.event;
+      if (e.kind === 'phase') return { ...s, phase: e.text };
+      if (e.kind === 'bar') return { ...s, bar: { label: e.label, fraction: Math.max(0, Math.min(1, e.fraction)) } };
+      return { ...s, rows: searchRows(s.rows, e), ...(e.kind === 'row-start' ? { phase: e.purpose ?? `step ${e.index + 1}` } : {}) };
+    }
+    case 'cutpoints':
+      return { ...s, cutpoints: m.points };
+    case 'result':
+      // The search is over; the job may go on with second opinions (the Engines pane).
+      return { ...s, result: { mode: s.mode, data: m.data }, running: false, elapsedMillis: at - s.startedAt, phase: `done in ${((at - s.startedAt) / 1000).toFixed(1)} s`, traceIndex: 0 };
+    case 'engines':
+      return { ...s, engines: m.rows };
+    case 'error':
+      return { ...s, error: m.message, phase: 'failed', running: false, elapsedMillis: at - s.startedAt };
+    case 'done':
+      return s.running ? { ...s, running: false, elapsedMillis: at - s.startedAt } : s;
+  }
+}
+
+export function reduce(s: UiState, a: Action): UiState {
+  switch (a.type) {
+    case 'job-started':
+      return { ...s, running: true, startedAt: a.at, elapsedMillis: 0, phase: 'starting', rows: [], bar: null, result: null, error: null, traceIndex: 0, ...(s.mode === 'verify' ? { engines: [], cutpoints: [] } : {}) };
+    case 'message':
+      return onMessage(s, a.message, a.at);
+    case 'tick':
+      return s.running ? { ...s, elapsedMillis: a.at - s.startedAt } : s;
+    case 'rerun':
+      return { ...s, runToken: s.runToken + 1, status: a.status ?? '' };
+    case 'set':
+      return { ...s, ...a.patch };
+    case 'mode':
+      return s.mode === a.mode ? s : { ...s, mode: a.mode, runToken: s.runToken + 1, status: '' };
+    case 'select':
+      return a.count === 0 ? s : { ...s, selected: (s.selected + a.delta + a.count) % a.count };
+    case 'trace':
+      return a.length === 0 ? s : { ...s, traceIndex: Math.max(0, Math.min(a.length - 1, s.traceIndex + a.delta)) };
+    case 'prompt-type':
+      return s.prompt ? { ...s, prompt: { ...s.prompt, value: s.prompt.value + a.text } } : s;
+    case 'prompt-erase':
+      return s.prompt ? { ...s, prompt: { ...s.prompt, value: s.prompt.value.slice(0, Math.max(0, s.prompt.value.length - a.count)) } } : s;
+    case 'template-field':
+      return s.template ? { ...s, templateField: (s.templateField + 1) % TEMPLATE_FIELDS.length } : { ...s, template: FIRST_TEMPLATE, templateField: 0 };
+    case 'template-adjust': {
+      const t = s.template ?? FIRST_TEMPLATE;
+      const field = TEMPLATE_FIELDS[s.templateField]!;
+      const [lo, hi] = FIELD_RANGE[field];
+      const value = Math.max(lo, Math.min(hi, t[field] + a.delta));
+      if (value === t[field] && s.template) return { ...s, status: `${field} stays ${value} (allowed ${lo}..${hi})` };
+      return { ...s, template: { ...t, [field]: value }, runToken: s.runToken + 1, status: '' };
+    }
+    case 'source':
+      return { ...s, file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, selected: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
+  }
+}
+
+/** The selectable source positions: cut-points (from the worker or the result) and assertions. */
+export function selectableMarks(s: UiState, resultMarks: readonly SourceMark[]): SourceMark[] {
+  const all = [...s.cutpoints, ...resultMarks, ...s.asserts];
+  const seen = new Set<string>();
+  return all
+    .filter((m) => (seen.has(`${m.line}:${m.col}`) ? false : (seen.add(`${m.line}:${m.col}`), true)))
+    .sort((a, b) => a.line - b.line || a.col - b.col);
+}

@@ -1,0 +1,43 @@
+// Step-through view of a counterexample: the interpreter's recorded run, one row per step, each with
+// the program state after it (the UI shows it; no analysis happens here).
+import type { Program } from '../../lib/ir/cfg.js';
+import { runProgram } from '../../lib/interp/index.js';
+
+export interface TraceRow {
+  readonly line: number;
+  readonly procedure: string;
+  readonly depth: number;
+  readonly text: string;
+  /** Variables this step changed. */
+  readonly changed: readonly string[];
+  /** Every variable set so far in this frame, after the step. */
+  readonly state: ReadonlyArray<readonly [string, bigint]>;
+}
+
+/** Steps shown at most; longer runs keep their first and last steps. */
+export const MAX_TRACE_ROWS = 2000;
+
+export interface TraceInput {
+  readonly entry: string;
+  readonly inputs: ReadonlyMap<string, bigint>;
+  readonly nondet: readonly bigint[];
+}
+
+/** Replays a counterexample with the interpreter, recording every step. */
+export function recordTrace(program: Program, cex: TraceInput): TraceRow[] {
+  const run = runProgram(program, { entry: cex.entry, inputs: cex.inputs, nondet: cex.nondet, nondetDefault: null, recordTrace: true, maxSteps: 200_000 });
+  const frames: Map<string, bigint>[] = [new Map(cex.inputs)];
+  const rows: TraceRow[] = [{ line: program.procedures.get(cex.entry)?.pos.line ?? 1, procedure: cex.entry, depth: 0, text: `call ${cex.entry}`, changed: [...cex.inputs.keys()], state: [...cex.inputs] }];
+  for (const step of run.trace ?? []) {
+    if (step.kind === 'return') {
+      frames.length = Math.max(1, step.depth + 1);
+    }
+    if (step.kind === 'call') frames[step.depth + 1] = new Map();
+    const depth = step.kind === 'call' ? step.depth + 1 : step.depth;
+    const frame = frames[depth] ?? (frames[depth] = new Map());
+    for (const [k, v] of step.values) frame.set(k, v);
+    if (step.kind === 'return') continue;
+    rows.push({ line: step.pos.line, procedure: step.procedure, depth: step.depth, text: step.text, changed: [...step.values.keys()], state: [...frame].filter(([k]) => !k.startsWith('$') && !k.startsWith('__')) });
+  }
+  return rows.length <= MAX_TRACE_ROWS ? rows : [...rows.slice(0, MAX_TRACE_ROWS / 2), ...rows.slice(-MAX_TRACE_ROWS / 2)];
+}

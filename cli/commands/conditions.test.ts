@@ -35,7 +35,7 @@ test('wp --json on Swap: the contract fields, a certified precondition and a rep
 test('sp prints the postcondition and its evidence; --at picks a loop', async (t) => {
   const r = await farkas('sp', 'benchmarks/conditions/count-to-n.c');
   t.is(r.code, 0, r.stderr);
-  t.regex(r.stdout, /postcondition: x == n && n >= 0/);
+  t.regex(r.stdout, /postcondition: (x == n && n >= 0|n >= 0 && x == n)\n/);
   t.regex(r.stdout, /certified: yes/);
   const bad = await farkas('sp', 'benchmarks/conditions/count-to-n.c', '--at', '2');
   t.is(bad.code, 3);
@@ -63,7 +63,8 @@ test('nonterm: x >= 0 && y >= 0 for a drifting loop, and i >= 1 for a guard weak
   t.is(drift.code, 0, drift.stderr);
   const d = JSON.parse(drift.stdout);
   t.is(d.verdict, 'non-terminating');
-  t.deepEqual(d.conditions.map((c: { expression: string }) => c.expression), ['x >= 0 && y >= 0']);
+  // The conjuncts' order depends on the solver's model: compare them as a set.
+  t.deepEqual(d.conditions.map((c: { expression: string }) => c.expression.split(' && ').sort()), [['x >= 0', 'y >= 0']]);
   t.true(d.conditions[0].certified);
   t.true(d.conditions[0].iterations_shown.length > 0);
   t.true(d.conditions[0].neighbours.every((n: { replayed: boolean }) => n.replayed));

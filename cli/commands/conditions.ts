@@ -11,7 +11,7 @@ import { printProcedure } from '../../lib/ir/print.js';
 import { formatRunResult, runResultToJson } from '../../lib/interp/index.js';
 import type { ConditionAnswer, ConditionEvent, ConditionStats, NeighbourEvidence, SpResult, WpResult } from '../../lib/conditions/types.js';
 import { InputError } from '../../lib/diagnostics.js';
-import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
+import { EXIT } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
 import { cutsetOption, functionOption, parseSeconds, templateOption } from '../options.js';
 
@@ -24,6 +24,15 @@ interface CommonCliOptions {
   queryTimeout: string;
   json?: boolean;
   quiet?: boolean;
+}
+
+/** wp, sp and nonterm either find an answer or not: they never exit with "unsafe" (1). */
+function answerExitCodes(what: string): string {
+  return `Exit codes:
+  0  ${what} found (certified)
+  2  none found (with the reason)
+  3  input error (syntax error, unsupported construct, bad option, unreadable file)
+  4  internal error (a bug in farkas: please report it)`;
 }
 
 function commonOptions(cmd: Command): Command {
@@ -114,7 +123,7 @@ checker proved the function's assertions under it, with the listed invariants. E
 hyperplane shifted by one, or rotated onto another) gets an input inside it but outside the
 precondition on which the program fails an assertion, replayed by the interpreter.
 
-${EXIT_CODES_HELP.replace('safe (certified)', 'a precondition found').replace('unknown (with the reason)', 'none found (with the reason)')}`)
+${answerExitCodes('a precondition')}`)
     .action((file: string, opts: CommonCliOptions & { strategy: 'neighbourhood' | 'binary'; maxAnswers: string }) =>
       runCommand(async () => {
         const prog = parseProgram(readSource(file), file);
@@ -149,7 +158,7 @@ independent checker proved that the postcondition holds, with the listed invaria
 (a hyperplane shifted inwards by one, or rotated onto another) gets a reachable state that violates
 it, found by running the program on concrete inputs and reproduced by re-running it.
 
-${EXIT_CODES_HELP.replace('safe (certified)', 'a postcondition found').replace('unknown (with the reason)', 'none found (with the reason)')}`)
+${answerExitCodes('a postcondition')}`)
     .action((file: string, opts: CommonCliOptions & { at?: string }) =>
       runCommand(async () => {
         const prog = parseProgram(readSource(file), file);
@@ -185,7 +194,7 @@ checker proves the exit unreachable from it), comes with an input inside it whos
 shows for the first loop iterations, and each neighbour with an input on which the function returns.
 With no condition found the verdict is unknown: proving termination needs ranking functions (bounds).
 
-${EXIT_CODES_HELP.replace('safe (certified)', 'a non-termination condition found').replace('unknown (with the reason)', 'unknown (with the reason)')}`)
+${answerExitCodes('a non-termination condition')}`)
     .action((file: string, opts: CommonCliOptions) =>
       runCommand(async () => {
         const prog = parseProgram(readSource(file), file);

@@ -8,12 +8,10 @@ import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interp/index.js';
 import type { RunResult } from '../interp/types.js';
-import { nondetStream } from '../engine/samples.js';
 import { replayed } from '../engine/verify.js';
 import { resolveFunction } from '../engine/prepare.js';
-import { mulberry32 } from '../random.js';
 import { withErrorVariable } from './instrument.js';
-import { candidateInputs } from './points.js';
+import { candidateInputs, inputRunner } from './points.js';
 import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
 
@@ -62,13 +60,11 @@ export async function cex(program: Program, options: Omit<WpOptions, 'strategy'>
 }
 
 function failingRunInside(program: Program, fn: string, params: readonly string[], condition: F.Formula): RunResult | null {
-  const next = mulberry32(5);
+  const runner = inputRunner(program, fn, [], { maxSteps: 20000, seed: 5 });
   for (const input of candidateInputs(params, params.length <= 2 ? { radius: 250 } : {}).slice(0, 20000)) {
     if (!F.evaluate(condition, (v) => input.get(v) ?? 0n)) continue;
-    for (let k = 0; k < 3; k++) {
-      const run = runProgram(program, { entry: fn, inputs: input, nondet: k === 0 ? [] : nondetStream(next, 128), nondetDefault: 0n, maxSteps: 20000 });
-      if (run.outcome.kind === 'assertion-failed') return run;
-    }
+    const run = runner.run(input);
+    if (run.failure) return run.failure;
   }
   return null;
 }

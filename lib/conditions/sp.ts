@@ -95,7 +95,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   if (!found) {
     return { ...base, postcondition: null, reason: ctx.timedOut ? 'timeout before a postcondition was found' : 'no postcondition within the templates', stats: ctx.stats(reached.length) };
   }
-  const postcondition = await report(ctx, program, fn, target, found.atoms, found.invariants, reached);
+  const postcondition = await report(ctx, fn, target, found.atoms, found.invariants, reached);
   options.onProgress?.({ kind: 'answer', expression: postcondition.expression });
   return { ...base, postcondition, stats: ctx.stats(reached.length) };
 }
@@ -108,7 +108,6 @@ async function certify(ctx: SearchContext, invariants: ReadonlyMap<number, Formu
 
 async function report(
   ctx: SearchContext,
-  program: Program,
   fn: string,
   target: number,
   rawAtoms: readonly Linear[],
@@ -135,7 +134,6 @@ async function report(
       evidence.push({ expression, move: nb.move, replayed: false, note: 'no reachable state found that violates this neighbour: it may be a stronger postcondition' });
     }
   }
-  void program;
   return { expression: F.toC(formula), formula, certified: true, invariants: ctx.invariantReports(invariants), neighbours: evidence, locallyOptimal: optimal };
 }
 

@@ -1,12 +1,12 @@
 // Mode `sp`: the strongest postcondition at the function's exit (paper 004, Section 4), with the
 // reachable states that show each tighter neighbour is violated.
-import { Box, Text } from 'ink';
 import type { Program } from '../../../lib/ir/cfg.js';
 import { sp } from '../../../lib/conditions/sp.js';
 import type { SpResult } from '../../../lib/conditions/types.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents, type ConditionView } from './wp.js';
 import type { Mode, ResultProps } from './types.js';
+import { LineList, type ResultLine } from './line-list.js';
 
 export interface SpData {
   readonly function: string;
@@ -58,21 +58,14 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
 
 function Postcondition({ data, height, color }: ResultProps<SpData>) {
   const p = data.postcondition;
-  const lines: { text: string; bold?: boolean; dim?: boolean }[] = [{ text: `strongest postcondition of ${data.function} at line ${data.line} over ${data.variables.join(', ')}:`, dim: true }];
+  const lines: ResultLine[] = [{ text: `strongest postcondition of ${data.function} at line ${data.line} over ${data.variables.join(', ')}:`, dim: true }];
   if (!p) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
   else {
     lines.push({ text: `${p.expression}  ${p.certified ? '[certified]' : '[not certified]'}${p.locallyOptimal ? ' [locally strongest]' : ''}`, bold: true });
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   }
   lines.push({ text: `${data.queries} solver queries, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  const shown = lines.length <= height ? lines : [...lines.slice(0, height - 1), { text: `… ${lines.length - height + 1} more (x exports all)`, dim: true }];
-  return (
-    <Box flexDirection="column">
-      {shown.map((l, i) => (
-        <Text key={i} wrap="truncate" bold={l.bold ?? false} dimColor={color && (l.dim ?? false)}>{l.text}</Text>
-      ))}
-    </Box>
-  );
+  return <LineList lines={lines} height={height} color={color} />;
 }
 
 export const spMode: Mode<SpData> = {

@@ -1,11 +1,11 @@
 // Mode `wp`: weakest preconditions (paper 004, Section 4), several answers as a list, each with the
 // replayed failing inputs that show its neighbours are not preconditions.
-import { Box, Text } from 'ink';
 import type { Program } from '../../../lib/ir/cfg.js';
 import { wp } from '../../../lib/conditions/wp.js';
 import type { ConditionEvent, WpResult } from '../../../lib/conditions/types.js';
 import type { Emit, Job, SearchEvent } from '../protocol.js';
 import type { Mode, ResultProps } from './types.js';
+import { LineList, type ResultLine } from './line-list.js';
 
 export interface ConditionView {
   readonly expression: string;
@@ -104,7 +104,7 @@ export function wpData(r: WpResult): WpData {
 }
 
 function Preconditions({ data, height, color }: ResultProps<WpData>) {
-  const lines: { text: string; bold?: boolean; dim?: boolean }[] = [];
+  const lines: ResultLine[] = [];
   lines.push({ text: `preconditions of ${data.function}(${data.parameters.join(', ')}), ${data.strategy}:`, dim: true });
   if (data.preconditions.length === 0) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
   data.preconditions.forEach((p, i) => {
@@ -112,14 +112,7 @@ function Preconditions({ data, height, color }: ResultProps<WpData>) {
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   });
   lines.push({ text: `${data.queries} solver queries, ${data.concreteRuns} runs, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  const shown = lines.length <= height ? lines : [...lines.slice(0, height - 1), { text: `… ${lines.length - height + 1} more (x exports all)`, dim: true }];
-  return (
-    <Box flexDirection="column">
-      {shown.map((l, i) => (
-        <Text key={i} wrap="truncate" bold={l.bold ?? false} dimColor={color && (l.dim ?? false)}>{l.text}</Text>
-      ))}
-    </Box>
-  );
+  return <LineList lines={lines} height={height} color={color} />;
 }
 
 export const wpMode: Mode<WpData> = {

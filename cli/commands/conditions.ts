@@ -192,7 +192,8 @@ Paper 004, Claim 3: assert(false) is added at the function's exit and weakest pr
 program are computed (farkas wp). Each condition is certified (its invariants are a recurrent set: the
 checker proves the exit unreachable from it), comes with an input inside it whose run the interpreter
 shows for the first loop iterations, and each neighbour with an input on which the function returns.
-With no condition found the verdict is unknown: proving termination needs ranking functions (bounds).
+With no condition found, farkas bounds runs: when every loop has a certified bound for all inputs the
+verdict is "terminates" (the bounds are the ranking argument), otherwise unknown.
 
 ${answerExitCodes('a non-termination condition')}`)
     .action((file: string, opts: CommonCliOptions) =>
@@ -206,10 +207,11 @@ ${answerExitCodes('a non-termination condition')}`)
             printAnswer(c, 'precondition', i, (n) => `returns on ${fmt(n.input)}`);
             if (c.input) console.log(`  runs forever from ${fmt(c.input)}; first loop-head states: ${c.iterationsShown.map((s) => `[${fmt(s.values)}]`).join(' ')}`);
           });
+          for (const l of result.bounds ?? []) console.log(`  loop at line ${l.line}: at most ${l.bound} iterations (certified)`);
           if (result.reason) console.log(`reason: ${result.reason}`);
           printStats(result.stats);
         }
-        return result.conditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
+        return result.verdict === 'unknown' ? EXIT.UNKNOWN : EXIT.OK;
       }),
     );
 }
@@ -224,6 +226,7 @@ export function nontermJson(file: string, r: NontermResult): Record<string, unkn
       ...(c.input ? { input: values(c.input) } : {}),
       iterations_shown: c.iterationsShown.map((s) => ({ line: s.line, values: values(s.values) })),
     })),
+    ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, certified: l.certified })) } : {}),
     ...(r.reason ? { reason: r.reason } : {}),
     stats: statsJson(r.stats),
   };

@@ -87,3 +87,11 @@ test('sp on Fig. 2 with a symbolic bound: a certified postcondition that gives x
   const claim = await implies(F.and(r.postcondition!.formula, parseFormula('y == -1', ['y'])), parseFormula('x == 2 * m + 2', ['x', 'm']));
   t.is(claim.status, 'valid');
 });
+
+test('nonterm: a function that returns on every input gets "terminates" with its certified bounds, not the vacuous n <= -1 that assume(n >= 0) blocks', async (t) => {
+  const { nonterm } = await import('./nonterm.js');
+  const r = await nonterm(load('benchmarks/conditions/count-to-n.c'), { timeoutMs: 120_000 });
+  t.is(r.verdict, 'terminates');
+  t.deepEqual(r.conditions, []);
+  t.deepEqual(r.bounds?.map((l) => [l.bound, l.certified]), [['n', true]]);
+});

@@ -239,25 +239,27 @@ function registerCex(program: Command): void {
       .description('most-general counterexamples for safety: conditions on the parameters under which an assertion fails')
       .argument('<file>', 'C program (.c or .i)'),
   )
-    .option('--show-instrumented', 'print the instrumented function (error variable, paper Claim 2 B1) and stop')
+    .option('--show-instrumented', 'print the instrumented function (paper Claim 2: B1 error variable, B2 loop bounds) and stop')
+    .option('--no-loop-bounds', 'leave out B2 (shows why it matters: non-terminating inputs come back)')
     .option('--trace', 'print the replayed failing run step by step')
     .addHelpText('after', `
 Paper 004, Claim 2: each assertion assert(p) becomes if (!p) { err = 1; goto end; } and end:
-assert(err == 1) is added (B1); weakest preconditions of that program are computed (farkas wp). B2
-(bound templates on every loop) is not implemented, so a condition is reported only with an input
-inside it on which the original program fails an assertion, replayed by the interpreter; conditions
-without one (the function never returns there) are listed as dropped.
+assert(err == 1) is added (B1); every loop gets a counter and assert(counter <= bound), the bound fitted
+to the iteration counts of concrete runs that reach the end (B2), so a condition cannot consist of
+inputs on which the function just never returns. Weakest preconditions of that program are computed
+(farkas wp); a condition is reported only with an input inside it on which the original program fails
+an assertion, replayed by the interpreter. Conditions without one are listed as dropped.
 
 Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
-    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean }) =>
+    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean }) =>
       runCommand(async () => {
         const prog = parseProgram(readSource(file), file);
         if (opts.showInstrumented) {
-          const instrumented = instrumentForCex(prog, opts.function);
+          const instrumented = instrumentForCex(prog, opts.function, { loopBounds: opts.loopBounds });
           console.log(printProcedure(instrumented.procedures.get(opts.function ?? prog.entry)!));
           return EXIT.OK;
         }
-        const result = await cex(prog, shared(opts));
+        const result = await cex(prog, { ...shared(opts), loopBounds: opts.loopBounds });
         if (opts.json) console.log(JSON.stringify(cexJson(file, result), null, 2));
         else {
           console.log(`${file}: function ${result.function}: ${result.conditions.length} failing condition(s)`);

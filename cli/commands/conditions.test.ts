@@ -106,3 +106,16 @@ test('bounds --json: the contract fields; --show-instrumented prints the counter
   const help = await farkas('bounds', '--help');
   t.regex(help.stdout, /Claim 1/);
 });
+
+test('verify --cex: unknown from the proof search becomes unsafe with a failing condition over the nondet values and a replayed run', async (t) => {
+  const plain = await farkas('verify', 'benchmarks/conditions/needle.c', '--json', '--jobs', '1', '--timeout', '60');
+  t.is(JSON.parse(plain.stdout).verdict, 'unknown');
+  const r = await farkas('verify', 'benchmarks/conditions/needle.c', '--json', '--jobs', '1', '--timeout', '60', '--cex');
+  t.is(r.code, 1, r.stderr);
+  const out = JSON.parse(r.stdout);
+  t.is(out.verdict, 'unsafe');
+  t.regex(out.failingCondition.expression, /nondet_1/);
+  t.true(out.counterexample.replayed);
+  const x = BigInt(out.counterexample.nondet[0]);
+  t.true(x >= 295n && x <= 305n);
+});

@@ -15,8 +15,10 @@ import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
 import { formatPortfolio, jobsOption, parseJobs, portfolioJson, portfolioProgressPrinter } from '../portfolio-output.js';
+import { refuteWithCex } from '../../lib/conditions/refute.js';
 
 interface VerifyCliOptions {
+  cex?: boolean;
   function?: string;
   cutset: string;
   template: string;
@@ -44,6 +46,7 @@ export function register(program: Command): void {
     .option('-b, --backend <spec>', "SAT back end: 'minisat' (embedded), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'minisat')
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .addOption(jobsOption())
+    .option('--cex', 'when the proof search ends unknown, search for a most-general failing condition (farkas cex) in the time left (default 120 s without --timeout)')
     .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
     .option('--witness <file>', 'write an SV-COMP witness (format 2.0, YAML): loop invariants when safe, the replayed run when unsafe')
@@ -80,7 +83,10 @@ ${EXIT_CODES_HELP}`)
           ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
         };
         if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
-        const result = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
+        const proved = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
+        const result = opts.cex
+          ? await refuteWithCex(program, proved, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: verifyOptions.cutset!, schedule: opts.template, backend: opts.backend, timeoutMs: timeoutMs !== undefined ? timeoutMs - proved.millis : 120_000 })
+          : proved;
         if (opts.witness !== undefined) await writeWitness(opts.witness, { program, file, source, result });
         process.stdout.write(opts.json ? JSON.stringify({ ...verifyJson(file, result), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result) + formatPortfolio(result));
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
@@ -129,6 +135,7 @@ export function verifyJson(file: string, r: VerifyResult): object {
     verdict: r.verdict,
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
     certified: r.certified,
+    ...(r.failingCondition ? { failingCondition: r.failingCondition } : {}),
     cutset: r.cutset,
     schedule: r.schedule,
     cutpoints: r.cutpoints,
@@ -180,6 +187,7 @@ export function formatVerify(file: string, r: VerifyResult): string {
   if (r.counterexample) {
     const inputs = [...r.counterexample.inputs].map(([k, v]) => `${k}=${v}`).join(', ');
     lines.push(`counterexample: ${inputs || '(no inputs)'}${r.counterexample.nondet.length ? `; nondet ${r.counterexample.nondet.join(',')}` : ''}; fails at line ${r.counterexample.line}${r.counterexample.replayed ? ' (replayed by the interpreter)' : ''}`);
+    if (r.failingCondition) lines.push(`failing condition: ${r.failingCondition.expression} (farkas cex${r.failingCondition.certified ? ', certified' : ''})`);
     const args = [...r.counterexample.inputs].map(([k, v]) => ` --input ${k}=${v}`).join('') + (r.counterexample.nondet.length ? ` --nondet ${r.counterexample.nondet.join(',')}` : '');
     lines.push(`reproduce: farkas run ${file} --function ${r.function}${args} --nondet-default none --trace`);
   }

@@ -118,7 +118,7 @@ export function withIterationCounters(program: Program, fn: string, bounds: Read
 }
 
 /** Edges u → h found closing a cycle by a depth-first search from the entry (structured C: the back edges). */
-function backEdges(proc: Procedure): Set<number> {
+export function backEdges(proc: Procedure): Set<number> {
   const succ = successors(proc);
   const state = new Uint8Array(proc.locations.length);
   const out = new Set<number>();
@@ -142,7 +142,7 @@ function backEdges(proc: Procedure): Set<number> {
 }
 
 /** The head plus every location that reaches one of its back edges without passing the head. */
-function naturalLoop(proc: Procedure, header: number, back: ReadonlySet<number>): Set<number> {
+export function naturalLoop(proc: Procedure, header: number, back: ReadonlySet<number>): Set<number> {
   const body = new Set([header]);
   const work = proc.edges.filter((e) => back.has(e.id) && e.to === header).map((e) => e.from);
   while (work.length > 0) {

@@ -15,6 +15,7 @@ import type { RunResult } from '../interp/types.js';
 import { replayed } from '../engine/verify.js';
 import { resolveFunction } from '../engine/prepare.js';
 import { withErrorVariable } from './instrument.js';
+import { nondetAsParameters, nondetStreamOf, type NondetInput } from './nondet-inputs.js';
 import { failingInputIn, inputRunner } from './points.js';
 import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
@@ -23,7 +24,9 @@ import { observeIterations } from '../bounds/bounds.js';
 import { fitBounds } from '../bounds/fit.js';
 
 export interface CexCondition extends ConditionAnswer {
+  /** Values of the condition's variables (the parameters, and nondet_K for whole programs). */
   readonly input: ReadonlyMap<string, bigint>;
+  /** The original program's nondet stream of the replayed run. */
   readonly nondet: readonly bigint[];
   /** Line of the failing assertion in the original program. */
   readonly line: number;
@@ -34,6 +37,8 @@ export interface CexCondition extends ConditionAnswer {
 
 export interface CexResult {
   readonly function: string;
+  /** Whole programs: the nondet reads outside loops that became the parameters nondet_1, nondet_2, … */
+  readonly nondetInputs: readonly NondetInput[];
   readonly instrumented: Program;
   readonly conditions: readonly CexCondition[];
   /** Certified preconditions of the instrumented program without a replayed failing input. */
@@ -47,9 +52,14 @@ export interface CexOptions extends Omit<WpOptions, 'strategy'> {
   readonly loopBounds?: boolean;
 }
 
-/** The program of Claim 2: B1 (error variable) and, unless disabled, B2 (loop counters with bounds). */
+/** The program of Claim 2: B1 (error variable) and, unless disabled, B2 (loop counters with bounds);
+ * nondet reads outside loops are parameters first (nondet-inputs.ts). */
 export function instrumentForCex(program: Program, functionName?: string, options: { loopBounds?: boolean } = {}): Program {
   const fn = resolveFunction(program, functionName);
+  return instrument(nondetAsParameters(program, fn).program, fn, options);
+}
+
+function instrument(program: Program, fn: string, options: { loopBounds?: boolean }): Program {
   const b1 = withErrorVariable(program, fn);
   if (options.loopBounds === false) return b1;
   const counted = withIterationCounters(b1, fn, new Map(), { keepAssertions: true });
@@ -62,21 +72,28 @@ export function instrumentForCex(program: Program, functionName?: string, option
 
 export async function cex(program: Program, options: CexOptions = {}): Promise<CexResult> {
   const fn = resolveFunction(program, options.function);
-  const instrumented = instrumentForCex(program, fn, options);
+  const whole = nondetAsParameters(program, fn);
+  const target = whole.program;
+  const instrumented = instrument(target, fn, options);
   const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn });
-  const runner = inputRunner(program, fn, [], { maxSteps: 20000, seed: 5 });
+  const runner = inputRunner(target, fn, [], { maxSteps: 20000, seed: 5 });
   const conditions: CexCondition[] = [];
   const dropped: { expression: string; reason: string }[] = [];
+  const originalParams = program.procedures.get(fn)!.params;
   for (const answer of result.preconditions) {
-    const failing = (await failingInputIn(runner, result.parameters, answer.formula, F.FALSE, { budgetMs: 5000 }))?.failure ?? null;
-    const replay = failing ? replayed(program, fn, failing) : null;
+    const found = (await failingInputIn(runner, result.parameters, answer.formula, F.FALSE, { budgetMs: 5000 }))?.failure ?? null;
+    // The failing run, as a run of the original program: parameter values and the nondet stream.
+    const failing = found && whole.inputs.length > 0
+      ? runProgram(program, { entry: fn, inputs: new Map([...found.inputs].filter(([k]) => originalParams.includes(k))), nondet: nondetStreamOf(whole, fn, found), nondetDefault: null, recordTrace: true, maxSteps: found.steps + 1000 })
+      : found;
+    const replay = failing && failing.outcome.kind === 'assertion-failed' ? replayed(program, fn, failing) : null;
     if (!failing || !replay) {
       dropped.push({ expression: answer.expression, reason: 'no input inside it fails an assertion (the function may not return there)' });
       continue;
     }
     const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
-    conditions.push({ ...answer, input: replay.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run });
+    conditions.push({ ...answer, input: found!.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run });
   }
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'only non-termination conditions were found' : 'no failing condition found');
-  return { function: fn, instrumented, conditions, dropped, ...(reason ? { reason } : {}), stats: result.stats };
+  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), stats: result.stats };
 }

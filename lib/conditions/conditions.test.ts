@@ -111,3 +111,20 @@ test('cex: B2 (loop bounds) keeps non-terminating inputs out of the failing cond
     t.is(runProgram(program, { entry: 'spinOrFail', inputs: c.input, nondet: [], nondetDefault: 0n }).outcome.kind, 'assertion-failed');
   }
 });
+
+test('cex on a whole program: the nondet read becomes nondet_1, and the condition\'s run replays on the original with that nondet value', async (t) => {
+  const { cex } = await import('./cex.js');
+  const { nondetAsParameters } = await import('./nondet-inputs.js');
+  const program = load('benchmarks/conditions/needle.c');
+  const rewritten = nondetAsParameters(program, 'main');
+  t.deepEqual(rewritten.inputs.map((i) => [i.parameter, i.target, i.line]), [['nondet_1', 'x', 6]]);
+  const r = await cex(program, { timeoutMs: 120_000 });
+  t.deepEqual(r.nondetInputs.map((i) => i.parameter), ['nondet_1']);
+  t.true(r.conditions.length >= 1, r.reason);
+  for (const c of r.conditions) {
+    const value = c.input.get('nondet_1')!;
+    t.true(value >= 295n && value <= 305n);
+    t.deepEqual(c.nondet, [value]);
+    t.is(runProgram(program, { entry: 'main', nondet: [...c.nondet], nondetDefault: null }).outcome.kind, 'assertion-failed');
+  }
+});

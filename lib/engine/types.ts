@@ -74,6 +74,8 @@ export interface VerifyResult {
   readonly summaries?: readonly SummaryReport[];
   readonly stats: readonly StepStats[];
   readonly counterexample?: Counterexample;
+  /** `verify --cex`: the most-general failing condition the counterexample was drawn from. */
+  readonly failingCondition?: { readonly expression: string; readonly certified: boolean };
   readonly millis: number;
 }
 

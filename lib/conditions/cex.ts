@@ -74,6 +74,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const fn = resolveFunction(program, options.function);
   const whole = nondetAsParameters(program, fn);
   const target = whole.program;
+  if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn);
   const instrumented = instrument(target, fn, options);
   const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn });
   const runner = inputRunner(target, fn, [], { maxSteps: 20000, seed: 5 });
@@ -96,4 +97,19 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   }
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'only non-termination conditions were found' : 'no failing condition found');
   return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), stats: result.stats };
+}
+
+/** No parameters and no nondet read outside a loop: there is nothing to state a condition over. The
+ * answer is `1` when a run fails (replayed; not certified: no precondition search ran). */
+function withoutInputs(program: Program, fn: string): CexResult {
+  const started = Date.now();
+  const runner = inputRunner(program, fn, [], { maxSteps: 100_000, seed: 5, streams: 8 });
+  const failing = runner.run(new Map()).failure;
+  const replay = failing ? replayed(program, fn, failing) : null;
+  const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: runner.runs, millis: Date.now() - started };
+  const instrumented = program;
+  if (!failing || !replay) return { function: fn, nondetInputs: [], instrumented, conditions: [], dropped: [], reason: 'the function has no inputs to state a condition over, and none of its runs failed', stats };
+  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
+  const condition: CexCondition = { expression: '1', formula: F.TRUE, certified: false, invariants: [], neighbours: [], locallyOptimal: false, input: new Map(), nondet: replay.nondet, line: replay.line, replayed: true, run };
+  return { function: fn, nondetInputs: [], instrumented, conditions: [condition], dropped: [], stats };
 }

@@ -97,3 +97,20 @@ test('a false claim about a recursive sum is unsafe, with a replayed counterexam
   t.is(innerSafe.verdict, 'unknown');
   t.regex(innerSafe.reason ?? '', /contains an assertion/);
 });
+
+test('McCarthy 91 (Fig. 3(b)) is proved with two pairs guessed from its calls, true of the function', async (t) => {
+  const program = parseProgram('int M(int n) { if (n > 100) return n - 10; return M(M(n + 11)); }\nvoid IP2() { int result = M(19) + M(119); assert(result == 200); }\n', 'm91.c');
+  const result = await verify(program, { function: 'IP2' });
+  t.is(result.verdict, 'safe', result.reason);
+  t.true(result.certified);
+  const pairs = result.summaries?.find((s) => s.procedure === 'M')?.pairs ?? [];
+  t.is(pairs.length, 2);
+  t.is(result.stats.at(-1)?.summaries, 2);
+  for (let n = -20n; n <= 140n; n += 3n) {
+    const value = n > 100n ? n - 10n : 91n;
+    const env = (v: string) => (v === 'n' ? n : v === returnName('M') ? value : 0n);
+    for (const pair of pairs) t.true(!F.evaluate(pair.preFormula, env) || F.evaluate(pair.postFormula, env), `n = ${n}`);
+  }
+  // Together the pairs cover both calls of IP2.
+  for (const n of [19n, 119n]) t.true(pairs.some((p) => F.evaluate(p.preFormula, (v) => (v === 'n' ? n : 0n))));
+});

@@ -85,7 +85,8 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   base.verificationConditions = bodies.reduce((n, b) => n + b.vcs.length, 0);
   search.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
-  const observed = sampleCalls(program, prepared.function, { budgetMs: sampleBudget });
+  // The prepared program: its procedures take localised globals as parameters and return each output.
+  const observed = sampleCalls(prepared.program, prepared.function, { budgetMs: sampleBudget });
 
   const guesses = guessedPairs(prepared, observed, maxSummaries(schedule));
   const stats: StepStats[] = [];
@@ -178,7 +179,7 @@ function guessedPairs(prepared: PreparedInterprocedural, observed: ReadonlyMap<s
   const out = new Map<string, CandidatePair[]>();
   for (const p of prepared.procedures) {
     if (p.iface.returnName === null || p.iface.globals.length > 0) continue;
-    const states = (observed.get(p.name) ?? []).map((call) => new Map([...call.args, [p.iface.returnName!, call.result]]));
+    const states = (observed.get(p.name) ?? []).filter((call) => p.inputs.every((x) => call.args.has(x))).map((call) => new Map([...call.args, [p.iface.returnName!, call.result]]));
     const pairs = candidatePairs(p.inputs, p.iface.returnName, states, { maxPairs });
     if (pairs.length > 0) out.set(p.name, pairs);
   }
@@ -208,6 +209,8 @@ function assertObservedCalls(encoder: SystemEncoder, prepared: PreparedInterproc
     // The observation records the arguments only; a procedure that also reads globals is not sampled.
     if (p.iface.globals.length > 0) continue;
     for (const call of observed.get(p.name) ?? []) {
+      // A procedure made to take globals as parameters (summary-outputs.ts) is not what was observed.
+      if (!p.inputs.every((x) => call.args.has(x))) continue;
       const state = new Map(call.args);
       if (p.iface.returnName !== null) state.set(p.iface.returnName, call.result);
       for (const pair of t.summaries.get(p.name)!) b.assertLit(b.orN([-holds(pair.pre, state), holds(pair.post, state)]));
@@ -289,7 +292,9 @@ function decodeAll(prepared: PreparedInterprocedural, t: StepTemplates, value: (
       invariants: new Map([...t.bodyLoops.get(p.name)![i]!].map(([c, tpl]) => [c, decode(tpl)] as const)),
     }));
     certificates.set(p.name, pairs);
-    const toC = summaryVariableToC(p.name);
+    // A localised global (summary-outputs.ts) is printed as the global: its value at the call.
+    const base = summaryVariableToC(p.name);
+    const toC = (v: string) => (v.endsWith('!loc') ? v.slice(0, -'!loc'.length) : base(v));
     summaryReports.push({
       procedure: p.name,
       pairs: pairs.map((pair) => ({ pre: F.toC(pair.pre, toC), post: F.toC(pair.post, toC), preFormula: pair.pre, postFormula: pair.post })),

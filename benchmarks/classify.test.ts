@@ -83,6 +83,10 @@ test('toRecord reports the deciding step and the SAT time of all steps', (t) => 
   const rejected = toRecord({ id: 'y', file: 'y.c', expected: 'safe' }, 'paths', outcome(3, '', { stderr: 'y.c:1:1: unsupported: goto' }), 60);
   t.like(rejected, { status: 'rejected', correctness: 'inconclusive', steps: 0 });
   t.is(rejected.clauses, undefined);
+  t.is(r.q, undefined);
+  // Recursive programs: q is the deciding step's summary pairs per procedure.
+  const recursive = { ...json, stats: [{ ...step('1x2q2+pairs', 80, 900, 30, 'sat'), summaries: 2 }] };
+  t.is(toRecord({ id: 'm91', file: 'm.c', expected: 'safe' }, 'paths', outcome(0, recursive), 60).q, 2);
 });
 
 test('parseVerifyReport keeps unknown fields verbatim', (t) => {

@@ -23,6 +23,8 @@ export interface VerifyStep {
   readonly backend?: string;
   readonly result?: string;
   readonly reason?: string;
+  /** Pre/post pairs per recursive procedure (only for programs with summaries). */
+  readonly summaries?: number;
 }
 
 /** The parts of the `farkas verify --json` object the harness reads; the rest is kept verbatim. */
@@ -116,6 +118,8 @@ export interface RunRecord {
   /** The step that decided the run (the last one attempted). */
   readonly template?: string;
   readonly widths?: VerifyStep['widths'];
+  /** Summary pairs per procedure in that step (recursive programs only). */
+  readonly q?: number;
   readonly steps: number;
   readonly variables?: number;
   readonly clauses?: number;
@@ -144,6 +148,7 @@ export function toRecord(task: { id: string; file: string; expected: Expected },
     ...(reason !== undefined ? { reason } : {}),
     ...(last?.template !== undefined ? { template: last.template } : {}),
     ...(last?.widths !== undefined ? { widths: last.widths } : {}),
+    ...(typeof last?.summaries === 'number' ? { q: last.summaries } : {}),
     steps: report?.stats.length ?? 0,
     ...(typeof last?.variables === 'number' ? { variables: last.variables } : {}),
     ...(typeof last?.clauses === 'number' ? { clauses: last.clauses } : {}),

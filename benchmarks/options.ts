@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { splitCommand } from './cli-process.js';
-import { CUTSETS, type Cutset } from './tasks.js';
+import { CUTSETS, parseIndexCondition, type Cutset, type IndexCondition } from './tasks.js';
 import { ENGINE_NAMES } from '../lib/engines/types.js';
 
 /** `constraints` is `farkas verify`; the others run through `farkas check --engine NAME`. */
@@ -31,6 +31,8 @@ export interface HarnessOptions {
   /** `farkas verify --jobs` (the portfolio's worker threads per run). */
   readonly verifyJobs?: number;
   readonly filter?: string;
+  /** Conditions on INDEX.tsv columns that --index rows must meet. */
+  readonly where?: readonly IndexCondition[];
   readonly limit?: number;
   /** Markdown report path; the JSON goes beside it. Absent: a timestamped file in benchmarks/results/. */
   readonly out?: string;
@@ -53,6 +55,12 @@ function positiveNumber(text: string): number {
 function nonNegativeNumber(text: string): number {
   if (!/^\d+(\.\d+)?$/.test(text.trim())) throw new InvalidArgumentError('expected a non-negative number of seconds');
   return Number(text);
+}
+
+function whereCondition(text: string, previous: IndexCondition[]): IndexCondition[] {
+  const c = parseIndexCondition(text);
+  if (!c) throw new InvalidArgumentError('expected COLUMN=VALUE or COLUMN!=VALUE');
+  return [...previous, c];
 }
 
 function positiveInteger(text: string): number {
@@ -78,7 +86,8 @@ Tasks:
   tasks (.yml files whose input_files names the program; the expected verdict is that of the property
   whose property_file ends in unreach-call.prp; other tasks are skipped). Folders named _borderline are
   skipped unless --borderline. --index FILE takes the task list from an INDEX.tsv (columns folder, name,
-  expected_verdict; task files <folder>/<name>.yml beside the index). Default suite: benchmarks/.
+  expected_verdict; task files <folder>/<name>.yml beside the index); --where COLUMN!=VALUE (or =) keeps
+  only its rows that meet every condition, e.g. --where has_functions!=none. Default suite: benchmarks/.
 
 Each task runs once per cut-set (sidecar 'cutsets', default [paths]; SV-COMP tasks: paths) as
   farkas verify FILE --json --timeout S --cutset C [--function F] [--backend B] [--template T] [--jobs J]
@@ -127,6 +136,7 @@ function buildCommand(): Command {
     .addOption(new Option('--cutset <list>', 'run every task with these cut-sets instead of its own (paths,headers)').argParser(cutsetList))
     .option('--jobs <n>', 'runs in parallel', positiveInteger, 1)
     .option('--verify-jobs <n>', 'passed to farkas verify as --jobs: worker threads of its portfolio per run (default: farkas\'s own, the number of cores)', positiveInteger)
+    .option('--where <condition>', "only --index rows whose COLUMN=VALUE or COLUMN!=VALUE (repeatable), e.g. has_functions!=none", whereCondition, [])
     .option('--filter <substring>', 'only tasks whose id contains SUBSTRING (case-insensitive)')
     .option('--limit <n>', 'only the first N tasks (after --filter)', positiveInteger)
     .option('--out <file>', 'write the Markdown report to FILE (and the JSON beside it)')
@@ -151,6 +161,7 @@ interface RawOptions {
   jobs: number;
   verifyJobs?: number;
   filter?: string;
+  where: IndexCondition[];
   limit?: number;
   out?: string;
   json?: boolean;
@@ -202,6 +213,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       ...(raw.verifyJobs !== undefined ? { verifyJobs: raw.verifyJobs } : {}),
       ...(raw.cutset !== undefined ? { cutsets: raw.cutset } : {}),
       ...(raw.filter !== undefined ? { filter: raw.filter } : {}),
+      ...(raw.where.length > 0 ? { where: raw.where } : {}),
       ...(raw.limit !== undefined ? { limit: raw.limit } : {}),
       ...(raw.out !== undefined ? { out: raw.out } : {}),
       ...(raw.spacer === true ? { spacer: true } : {}),

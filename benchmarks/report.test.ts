@@ -40,8 +40,8 @@ test('the Markdown report has one table row per run, escaped cells, reasons and 
   const md = markdownReport(records, { title: 'T', description: ['Date: now'] });
   const rows = md.split('\n').filter((l) => l.startsWith('| '));
   t.is(rows.length, 1 + records.length);
-  t.is(rows[0], '| task | expected | verdict | correct? | cut-set | template | vars | clauses | SAT s | engine s | total s |');
-  t.is(rows[1], '| a | safe | safe | yes | paths | conj2 | 10 | 20 | 0.30 | 0.80 | 1.00 |');
+  t.is(rows[0], '| task | expected | verdict | correct? | cut-set | template | q | vars | clauses | SAT s | engine s | total s |');
+  t.is(rows[1], '| a | safe | safe | yes | paths | conj2 |  | 10 | 20 | 0.30 | 0.80 | 1.00 |');
   t.true(rows.some((r) => r.startsWith('| c | unsafe | safe | WRONG |')));
   t.regex(md, /- d \(paths, rejected\): d\.c:1:2: unsupported: a \\\| b/);
   t.regex(md, /- WRONG verdicts: 1/);

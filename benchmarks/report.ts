@@ -56,7 +56,7 @@ function seconds(ms: number | undefined): string {
   return ms === undefined ? '' : (ms / 1000).toFixed(2);
 }
 
-export const COLUMNS = ['task', 'expected', 'verdict', 'correct?', 'cut-set', 'template', 'vars', 'clauses', 'SAT s', 'engine s', 'total s'] as const;
+export const COLUMNS = ['task', 'expected', 'verdict', 'correct?', 'cut-set', 'template', 'q', 'vars', 'clauses', 'SAT s', 'engine s', 'total s'] as const;
 
 export function rowCells(r: RunRecord): string[] {
   return [
@@ -66,6 +66,7 @@ export function rowCells(r: RunRecord): string[] {
     CORRECTNESS_LABEL[r.correctness],
     r.cutset,
     r.template ?? '',
+    r.q !== undefined ? String(r.q) : '',
     r.variables !== undefined ? String(r.variables) : '',
     r.clauses !== undefined ? String(r.clauses) : '',
     seconds(r.satMillis),
@@ -75,8 +76,8 @@ export function rowCells(r: RunRecord): string[] {
 }
 
 /** Fixed column widths for the console: long names are cut rather than breaking the alignment. */
-const CONSOLE_WIDTHS = [34, 8, 8, 8, 16, 12, 7, 8, 7, 8, 7];
-const RIGHT_ALIGNED = new Set([6, 7, 8, 9, 10]);
+const CONSOLE_WIDTHS = [34, 8, 8, 8, 16, 12, 2, 7, 8, 7, 8, 7];
+const RIGHT_ALIGNED = new Set([6, 7, 8, 9, 10, 11]);
 
 function fit(text: string, width: number, right: boolean): string {
   const cut = text.length > width ? text.slice(0, width - 1) + '~' : text;
@@ -151,6 +152,6 @@ export function markdownReport(records: readonly RunRecord[], ctx: MarkdownConte
     for (const r of explained) out.push(`- ${escapeCell(r.task)} (${r.cutset}, ${r.status}): ${escapeCell(r.reason!)}`);
   }
   out.push('', '## Totals', '', ...totalsLines(totals(records)).map((l) => `- ${l}`), '');
-  out.push('vars and clauses are those of the last template step attempted (the one that decided the run); SAT s sums all steps; engine s is the time farkas reports, total s the wall-clock time of the child process.', '');
+  out.push('vars and clauses are those of the last template step attempted (the one that decided the run), q its summary pairs per recursive procedure (recursive programs only); SAT s sums all steps; engine s is the time farkas reports, total s the wall-clock time of the child process.', '');
   return out.join('\n');
 }

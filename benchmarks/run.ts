@@ -31,7 +31,7 @@ interface Source {
 export function selectTasks(opts: HarnessOptions): { tasks: BenchTask[]; skipped: Discovery['skipped'] } {
   const sources: Source[] = [
     ...opts.suites.map((s) => ({ label: basename(resolve(s)), discover: () => discoverTasks(s, { borderline: opts.borderline }) })),
-    ...opts.indexFiles.map((f) => ({ label: basename(dirname(resolve(f))), discover: () => tasksFromIndex(f) })),
+    ...opts.indexFiles.map((f) => ({ label: basename(dirname(resolve(f))), discover: () => tasksFromIndex(f, opts.where ?? []) })),
   ];
   const tasks: BenchTask[] = [];
   const skipped: Discovery['skipped'] = [];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseProgram } from '../lib/frontend/index.js';
 import { DEFAULT_SUITE } from './options.js';
-import { discoverTasks, parseSidecar, parseSvcompTask, TaskError, tasksFromIndex } from './tasks.js';
+import { discoverTasks, parseIndexCondition, parseSidecar, parseSvcompTask, TaskError, tasksFromIndex } from './tasks.js';
 
 function tempTree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'farkas-tasks-'));
@@ -116,6 +116,11 @@ test('tasksFromIndex reads folder/name rows and checks the verdict against the t
   try {
     const found = tasksFromIndex(join(root, 'INDEX.tsv'));
     t.deepEqual(found.tasks.map((x) => [x.id, x.expected]), [['loop/a', 'unsafe'], ['loop/b', 'safe']]);
+    // --where keeps the rows whose column meets every condition.
+    t.deepEqual(tasksFromIndex(join(root, 'INDEX.tsv'), [parseIndexCondition('notes!=')!]).tasks.map((x) => x.id), ['loop/b']);
+    t.deepEqual(tasksFromIndex(join(root, 'INDEX.tsv'), [parseIndexCondition('notes=')!]).tasks.map((x) => x.id), ['loop/a']);
+    t.is(parseIndexCondition('no condition'), null);
+    t.throws(() => tasksFromIndex(join(root, 'INDEX.tsv'), [parseIndexCondition('colour=red')!]), { instanceOf: TaskError, message: /missing column 'colour'/ });
     t.throws(() => tasksFromIndex(join(root, 'bad/INDEX.tsv')), { instanceOf: TaskError, message: /index says safe but the task file says unsafe/ });
     t.throws(() => tasksFromIndex(join(root, 'nocol/INDEX.tsv')), { instanceOf: TaskError, message: /:1: missing column 'expected_verdict'/ });
   } finally {

@@ -197,7 +197,19 @@ export function discoverTasks(root: string, options: DiscoverOptions = {}): Disc
  * `expected_verdict`); each row names `<folder>/<name>.yml` relative to the index file. The verdict in
  * the index must agree with the task file.
  */
-export function tasksFromIndex(indexFile: string): Discovery {
+/** A condition on an index column (`--where has_functions!=none`). */
+export interface IndexCondition {
+  readonly column: string;
+  readonly negated: boolean;
+  readonly value: string;
+}
+
+export function parseIndexCondition(text: string): IndexCondition | null {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(!?=)\s*(.*)$/.exec(text.trim());
+  return m ? { column: m[1]!, negated: m[2] === '!=', value: m[3]!.trim() } : null;
+}
+
+export function tasksFromIndex(indexFile: string, where: readonly IndexCondition[] = []): Discovery {
   const absIndex = resolve(indexFile);
   if (!existsSync(absIndex)) throw new TaskError(indexFile, 'index file does not exist');
   const root = dirname(absIndex);
@@ -211,10 +223,12 @@ export function tasksFromIndex(indexFile: string): Discovery {
   const folderCol = col('folder');
   const nameCol = col('name');
   const verdictCol = col('expected_verdict');
+  const conditions = where.map((c) => ({ ...c, at: col(c.column) }));
   const out: Discovery = { tasks: [], skipped: [] };
   lines.slice(1).forEach((line, i) => {
     if (line.trim() === '') return;
     const cells = line.split('\t');
+    if (!conditions.every((c) => ((cells[c.at]?.trim() ?? '') === c.value) !== c.negated)) return;
     const folder = cells[folderCol]?.trim() ?? '';
     const name = cells[nameCol]?.trim() ?? '';
     const verdict = cells[verdictCol]?.trim() ?? '';

@@ -5,7 +5,6 @@ import * as F from '../ir/formula.js';
 import { inputCopyName, returnName } from '../ir/summary-names.js';
 import { runProgram } from '../interp/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { AnalysisUnsupported } from './prepare.js';
 import { needsSummaries, prepareInterprocedural } from './summary-prepare.js';
 import { verify } from './verify.js';
 
@@ -52,17 +51,24 @@ test('preparation: mutually recursive bodies, summary interfaces, input copies a
   t.false(needsSummaries(parseProgram('int f(int x) { return x + 1; }\nint main() { assert(f(1) == 2); return 0; }\n', 'f.c'), undefined));
 });
 
-test('preparation: globals read are summary inputs; a global written is unsupported', (t) => {
+test('preparation: globals read are summary inputs; a global written is localised and returned by its own procedure', (t) => {
   const reads = parseProgram('int limit = 10;\nint climb(int n) { if (n >= limit) return n; return climb(n + 1); }\nint main() { int r = climb(0); assert(r >= 10); return 0; }\n', 'g.c');
   const prepared = prepareInterprocedural(reads, undefined, 'paths');
   t.deepEqual(prepared.procedures[0]!.inputs, ['n', 'limit']);
   const call = prepared.entry.vcs.flatMap((vc) => vc.calls ?? [])[0]!;
   t.true(call.subst.has('limit'));
   const writes = parseProgram('int g;\nint f(int n) { g = n; if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(3); assert(r == 0); return 0; }\n', 'w.c');
-  t.throws(() => prepareInterprocedural(writes, undefined, 'paths'), { instanceOf: AnalysisUnsupported, message: /writes global 'g'/ });
-  // Assertions inside a summarised procedure would go unchecked for calls outside its pre-conditions.
+  const localised = prepareInterprocedural(writes, undefined, 'paths');
+  t.deepEqual(localised.procedures.map((p) => [p.name, p.inputs]), [['f', ['n', 'g!loc']], ['f!g', ['n', 'g!loc']]]);
+  // The analysed function assigns the global from the call of f!g.
+  const entryCalls = localised.entry.vcs.flatMap((vc) => vc.calls ?? []).map((c) => c.callee);
+  t.deepEqual([...new Set(entryCalls)].sort(), ['f', 'f!g']);
+  // An assertion in a summarised procedure becomes a ghost output checked by the caller.
   const asserts = parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c');
-  t.throws(() => prepareInterprocedural(asserts, undefined, 'paths'), { instanceOf: AnalysisUnsupported, message: /contains an assertion/ });
+  const ghost = prepareInterprocedural(asserts, undefined, 'paths');
+  t.deepEqual(ghost.procedures.map((p) => p.name), ['f', 'f!err']);
+  t.true(ghost.procedures.every((p) => p.body.cut.proc.edges.every((e) => e.stmt.kind !== 'assert')));
+  t.true(ghost.entry.vcs.some((vc) => vc.conclusion.kind === 'assertion'));
 });
 
 test('a recursive sum is proved safe with a certified summary that holds on real calls', async (t) => {
@@ -89,11 +95,30 @@ test('a false claim about a recursive sum is unsafe, with a replayed counterexam
   t.is(result.verdict, 'unsafe');
   t.is(result.counterexample?.line, 2);
   t.true(result.counterexample?.replayed);
-  // Summaries do not support assertions inside recursive procedures, but a failing run is still found.
+  // An assertion inside a recursive procedure that fails: the run of the original program is the counterexample.
   const inner = await verify(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c'));
   t.is(inner.verdict, 'unsafe');
   t.is(inner.counterexample?.line, 1);
+  // With every call inside the assertion's range, the ghost error output proves it.
   const innerSafe = await verify(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(5); return 0; }\n', 'b.c'));
-  t.is(innerSafe.verdict, 'unknown');
-  t.regex(innerSafe.reason ?? '', /contains an assertion/);
+  t.is(innerSafe.verdict, 'safe', innerSafe.reason);
+  t.true(innerSafe.certified);
+  t.truthy(innerSafe.summaries?.find((s) => s.procedure === 'f!err'));
+});
+
+test('McCarthy 91 (Fig. 3(b)) is proved with two pairs guessed from its calls, true of the function', async (t) => {
+  const program = parseProgram('int M(int n) { if (n > 100) return n - 10; return M(M(n + 11)); }\nvoid IP2() { int result = M(19) + M(119); assert(result == 200); }\n', 'm91.c');
+  const result = await verify(program, { function: 'IP2' });
+  t.is(result.verdict, 'safe', result.reason);
+  t.true(result.certified);
+  const pairs = result.summaries?.find((s) => s.procedure === 'M')?.pairs ?? [];
+  t.is(pairs.length, 2);
+  t.is(result.stats.at(-1)?.summaries, 2);
+  for (let n = -20n; n <= 140n; n += 3n) {
+    const value = n > 100n ? n - 10n : 91n;
+    const env = (v: string) => (v === 'n' ? n : v === returnName('M') ? value : 0n);
+    for (const pair of pairs) t.true(!F.evaluate(pair.preFormula, env) || F.evaluate(pair.postFormula, env), `n = ${n}`);
+  }
+  // Together the pairs cover both calls of IP2.
+  for (const n of [19n, 119n]) t.true(pairs.some((p) => F.evaluate(p.preFormula, (v) => (v === 'n' ? n : 0n))));
 });

@@ -14,7 +14,8 @@ import { inputCopyName, returnName } from '../ir/summary-names.js';
 import { prepareCutset, type CutsetStrategy, type PreparedCutset } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions, type SummaryInterface, type VerificationCondition } from '../vc/vc.js';
-import { AnalysisUnsupported, resolveFunction } from './prepare.js';
+import { resolveFunction } from './prepare.js';
+import { explicitOutputs } from './summary-outputs.js';
 
 /** One procedure body as the VC generator sees it. */
 export interface PreparedBody {
@@ -72,21 +73,13 @@ export function prepareInterprocedural(program: Program, functionName: string | 
     bodies.set(name, body);
     pending.push(...calleesOf(body));
   }
+  // Globals written and assertions inside summarised procedures become explicit outputs (see
+  // summary-outputs.ts); the transformed program has neither, and is prepared instead.
+  const transformed = explicitOutputs({ program, entry: entryProc, bodies });
+  if (transformed !== null) return prepareInterprocedural(transformed, fn, strategy);
   for (const [name, body] of bodies) {
-    // A body's assertions are proved only under the pre-conditions A_i, and a call assumes only
-    // A_i ⇒ B_i, so nothing would check them for calls outside every A_i: refuse rather than be unsound.
     const assertion = body.edges.find((e) => e.stmt.kind === 'assert');
-    if (assertion) {
-      throw new AnalysisUnsupported(`recursive procedure '${name}' contains an assertion (line ${assertion.pos.line}): assertions inside summarised procedures are not supported`);
-    }
-    const written = body.edges.flatMap((e) => {
-      const s = e.stmt;
-      const target = s.kind === 'assign' || s.kind === 'havoc' ? s.target : s.kind === 'call' ? s.target : null;
-      return target !== null && globals.has(target) ? [target] : [];
-    });
-    if (written.length > 0) {
-      throw new AnalysisUnsupported(`recursive procedure '${name}' writes global '${written[0]}': summaries of procedures that write globals are not supported`);
-    }
+    if (assertion) throw new Error(`internal: assertion left in summarised procedure '${name}'`);
   }
   const globalsRead = globalsReadBy(bodies, globals);
   const interfaces = new Map<string, SummaryInterface>();

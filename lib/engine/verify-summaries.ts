@@ -9,9 +9,12 @@ import type { Formula } from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { buildFarkasSystem, type FarkasInput, type SummaryTemplates } from '../constraints/farkas.js';
 import { decodeTemplate, makeNamedTemplate, makeTemplate, templateAtState, type Template, type TemplateShape } from '../constraints/template.js';
-import type { Schedule } from '../constraints/schedule.js';
+import type { Schedule, ScheduleStep } from '../constraints/schedule.js';
 import { satisfies, type ConstraintSystem } from '../constraints/system.js';
-import { encodeUnknowns, type SystemEncoder } from '../encode/system-encoder.js';
+import { encodeUnknowns, type SystemEncoder, type UnknownOverride } from '../encode/system-encoder.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import { candidatePairs, type CandidatePair } from './summary-candidates.js';
 import type { SatBackend } from '../sat/types.js';
 import { replayed } from './verify.js';
 import { checkInvariants, type SummaryPairCertificate } from '../check/certificate.js';
@@ -43,6 +46,8 @@ export interface StepTemplates {
   /** Loop templates of each procedure body under each pair. */
   readonly bodyLoops: Map<string, Map<number, Template>[]>;
   readonly units: FarkasInput[];
+  /** Unknowns of pinned (guessed) relations and their values. */
+  readonly pinned: Map<string, UnknownOverride>;
 }
 
 export async function verifyWithSummaries(program: Program, search: SummarySearch): Promise<VerifyResult> {
@@ -80,32 +85,38 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   base.verificationConditions = bodies.reduce((n, b) => n + b.vcs.length, 0);
   search.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
-  const observed = sampleCalls(program, prepared.function, { budgetMs: sampleBudget });
+  // The prepared program: its procedures take localised globals as parameters and return each output.
+  const observed = sampleCalls(prepared.program, prepared.function, { budgetMs: sampleBudget });
 
+  const guesses = guessedPairs(prepared, observed, maxSummaries(schedule));
   const stats: StepStats[] = [];
   let lastReason = 'no summaries and invariants found within the schedule';
-  for (const [index, step] of schedule.steps.entries()) {
+  const attempts = scheduleAttempts(schedule, guesses);
+  for (const [index, attempt] of attempts.entries()) {
     if (deadline - Date.now() <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
+    const { step, guided } = attempt;
     const q = step.summaries ?? 1;
-    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}q${q}`;
-    search.onProgress?.({ kind: 'step-start', index, total: schedule.steps.length, template, widths: step.widths });
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}q${guided ? pairCount(guided.pairs) : q}${guided ? `+${guided.mode}` : ''}`;
+    search.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
     const encodeStart = Date.now();
-    const templates = stepTemplates(prepared, step.shape, q);
+    const templates = stepTemplates(prepared, step.shape, guided ? pairSpecs(prepared, guided, q) : q);
     const system = combineUnits(templates.units);
-    const encoder = encodeUnknowns(system.unknowns, step.widths);
+    const encoder = encodeUnknowns(system.unknowns, step.widths, { overrides: templates.pinned });
     for (const c of system.constraints) encoder.assertConstraint(c);
     assertObservedCalls(encoder, prepared, templates, observed);
     const cnf = encoder.builder.toCnf();
     const encodeMillis = Date.now() - encodeStart;
     search.onProgress?.({ kind: 'step-encoded', index, variables: encoder.stats.vars, clauses: encoder.stats.clauses });
     search.onCnf?.(index, cnf);
-    const stepLimit = step.timeoutMs ?? search.stepTimeoutMs;
+    // A guess that is wrong usually shows quickly (unsat); it gets a share of the step's time only.
+    const stepLimit = (step.timeoutMs ?? search.stepTimeoutMs) / (guided ? 2 : 1);
     const sat = await backend.solve(cnf, { timeoutMs: Math.max(1, Math.min(stepLimit, deadline - Date.now())) });
     const stepStats: StepStats = {
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,
-      unknowns: system.unknowns.length, constraints: system.constraints.length,
+      unknowns: system.unknowns.length - templates.pinned.size, constraints: system.constraints.length,
       variables: encoder.stats.vars, clauses: encoder.stats.clauses, encodeMillis, satMillis: sat.millis,
-      backend: sat.backend, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}), summaries: q,
+      backend: sat.backend, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}),
+      summaries: guided ? pairCount(guided.pairs) : q,
     };
     stats.push(stepStats);
     search.onProgress?.({ kind: 'step-done', index, stats: stepStats });
@@ -132,6 +143,63 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   return unknown(lastReason, { stats });
 }
 
+/** Pairs guessed from the observed calls, per procedure (procedures without a confirmed law are absent). */
+type Guesses = ReadonlyMap<string, readonly CandidatePair[]>;
+
+/** A guided attempt pins the guessed pairs ('pairs') or only their post-conditions ('posts'). */
+interface Guided {
+  readonly mode: 'pairs' | 'posts';
+  readonly pairs: Guesses;
+}
+
+interface Attempt {
+  readonly step: ScheduleStep;
+  readonly guided: Guided | null;
+}
+
+/**
+ * Before each schedule step, the guesses pinned at that step's widths and loop shape: first whole
+ * pairs, then only the post-conditions (the pre-conditions searched), then the step itself, so a
+ * wrong guess costs a little time and loses no solution.
+ */
+function scheduleAttempts(schedule: Schedule, guesses: Guesses): Attempt[] {
+  const guided: Guided[] = guesses.size > 0 ? [{ mode: 'pairs', pairs: guesses }, { mode: 'posts', pairs: guesses }] : [];
+  return schedule.steps.flatMap((step) => [...guided.map((g) => ({ step, guided: g })), { step, guided: null }]);
+}
+
+function maxSummaries(schedule: Schedule): number {
+  return Math.max(1, ...schedule.steps.map((s) => s.summaries ?? 1));
+}
+
+function pairCount(pairs: Guesses): number {
+  return Math.max(...[...pairs.values()].map((p) => p.length));
+}
+
+function guessedPairs(prepared: PreparedInterprocedural, observed: ReadonlyMap<string, readonly CallObservation[]>, maxPairs: number): Guesses {
+  const out = new Map<string, CandidatePair[]>();
+  for (const p of prepared.procedures) {
+    if (p.iface.returnName === null || p.iface.globals.length > 0) continue;
+    const states = (observed.get(p.name) ?? []).filter((call) => p.inputs.every((x) => call.args.has(x))).map((call) => new Map([...call.args, [p.iface.returnName!, call.result]]));
+    const pairs = candidatePairs(p.inputs, p.iface.returnName, states, { maxPairs });
+    if (pairs.length > 0) out.set(p.name, pairs);
+  }
+  return out;
+}
+
+/** Per procedure, what each pair's pre and post are: unknown templates or pinned atoms. */
+type PairSpec = { readonly pre: readonly Linear[] | null; readonly post: readonly Linear[] | null };
+
+function pairSpecs(prepared: PreparedInterprocedural, guided: Guided, q: number): Map<string, PairSpec[]> {
+  const specs = new Map<string, PairSpec[]>();
+  for (const p of prepared.procedures) {
+    const pairs = guided.pairs.get(p.name);
+    specs.set(p.name, pairs
+      ? pairs.map((pair) => ({ pre: guided.mode === 'pairs' ? pair.pre : null, post: pair.post }))
+      : Array.from({ length: q }, () => ({ pre: null, post: null })));
+  }
+  return specs;
+}
+
 /** Necessary conditions from real calls: every pair satisfies A_i(args) ⇒ B_i(args, result). */
 function assertObservedCalls(encoder: SystemEncoder, prepared: PreparedInterprocedural, t: StepTemplates, observed: ReadonlyMap<string, readonly CallObservation[]>): void {
   const b = encoder.builder;
@@ -141,6 +209,8 @@ function assertObservedCalls(encoder: SystemEncoder, prepared: PreparedInterproc
     // The observation records the arguments only; a procedure that also reads globals is not sampled.
     if (p.iface.globals.length > 0) continue;
     for (const call of observed.get(p.name) ?? []) {
+      // A procedure made to take globals as parameters (summary-outputs.ts) is not what was observed.
+      if (!p.inputs.every((x) => call.args.has(x))) continue;
       const state = new Map(call.args);
       if (p.iface.returnName !== null) state.set(p.iface.returnName, call.result);
       for (const pair of t.summaries.get(p.name)!) b.assertLit(b.orN([-holds(pair.pre, state), holds(pair.post, state)]));
@@ -148,16 +218,28 @@ function assertObservedCalls(encoder: SystemEncoder, prepared: PreparedInterproc
   }
 }
 
-export function stepTemplates(prepared: PreparedInterprocedural, shape: TemplateShape, q: number): StepTemplates {
+export function stepTemplates(prepared: PreparedInterprocedural, shape: TemplateShape, pairs: number | ReadonlyMap<string, readonly PairSpec[]>): StepTemplates {
   // Pairs are conjunctive (as in the paper): the negated pre-condition of a call is then a plain
   // disjunction of atoms, each one case of the Farkas encoding.
   const pairShape: TemplateShape = { disjuncts: 1, conjuncts: shape.conjuncts };
   const summaries = new Map<string, SummaryTemplates[]>();
+  const pinned = new Map<string, UnknownOverride>();
+  // A pinned relation is a template of as many conjuncts as it has atoms, every unknown fixed.
+  const relation = (name: string, variables: readonly string[], atoms: readonly Linear[] | null): Template => {
+    if (atoms === null) return makeNamedTemplate(name, variables, pairShape);
+    const tpl = makeNamedTemplate(name, variables, { disjuncts: 1, conjuncts: atoms.length });
+    atoms.forEach((atom, c) => {
+      variables.forEach((v, i) => pinned.set(tpl.coefficient[0]![c]![i]!, { value: L.coefficientOf(atom, v) }));
+      pinned.set(tpl.constant[0]![c]!, { value: atom.constant });
+    });
+    return tpl;
+  };
   for (const p of prepared.procedures) {
     const outputs = p.iface.returnName === null ? [] : [p.iface.returnName];
-    summaries.set(p.name, Array.from({ length: q }, (_, i) => ({
-      pre: makeNamedTemplate(`A.${p.name}.${i}`, p.inputs, pairShape),
-      post: makeNamedTemplate(`B.${p.name}.${i}`, [...p.inputs, ...outputs], pairShape),
+    const specs = typeof pairs === 'number' ? Array.from({ length: pairs }, () => ({ pre: null, post: null })) : pairs.get(p.name)!;
+    summaries.set(p.name, specs.map((spec, i) => ({
+      pre: relation(`A.${p.name}.${i}`, p.inputs, spec.pre),
+      post: relation(`B.${p.name}.${i}`, [...p.inputs, ...outputs], spec.post),
     })));
   }
   const loopTemplates = (body: PreparedBody, prefix: string) =>
@@ -182,7 +264,7 @@ export function stepTemplates(prepared: PreparedInterprocedural, shape: Template
     });
     bodyLoops.set(p.name, perPair);
   }
-  return { summaries, entryLoops, bodyLoops, units };
+  return { summaries, entryLoops, bodyLoops, units, pinned };
 }
 
 /** One system for all units: each unit declares its own templates (a pair belongs to one body unit). */
@@ -210,7 +292,9 @@ function decodeAll(prepared: PreparedInterprocedural, t: StepTemplates, value: (
       invariants: new Map([...t.bodyLoops.get(p.name)![i]!].map(([c, tpl]) => [c, decode(tpl)] as const)),
     }));
     certificates.set(p.name, pairs);
-    const toC = summaryVariableToC(p.name);
+    // A localised global (summary-outputs.ts) is printed as the global: its value at the call.
+    const base = summaryVariableToC(p.name);
+    const toC = (v: string) => (v.endsWith('!loc') ? v.slice(0, -'!loc'.length) : base(v));
     summaryReports.push({
       procedure: p.name,
       pairs: pairs.map((pair) => ({ pre: F.toC(pair.pre, toC), post: F.toC(pair.post, toC), preFormula: pair.pre, postFormula: pair.post })),

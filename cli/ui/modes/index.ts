@@ -4,8 +4,10 @@ import type { Mode } from './types.js';
 import { verifyMode } from './verify.js';
 import { wpMode } from './wp.js';
 import { spMode } from './sp.js';
+import { cexMode } from './cex.js';
+import { nontermMode } from './nonterm.js';
 
-export const MODES: readonly Mode[] = [verifyMode, wpMode, spMode];
+export const MODES: readonly Mode[] = [verifyMode, wpMode, spMode, cexMode, nontermMode];
 
 export function modeById(id: string): Mode | undefined {
   return MODES.find((m) => m.id === id);

@@ -7,6 +7,14 @@ import { spData, spMode } from './sp.js';
 import type { WorkerMessage } from '../protocol.js';
 import type { WpResult } from '../../../lib/conditions/types.js';
 import * as F from '../../../lib/ir/formula.js';
+import { readFileSync } from 'node:fs';
+import { cexData, cexMode } from './cex.js';
+import { nontermData, nontermMode } from './nonterm.js';
+import { parseProgram } from '../../../lib/frontend/index.js';
+import { runProgram } from '../../../lib/interp/index.js';
+import type { Program } from '../../../lib/ir/cfg.js';
+import type { CexCondition, CexResult } from '../../../lib/conditions/cex.js';
+import type { NontermResult } from '../../../lib/conditions/nonterm.js';
 
 test('the registry has one key per mode', (t) => {
   t.is(new Set(MODES.map((m) => m.key)).size, MODES.length);
@@ -86,4 +94,73 @@ test('sp: the postcondition with the reachable states that rule out its neighbou
   t.regex(frame, /x == y {2}\[certified\] \[locally strongest\]/);
   t.regex(frame, /not x <= y - 1: reaches x=3, y=3/);
   t.is(modeByKey('s'), spMode);
+});
+
+const boundTenSource = readFileSync(new URL('../../../../benchmarks/conditions/bound-ten.c', import.meta.url), 'utf8');
+
+/** A cex result shaped like the library's on bound-ten.c (the condition's run is the interpreter's). */
+function boundTenCex(): { program: Program; result: CexResult } {
+  const program = parseProgram(boundTenSource, 'bound-ten.c');
+  const input = new Map([['n', 11n]]);
+  const run = runProgram(program, { entry: 'boundTen', inputs: input, nondet: [], recordTrace: true });
+  t0(run.outcome.kind === 'assertion-failed' && run.outcome.pos.line === 6, 'n = 11 fails the assertion on line 6');
+  const condition: CexCondition = { expression: 'n >= 11', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true, input, nondet: [], line: 6, replayed: true, run };
+  return { program, result: { function: 'boundTen', instrumented: program, conditions: [condition], dropped: [{ expression: 'n <= -5', reason: 'no input inside it fails an assertion' }], stats: { queries: [], iterations: 1, concreteRuns: 291, millis: 2200 } } };
+}
+function t0(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`fixture broken: ${what}`);
+}
+
+test('cex: the failing conditions, then the first one\'s run one step at a time', (t) => {
+  const { program, result } = boundTenCex();
+  const data = cexData(program, 'bound-ten.c', result);
+  t.is(modeByKey('C'), cexMode);
+  const view = (i: number) => render(<cexMode.Result data={data} selected={null} traceIndex={i} width={60} height={12} color={false} />).lastFrame()!;
+  const first = view(0);
+  t.regex(first, /1\. n >= 11 {2}\[certified\]/);
+  t.regex(first, /dropped n <= -5: no input inside it fails/);
+  t.regex(first, /1: n=11 fails at line 6/);
+  t.regex(first, /step 1\/\d+ {2}line 2/);
+  const trace = cexMode.trace!(data)!;
+  t.is(trace[trace.length - 1]!.line, 6, 'the run ends at the failing assertion');
+  const last = view(trace.length - 1);
+  t.regex(last, new RegExp(`step ${trace.length}/${trace.length} {2}line 6 {2}assertion fails`));
+  t.regex(last, /n=11 i=11/);
+  const json = JSON.parse(JSON.stringify(cexMode.exportJson(data)));
+  t.like(json.conditions[0], { expression: 'n >= 11', input: { n: '11' }, line: 6 });
+});
+
+test('cex: no failing condition says why, without a trace', (t) => {
+  const { program, result } = boundTenCex();
+  const data = cexData(program, 'bound-ten.c', { ...result, conditions: [], reason: 'only non-termination conditions were found' });
+  t.is(cexMode.trace!(data), undefined);
+  const frame = render(<cexMode.Result data={data} selected={null} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  t.regex(frame, /no failing condition: only non-termination conditions were found/);
+});
+
+test('nonterm: each condition with the iterations of a run that does not return', (t) => {
+  const result: NontermResult = {
+    function: 'guard',
+    verdict: 'non-terminating',
+    conditions: [{
+      expression: 'i >= 1', formula: F.TRUE, certified: true, locallyOptimal: true,
+      invariants: [{ line: 6, expression: 'i >= 1' }],
+      neighbours: [{ expression: 'i >= 0', move: '-1', input: new Map([['i', 0n]]), replayed: true }],
+      input: new Map([['i', 2n]]),
+      iterationsShown: [{ line: 6, values: new Map([['i', 2n]]) }, { line: 6, values: new Map([['i', 3n]]) }],
+    }],
+    stats: { queries: [], iterations: 1, concreteRuns: 311, millis: 3300 },
+  };
+  const data = nontermData('nonterm-guard.c', result);
+  t.is(modeByKey('N'), nontermMode);
+  const frame = render(<nontermMode.Result data={data} selected={null} traceIndex={0} width={70} height={12} color={false} />).lastFrame()!;
+  t.regex(frame, /guard: non-terminating/);
+  t.regex(frame, /1\. i >= 1 {2}\[certified\] \[locally weakest\]/);
+  t.regex(frame, /runs forever from i=2:/);
+  t.regex(frame, /iteration 1 \(line 6\): i=2\n.*iteration 2 \(line 6\): i=3/);
+  t.regex(frame, /recurrent set, line 6: i >= 1/);
+  t.regex(frame, /not i >= 0: returns on i=0/);
+  const unknown = render(<nontermMode.Result data={nontermData('f.c', { ...result, verdict: 'unknown', conditions: [], reason: 'no non-termination condition found' })} selected={null} traceIndex={0} width={70} height={12} color={false} />).lastFrame()!;
+  t.regex(unknown, /guard: unknown \(no non-termination condition found\)/);
+  t.like(JSON.parse(JSON.stringify(nontermMode.exportJson(data))), { verdict: 'non-terminating', conditions: [{ expression: 'i >= 1', input: { i: '2' } }] });
 });

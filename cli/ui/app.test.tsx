@@ -210,3 +210,78 @@ test.serial('o opens another file', async (t) => {
   await press('\r');
   await waitFor(/cannot read \/nonexistent\.c \(ENOENT\)/);
 });
+
+test.serial('i pins the selected invariant: kept across re-runs and shown beside a different new one', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('i');
+  await waitFor(/no invariant to pin yet/);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  runner.current.post({ type: 'result', data: fig1Result });
+  await waitFor(/x <= 0/);
+  await press('i');
+  await waitFor(/pinned line 7: x <= 0/);
+  t.regex(frame(), /pinned \(this one\)/);
+  t.regex(frame(), / 7  P\s+x = x \+ y;/);
+  await press('r');
+  await until(() => runner.jobs.length === 2, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  runner.current.post({ type: 'result', data: { ...fig1Result, invariants: [{ line: 7, col: 5, expression: 'x <= y', function: 'PV1' }] } });
+  await waitFor(/pinned: x <= 0/);
+  t.regex(frame(), /x <= y/);
+  await press('i'); // the new invariant replaces the pin
+  await waitFor(/pinned line 7: x <= y/);
+  await press('i'); // the same again unpins
+  await waitFor(/unpinned line 7/);
+  t.regex(frame(), / 7  C\s+x = x \+ y;/);
+  await press('w');
+  await press('i');
+  await waitFor(/pinning takes an invariant: press v/);
+});
+
+test.serial('W writes the verify result\'s SV-COMP witness once the worker has built it, or says why there is none', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'result', data: fig1Result });
+  await waitFor(/x <= 0/);
+  await press('W');
+  await waitFor(/the witness is still being built/);
+  const text = '- entry_type: invariant_set\n  content: []\n';
+  runner.current.post({ type: 'witness', witness: { kind: 'correctness', text, items: 1 } });
+  await new Promise((r) => setTimeout(r, 50)); // nothing on screen changes: let the message render
+  await press('W');
+  await waitFor(/exported .*fig1\.witness\.yml/);
+  t.is(readFileSync(join(dir, 'fig1.witness.yml'), 'utf8'), text);
+  await press('r');
+  await until(() => runner.jobs.length === 2, frame);
+  runner.current.post({ type: 'result', data: { ...fig1Result, verdict: 'unknown', certified: false } });
+  runner.current.post({ type: 'witness', witness: { kind: 'none', reason: 'no witness for an unknown result (timeout)' } });
+  await waitFor(/unknown/);
+  await new Promise((r) => setTimeout(r, 50));
+  await press('W');
+  await waitFor(/no witness: no witness for an unknown result \(timeout\)/);
+  await press('s');
+  await press('W');
+  await waitFor(/witnesses come from verify: press v first/);
+});
+
+test.serial('l runs sp at the selected cut-point\'s line, again back at the exit', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('s');
+  await until(() => runner.jobs.length === 2, frame);
+  t.is(runner.current.job.options.atLine, undefined);
+  await waitFor(/mode sp \(exit\)/);
+  await press('l'); // the only mark is the assertion on line 10
+  await waitFor(/select a cut-point \(up\/down\) for sp at its line/);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  await waitFor(/ 7  C /);
+  await press('l');
+  await until(() => runner.jobs.length === 3, frame);
+  t.is(runner.current.job.options.atLine, 7);
+  await waitFor(/mode sp \(line 7\)/);
+  await press('l');
+  await until(() => runner.jobs.length === 4, frame);
+  t.is(runner.current.job.options.atLine, undefined);
+  await waitFor(/mode sp \(exit\)/);
+});

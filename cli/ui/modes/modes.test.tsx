@@ -35,7 +35,7 @@ const wpResult: WpResult = {
 
 test('wp: preconditions as a list with their status and the neighbours\' witnesses', (t) => {
   const data = wpData(wpResult);
-  const frame = render(<wpMode.Result data={data} selected={null} traceIndex={0} width={70} height={10} color={false} />).lastFrame()!;
+  const frame = render(<wpMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={70} height={10} color={false} />).lastFrame()!;
   t.regex(frame, /preconditions of WP1\(i, j\), neighbourhood/);
   t.regex(frame, /1\. i <= 0 {2}\[certified\] \[locally weakest\]/);
   t.regex(frame, /not i <= 1: i=1, j=5 fails line 11/);
@@ -46,7 +46,7 @@ test('wp: preconditions as a list with their status and the neighbours\' witness
 });
 
 test('wp: a short pane says how many lines were left out', (t) => {
-  const frame = render(<wpMode.Result data={wpData(wpResult)} selected={null} traceIndex={0} width={70} height={3} color={false} />).lastFrame()!;
+  const frame = render(<wpMode.Result data={wpData(wpResult)} selected={null} traceIndex={0} pins={[]} width={70} height={3} color={false} />).lastFrame()!;
   t.regex(frame, /… 4 more \(x exports all\)/);
 });
 
@@ -73,12 +73,12 @@ test('verify: the invariant of the selected cut-point, else the first one', (t) 
     verdict: 'safe', certified: true, function: 'f', schedule: 'paper', template: '2x2', widths: '3/8/1', json: {},
     invariants: [{ line: 5, col: 3, expression: 'a >= 0', function: 'f' }, { line: 9, col: 3, expression: 'b <= a', function: 'f' }],
   };
-  const at9 = render(<verifyMode.Result data={data} selected={{ line: 9, col: 3 }} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  const at9 = render(<verifyMode.Result data={data} selected={{ line: 9, col: 3 }} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(at9, /line 9:3\n.*b <= a/);
   t.regex(at9, /2 cut-points/);
-  const other = render(<verifyMode.Result data={data} selected={{ line: 12, col: 3 }} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  const other = render(<verifyMode.Result data={data} selected={{ line: 12, col: 3 }} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(other, /line 5:3 \(first cut-point\)/);
-  const unknown = render(<verifyMode.Result data={{ ...data, verdict: 'unknown', certified: false, reason: 'timeout after 3 s' }} selected={null} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  const unknown = render(<verifyMode.Result data={{ ...data, verdict: 'unknown', certified: false, reason: 'timeout after 3 s' }} selected={null} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(unknown, /unknown: timeout after 3 s/);
   t.regex(unknown, /not certified \(candidate\)/);
 });
@@ -89,8 +89,8 @@ test('sp: the postcondition with the reachable states that rule out its neighbou
     postcondition: { expression: 'x == y', formula: F.TRUE, certified: true, invariants: [], neighbours: [{ expression: 'x <= y - 1', move: '-1', state: new Map([['x', 3n], ['y', 3n]]), replayed: true }], locallyOptimal: true },
     stats: { queries: [], iterations: 1, concreteRuns: 10, millis: 1200 },
   });
-  const frame = render(<spMode.Result data={data} selected={null} traceIndex={0} width={70} height={8} color={false} />).lastFrame()!;
-  t.regex(frame, /strongest postcondition of f at line 12 over x, y/);
+  const frame = render(<spMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={70} height={8} color={false} />).lastFrame()!;
+  t.regex(frame, /strongest postcondition of f at the exit over x, y/);
   t.regex(frame, /x == y {2}\[certified\] \[locally strongest\]/);
   t.regex(frame, /not x <= y - 1: reaches x=3, y=3/);
   t.is(modeByKey('s'), spMode);
@@ -115,7 +115,7 @@ test('cex: the failing conditions, then the first one\'s run one step at a time'
   const { program, result } = boundTenCex();
   const data = cexData(program, 'bound-ten.c', result);
   t.is(modeByKey('C'), cexMode);
-  const view = (i: number) => render(<cexMode.Result data={data} selected={null} traceIndex={i} width={60} height={12} color={false} />).lastFrame()!;
+  const view = (i: number) => render(<cexMode.Result data={data} selected={null} traceIndex={i} pins={[]} width={60} height={12} color={false} />).lastFrame()!;
   const first = view(0);
   t.regex(first, /1\. n >= 11 {2}\[certified\]/);
   t.regex(first, /dropped n <= -5: no input inside it fails/);
@@ -134,7 +134,7 @@ test('cex: no failing condition says why, without a trace', (t) => {
   const { program, result } = boundTenCex();
   const data = cexData(program, 'bound-ten.c', { ...result, conditions: [], reason: 'only non-termination conditions were found' });
   t.is(cexMode.trace!(data), undefined);
-  const frame = render(<cexMode.Result data={data} selected={null} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  const frame = render(<cexMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(frame, /no failing condition: only non-termination conditions were found/);
 });
 
@@ -153,14 +153,14 @@ test('nonterm: each condition with the iterations of a run that does not return'
   };
   const data = nontermData('nonterm-guard.c', result);
   t.is(modeByKey('N'), nontermMode);
-  const frame = render(<nontermMode.Result data={data} selected={null} traceIndex={0} width={70} height={12} color={false} />).lastFrame()!;
+  const frame = render(<nontermMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={70} height={12} color={false} />).lastFrame()!;
   t.regex(frame, /guard: non-terminating/);
   t.regex(frame, /1\. i >= 1 {2}\[certified\] \[locally weakest\]/);
   t.regex(frame, /runs forever from i=2:/);
   t.regex(frame, /iteration 1 \(line 6\): i=2\n.*iteration 2 \(line 6\): i=3/);
   t.regex(frame, /recurrent set, line 6: i >= 1/);
   t.regex(frame, /not i >= 0: returns on i=0/);
-  const unknown = render(<nontermMode.Result data={nontermData('f.c', { ...result, verdict: 'unknown', conditions: [], reason: 'no non-termination condition found' })} selected={null} traceIndex={0} width={70} height={12} color={false} />).lastFrame()!;
+  const unknown = render(<nontermMode.Result data={nontermData('f.c', { ...result, verdict: 'unknown', conditions: [], reason: 'no non-termination condition found' })} selected={null} traceIndex={0} pins={[]} width={70} height={12} color={false} />).lastFrame()!;
   t.regex(unknown, /guard: unknown \(no non-termination condition found\)/);
   t.like(JSON.parse(JSON.stringify(nontermMode.exportJson(data))), { verdict: 'non-terminating', conditions: [{ expression: 'i >= 1', input: { i: '2' } }] });
 });

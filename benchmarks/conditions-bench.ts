@@ -1,4 +1,5 @@
-// `npm run bench:conditions`: the weakest-precondition and strongest-postcondition benchmarks
+// `npm run bench:conditions`: the weakest-precondition, strongest-postcondition, bounds and
+// counterexample benchmarks
 // (`benchmarks/**/NAME.conditions.yaml` beside, or pointing at, a program). For each task: the answers,
 // how each expected answer relates to them (z3 over the integers), solver calls, iterations, the
 // largest query's clauses and the time, next to the paper's time (Table 1(c)/(d)) where it has one.
@@ -10,6 +11,10 @@ import { parse as parseYaml } from 'yaml';
 import { parseProgram } from '../lib/frontend/index.js';
 import { wp } from '../lib/conditions/wp.js';
 import { sp } from '../lib/conditions/sp.js';
+import { cex } from '../lib/conditions/cex.js';
+import { nonterm } from '../lib/conditions/nonterm.js';
+import { bounds } from '../lib/bounds/bounds.js';
+import * as L from '../lib/ir/linear.js';
 import type { ConditionAnswer, ConditionStats } from '../lib/conditions/types.js';
 import { equivalent, implies } from '../lib/check/lia.js';
 import { parseCExpression } from '../lib/witness/c-expression.js';
@@ -18,13 +23,17 @@ import { shutdownZ3 } from '../lib/sat/z3-context.js';
 
 interface ConditionTask {
   readonly id: string;
-  readonly mode: 'wp' | 'sp';
+  /** bounds: each expected answer reads `BOUND` or `BOUND if PRECONDITION`. */
+  readonly mode: Mode;
   readonly file: string;
   readonly function: string;
   readonly expected: readonly string[];
   readonly paperSeconds?: number;
   readonly source?: string;
 }
+
+const MODES = ['wp', 'sp', 'bounds', 'cex', 'nonterm'] as const;
+type Mode = (typeof MODES)[number];
 
 type Relation = 'equivalent' | 'stronger' | 'weaker' | 'incomparable' | 'unknown';
 
@@ -39,10 +48,10 @@ function findTasks(root: string): ConditionTask[] {
         const meta = parseYaml(readFileSync(path, 'utf8')) as Record<string, unknown>;
         const base = name.slice(0, -'.conditions.yaml'.length);
         const mode = meta.mode;
-        if (mode !== 'wp' && mode !== 'sp') throw new Error(`${path}: mode must be wp or sp`);
+        if (!MODES.includes(mode as Mode)) throw new Error(`${path}: mode must be one of ${MODES.join(', ')}`);
         out.push({
           id: relative(root, join(dir, base)),
-          mode,
+          mode: mode as Mode,
           file: resolve(dir, typeof meta.file === 'string' ? meta.file : `${base}.c`),
           function: String(meta.function),
           expected: (meta.expected as unknown[]).map(String),
@@ -64,6 +73,8 @@ async function relate(answer: F.Formula, expected: F.Formula): Promise<Relation>
   return down.status === 'unknown' || up.status === 'unknown' ? 'unknown' : 'incomparable';
 }
 
+const BOUND = '__bound';
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const option = (name: string): string | undefined => {
@@ -79,22 +90,41 @@ async function main(): Promise<void> {
   for (const task of findTasks(root)) {
     const program = parseProgram(readFileSync(task.file, 'utf8'), task.file);
     const started = Date.now();
-    let answers: readonly ConditionAnswer[];
+    // Bounds become answers `__bound == BOUND && PRECONDITION`, so one relation test covers both.
+    let answers: readonly Pick<ConditionAnswer, 'expression' | 'formula' | 'certified' | 'locallyOptimal'>[];
     let stats: ConditionStats;
     let reason: string | undefined;
     if (task.mode === 'wp') {
       const r = await wp(program, { function: task.function, timeoutMs });
       [answers, stats, reason] = [r.preconditions, r.stats, r.reason];
-    } else {
+    } else if (task.mode === 'sp') {
       const r = await sp(program, { function: task.function, timeoutMs });
       [answers, stats, reason] = [r.postcondition ? [r.postcondition] : [], r.stats, r.reason];
+    } else if (task.mode === 'cex') {
+      const r = await cex(program, { function: task.function, timeoutMs });
+      [answers, stats, reason] = [r.conditions, r.stats, r.reason];
+    } else if (task.mode === 'nonterm') {
+      const r = await nonterm(program, { function: task.function, timeoutMs });
+      [answers, stats, reason] = [r.conditions, r.stats, r.reason];
+    } else {
+      const r = await bounds(program, { function: task.function, timeoutMs });
+      answers = r.loops.filter((l) => l.boundExpr).map((l) => ({
+        expression: `${l.bound}${l.precondition === '1' ? '' : ` if ${l.precondition}`}`,
+        formula: F.and(F.eqZero(L.sub(L.variable(BOUND), l.boundExpr!)), l.preconditionFormula),
+        certified: l.certified,
+        locallyOptimal: l.locallyWeakest ?? l.tight !== undefined,
+      }));
+      stats = { queries: [], iterations: 0, concreteRuns: r.runs, millis: r.millis };
+      reason = r.loops.find((l) => l.reason)?.reason;
     }
     const seconds = (Date.now() - started) / 1000;
     const proc = program.procedures.get(task.function)!;
-    const scope = Object.fromEntries([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals].map((v) => [v, v]));
+    const scope = Object.fromEntries([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals, BOUND].map((v) => [v, v]));
     const relations: string[] = [];
     for (const e of task.expected) {
-      const expected = parseCExpression(e, scope, task.file);
+      const [bound, pre] = e.split(' if ');
+      const text = task.mode === 'bounds' ? `${BOUND} == (${bound}) && (${pre ?? '1'})` : e;
+      const expected = parseCExpression(text, scope, task.file);
       const found: Relation[] = [];
       for (const a of answers) found.push(await relate(a.formula, expected));
       const best = (['equivalent', 'stronger', 'weaker', 'incomparable', 'unknown'] as const).find((r) => found.includes(r)) ?? 'missing';

@@ -9,6 +9,7 @@ import * as cfgCommand from './commands/cfg.js';
 import * as runCommand from './commands/run.js';
 import * as checkCommand from './commands/check.js';
 import * as conditionsCommand from './commands/conditions.js';
+import * as boundsCommand from './commands/bounds.js';
 import * as uiCommand from './commands/ui.js';
 
 const program = new Command();
@@ -32,6 +33,7 @@ const modules: Array<{ register(p: Command): void }> = [
   runCommand,
   checkCommand,
   conditionsCommand,
+  boundsCommand,
   uiCommand,
 ];
 for (const m of modules) m.register(program);

@@ -15,3 +15,6 @@ export { InputError } from './diagnostics.js';
 export type { Program, Procedure, Edge, Location, Stmt, SourcePos } from './ir/cfg.js';
 export type { Formula } from './ir/formula.js';
 export type { Linear } from './ir/linear.js';
+export { bounds, instrumentForBounds, type BoundsOptions, type BoundsResult, type LoopBound, type TightnessEvidence } from './bounds/bounds.js';
+export { cex, instrumentForCex, type CexResult, type CexCondition } from './conditions/cex.js';
+export { nonterm, type NontermResult, type NontermCondition } from './conditions/nonterm.js';

@@ -89,3 +89,19 @@ test('cex: the failing condition n >= 11, replayed with its trace; --show-instru
   t.regex(shown.stdout, /err := 1/);
   t.regex(shown.stdout, /assert\(err == 1\)/);
 });
+
+test('bounds --json: the contract fields; --show-instrumented prints the counters; --help documents it', async (t) => {
+  const r = await farkas('bounds', 'benchmarks/bounds/window.c', '--json');
+  t.is(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  t.deepEqual(out.loops.map((l: Record<string, unknown>) => [l.function, l.line, l.bound, l.precondition, l.certified]), [['window', 3, 'hi - lo', '1', true]]);
+  const tight = out.loops[0].tight;
+  t.is(BigInt(tight.input.hi) - BigInt(tight.input.lo), BigInt(tight.iterations));
+  t.deepEqual(out.procedures, []);
+  const shown = await farkas('bounds', 'benchmarks/bounds/window.c', '--show-instrumented');
+  t.is(shown.code, 0);
+  t.regex(shown.stdout, /lo_in := lo/);
+  t.regex(shown.stdout, /iterations_3 := iterations_3 \+ 1/);
+  const help = await farkas('bounds', '--help');
+  t.regex(help.stdout, /Claim 1/);
+});

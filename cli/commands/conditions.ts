@@ -15,7 +15,7 @@ import { EXIT } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
 import { cutsetOption, functionOption, parseSeconds, templateOption } from '../options.js';
 
-interface CommonCliOptions {
+export interface CommonCliOptions {
   function?: string;
   cutset: 'paths' | 'headers';
   template: string;
@@ -35,7 +35,7 @@ function answerExitCodes(what: string): string {
   4  internal error (a bug in farkas: please report it)`;
 }
 
-function commonOptions(cmd: Command): Command {
+export function commonOptions(cmd: Command): Command {
   return cmd
     .addOption(functionOption())
     .addOption(cutsetOption())
@@ -56,7 +56,7 @@ function progress(quiet: boolean | undefined): ((e: ConditionEvent) => void) | u
   };
 }
 
-const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
+export const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
 
 function neighbourJson(n: NeighbourEvidence): Record<string, unknown> {
   return {
@@ -97,7 +97,7 @@ function printAnswer(a: ConditionAnswer, what: 'precondition' | 'postcondition',
   }
 }
 
-function fmt(m: ReadonlyMap<string, bigint> | undefined): string {
+export function fmt(m: ReadonlyMap<string, bigint> | undefined): string {
   return m ? [...m].map(([k, v]) => `${k}=${v}`).join(' ') : '';
 }
 
@@ -292,7 +292,7 @@ export function cexJson(file: string, r: CexResult): Record<string, unknown> {
   };
 }
 
-function shared(opts: CommonCliOptions) {
+export function shared(opts: CommonCliOptions) {
   return {
     ...(opts.function ? { function: opts.function } : {}),
     cutset: opts.cutset,

@@ -1,0 +1,63 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseProgram } from '../frontend/index.js';
+import { parseCExpression } from '../witness/c-expression.js';
+import { equivalent } from '../check/lia.js';
+import { runProgram } from '../interp/index.js';
+import * as L from '../ir/linear.js';
+import { fitBounds } from './fit.js';
+import { withIterationCounters, loopsOf } from './instrument.js';
+import { bounds } from './bounds.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const load = (rel: string) => parseProgram(readFileSync(root + rel, 'utf8'), rel);
+const input = (o: Record<string, number>) => new Map(Object.entries(o).map(([k, v]) => [k, BigInt(v)] as [string, bigint]));
+
+test('fitBounds: the tightest linear bound over the observations comes first, and it covers every one', (t) => {
+  // iterations = hi - lo (when positive)
+  const samples = [[0, 5], [2, 3], [-4, 4], [7, 20], [1, 2]].map(([lo, hi]) => ({ input: input({ lo: lo!, hi: hi! }), iterations: BigInt(hi! - lo!) }));
+  const [best, next] = fitBounds(['lo', 'hi'], samples);
+  t.is(L.toC(best!.bound), 'hi - lo');
+  t.true(best!.slack < next!.slack);
+  for (const c of fitBounds(['lo', 'hi'], samples)) {
+    for (const s of samples) t.true(L.evaluate(c.bound, (v) => s.input.get(v) ?? 0n) >= s.iterations);
+  }
+  // No observation at all: the loop body is never entered, bound 0.
+  t.is(L.toC(fitBounds(['n'], [])[0]!.bound), '0');
+});
+
+test('counter instrumentation: the counter is reset on entering the loop and counts body entries; the asserted bound fails one iteration too early', (t) => {
+  const program = load('benchmarks/bounds/window.c');
+  const proc = program.procedures.get('window')!;
+  const [header] = loopsOf(proc);
+  const counted = withIterationCounters(program, 'window');
+  t.deepEqual([...counted.inputs], [['lo', 'lo_in'], ['hi', 'hi']]);
+  const run = (p: typeof program) => runProgram(p, { entry: 'window', inputs: input({ lo: 3, hi: 10 }), nondet: [], nondetDefault: 0n });
+  t.is(run(counted.program).outcome.kind, 'exit');
+  const exact = withIterationCounters(program, 'window', new Map([[header!, L.sub(L.variable('hi'), L.variable('lo'))]]));
+  t.is(run(exact.program).outcome.kind, 'exit');
+  const tooSmall = withIterationCounters(program, 'window', new Map([[header!, L.addConstant(L.sub(L.variable('hi'), L.variable('lo')), -1n)]]));
+  const failed = run(tooSmall.program);
+  t.is(failed.outcome.kind, 'assertion-failed');
+});
+
+test('bounds: nested loops get n and m, certified, each with an input that attains it', async (t) => {
+  const r = await bounds(load('benchmarks/bounds/nested.c'), { timeoutMs: 120_000 });
+  t.deepEqual(r.loops.map((l) => [l.line, l.bound, l.precondition, l.certified]), [[5, 'n', '1', true], [7, 'm', '1', true]]);
+  for (const l of r.loops) {
+    t.truthy(l.tight);
+    t.is(L.evaluate(l.boundExpr!, (v) => l.tight!.input.get(v) ?? 0n), l.tight!.iterations);
+    t.true(l.invariants.length > 0);
+  }
+});
+
+test('bounds on Fig. 9: no bound for every input, a conditional bound y0 - x0 under n >= m + 1', async (t) => {
+  const r = await bounds(load('benchmarks/bounds/fig9.c'), { timeoutMs: 200_000 });
+  t.true(r.nonTerminatingRuns > 0);
+  t.true(r.loops.every((l) => l.certified && l.bound === '-x0 + y0' && l.precondition !== '1'));
+  const scope = Object.fromEntries(['n', 'm', 'x0', 'y0'].map((v) => [v, v]));
+  const paper = parseCExpression('n >= m + 1', scope, 'test');
+  const matches = await Promise.all(r.loops.map(async (l) => (await equivalent(l.preconditionFormula, paper)).status === 'valid'));
+  t.true(matches.includes(true), r.loops.map((l) => l.precondition).join('; '));
+});

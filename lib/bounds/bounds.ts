@@ -1,0 +1,257 @@
+// `farkas bounds`: loop bounds by counter instrumentation (paper 004, Section 6.1, Claim 1).
+// For each loop of the function: run the counted program on many inputs (the interpreter), fit the
+// tightest linear bound over the inputs to the observed iteration counts (fit.ts), and let the
+// constraint engine prove `iterations <= bound` at the increment — invariants found by Farkas and SAT,
+// certified by the z3 checker, exactly as `farkas verify` does. A refuting run (the engine replays it)
+// becomes one more observation and the fit is redone. When no bound holds for every input (the loop
+// may not terminate), the search switches to weakest-precondition mode on the same instrumented program
+// and reports conditional bounds: preconditions under which the loop runs at most `bound` times.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interp/index.js';
+import { mulberry32 } from '../random.js';
+import { nondetStream, stateKey, statesAlong, type State } from '../engine/samples.js';
+import { resolveFunction } from '../engine/prepare.js';
+import { recursiveProcedures } from '../ir/inline.js';
+import { verify } from '../engine/verify.js';
+import { candidateInputs } from '../conditions/points.js';
+import { wp } from '../conditions/wp.js';
+import type { ConditionOptions } from '../conditions/search.js';
+import { fitBounds, type IterationSample } from './fit.js';
+import { loopsOf, withIterationCounters, type CounterInstrumentation } from './instrument.js';
+
+export interface BoundsOptions extends ConditionOptions {
+  /** Most candidate bounds sent to the prover per loop (default 4). */
+  readonly candidates?: number;
+  readonly onBoundsProgress?: (e: BoundsEvent) => void;
+}
+
+export type BoundsEvent =
+  | { readonly kind: 'sampled'; readonly runs: number; readonly nonTerminating: number }
+  | { readonly kind: 'candidate'; readonly line: number; readonly bound: string }
+  | { readonly kind: 'result'; readonly line: number; readonly bound: string | null; readonly verdict: string };
+
+export interface TightnessEvidence {
+  readonly input: ReadonlyMap<string, bigint>;
+  readonly nondet: readonly bigint[];
+  /** Iterations of the replayed run: equal to the bound at this input. */
+  readonly iterations: bigint;
+}
+
+export interface LoopBound {
+  readonly function: string;
+  readonly line: number;
+  readonly col: number;
+  /** C expression over the function's parameters, or null when none was proved. */
+  readonly bound: string | null;
+  readonly boundExpr: Linear | null;
+  /** C expression; "1" when the bound holds for every input. */
+  readonly precondition: string;
+  readonly preconditionFormula: Formula;
+  readonly certified: boolean;
+  /** Conditional bounds: every neighbour of the precondition has a replayed input that breaks the bound. */
+  readonly locallyWeakest?: boolean;
+  readonly invariants: readonly { readonly line: number; readonly expression: string }[];
+  readonly tight?: TightnessEvidence;
+  readonly reason?: string;
+}
+
+export interface BoundsResult {
+  readonly function: string;
+  readonly parameters: readonly string[];
+  readonly loops: readonly LoopBound[];
+  /** Recursive procedures reachable from the function: their call counts are not bounded yet. */
+  readonly procedures: readonly { readonly procedure: string; readonly bound: null; readonly reason: string }[];
+  /** Observations: concrete runs, and how many of them did not return within the step budget. */
+  readonly runs: number;
+  readonly nonTerminatingRuns: number;
+  readonly millis: number;
+}
+
+export function instrumentForBounds(program: Program, functionName?: string): CounterInstrumentation {
+  return withIterationCounters(program, resolveFunction(program, functionName));
+}
+
+export async function bounds(program: Program, options: BoundsOptions = {}): Promise<BoundsResult> {
+  const started = Date.now();
+  const deadline = started + (options.timeoutMs ?? 300_000);
+  const fn = resolveFunction(program, options.function);
+  const proc = program.procedures.get(fn)!;
+  const params = [...proc.params];
+  const counted = withIterationCounters(program, fn);
+  const observed = observeIterations(counted, params, { budgetMs: Math.min(4000, (deadline - Date.now()) / 10) });
+  options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
+  const loops: LoopBound[] = [];
+  const headers = loopsOf(proc);
+  for (const [index, loop] of counted.loops.entries()) {
+    const share = (deadline - Date.now()) / (headers.length - index);
+    const result = await boundLoop(program, fn, params, loop.header, observed.samples.get(loop.header) ?? [], { ...options, timeoutMs: Math.max(1000, share) });
+    for (const r of result) {
+      loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
+      options.onBoundsProgress?.({ kind: 'result', line: loop.line, bound: r.bound, verdict: r.certified ? 'certified' : 'unknown' });
+    }
+  }
+  const recursive = recursiveProcedures(program);
+  const called = reachableProcedures(program, fn).filter((p) => recursive.has(p));
+  const procedures = called.map((p) => ({ procedure: p, bound: null, reason: 'bounds of recursive procedures (a global call counter) are not implemented yet' }));
+  return { function: fn, parameters: params, loops, procedures, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, millis: Date.now() - started };
+}
+
+type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;
+
+async function boundLoop(program: Program, fn: string, params: readonly string[], header: number, initial: readonly IterationSample[], options: BoundsOptions): Promise<LoopAnswer[]> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const samples = [...initial];
+  const tried = new Set<string>();
+  let best: Linear | null = null;
+  let lastReason = 'no candidate bound';
+  for (let attempt = 0; attempt < (options.candidates ?? 4) && Date.now() < deadline; attempt++) {
+    const candidate = fitBounds(params, samples).find((c) => !tried.has(L.key(c.bound)));
+    if (!candidate) break;
+    tried.add(L.key(candidate.bound));
+    best ??= candidate.bound;
+    const text = L.toC(candidate.bound);
+    options.onBoundsProgress?.({ kind: 'candidate', line: lineOf(program, fn, header), bound: text });
+    const asserted = withIterationCounters(program, fn, new Map([[header, candidate.bound]]));
+    const result = await verify(asserted.program, {
+      function: fn,
+      ...(options.cutset ? { cutset: options.cutset } : {}),
+      ...(options.schedule ? { schedule: options.schedule } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
+      timeoutMs: Math.max(1000, Math.min(deadline - Date.now(), 120_000)),
+    });
+    if (result.verdict === 'safe' && result.certified) {
+      const tight = tightness(withIterationCounters(program, fn), header, candidate.bound, samples);
+      return [{
+        bound: text,
+        boundExpr: candidate.bound,
+        precondition: '1',
+        preconditionFormula: F.TRUE,
+        certified: true,
+        invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
+        ...(tight ? { tight } : {}),
+      }];
+    }
+    if (result.verdict === 'unsafe' && result.counterexample) {
+      // A replayed run that enters the body more often than the candidate allows: one more observation.
+      const counted = withIterationCounters(program, fn);
+      const more = iterationsOf(counted, header, result.counterexample.inputs, result.counterexample.nondet);
+      if (more !== null) samples.push({ input: result.counterexample.inputs, iterations: more, nondet: result.counterexample.nondet });
+      best = null;
+      lastReason = `the bound ${text} is exceeded on a replayed run`;
+      continue;
+    }
+    lastReason = result.reason ?? `the bound ${text} was not proved`;
+  }
+  // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
+  const bound = best ?? fitBounds(params, samples)[0]?.bound ?? null;
+  if (bound && params.length > 0 && Date.now() < deadline) {
+    const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
+    const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3 });
+    // A precondition under which the loop is never entered bounds it vacuously: keep those that admit
+    // an observed run entering the loop.
+    const entering = samples.filter((s) => s.iterations > 0n);
+    const answers = result.preconditions.filter((p) => p.certified && entering.some((s) => F.evaluate(p.formula, (v) => s.input.get(v) ?? 0n)));
+    if (answers.length > 0) {
+      return answers.map((p) => ({
+        bound: L.toC(bound),
+        boundExpr: bound,
+        precondition: p.expression,
+        preconditionFormula: p.formula,
+        certified: true,
+        locallyWeakest: p.locallyOptimal,
+        invariants: p.invariants,
+      }));
+    }
+    lastReason = `${lastReason}; no precondition found under which ${L.toC(bound)} bounds it${result.reason ? ` (${result.reason})` : ''}`;
+  }
+  return [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: lastReason }];
+}
+
+interface Observations {
+  readonly samples: Map<number, IterationSample[]>;
+  readonly runs: number;
+  readonly nonTerminating: number;
+}
+
+/** Most body entries per loop entry, per input, from runs on small and wide inputs (and random nondet values). */
+function observeIterations(counted: CounterInstrumentation, params: readonly string[], options: { budgetMs: number }): Observations {
+  const stopAt = Date.now() + options.budgetMs;
+  const next = mulberry32(1991);
+  const perLoop = new Map<number, Map<string, IterationSample>>();
+  let runs = 0;
+  let nonTerminating = 0;
+  const inputs = params.length === 0 ? Array.from({ length: 40 }, () => new Map<string, bigint>()) : candidateInputs(params);
+  for (const [i, input] of inputs.entries()) {
+    if (Date.now() >= stopAt) break;
+    runs++;
+    const nondet = i === 0 || params.length > 0 ? [] : nondetStream(next, 256);
+    const counts = runIterations(counted, input, nondet);
+    if (counts === null) {
+      nonTerminating++;
+      continue;
+    }
+    for (const [header, iterations] of counts) {
+      if (iterations === 0n) continue;
+      const byInput = perLoop.get(header) ?? new Map<string, IterationSample>();
+      perLoop.set(header, byInput);
+      const key = stateKey(input);
+      const known = byInput.get(key);
+      if (!known || known.iterations < iterations) byInput.set(key, { input, iterations, nondet });
+    }
+  }
+  return { samples: new Map([...perLoop].map(([h, m]) => [h, [...m.values()]])), runs, nonTerminating };
+}
+
+/** Per loop: the most body entries within one entry into the loop; null when the run does not return. */
+function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): Map<number, bigint> | null {
+  const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 20_000, recordTrace: true });
+  if (run.outcome.kind === 'step-limit') return null;
+  const watched = new Map(counted.loops.map((l) => [l.afterIncrement, l] as const));
+  const out = new Map<number, bigint>(counted.loops.map((l) => [l.header, 0n]));
+  for (const [loc, states] of statesAlong(counted.program, counted.function, run, new Set(watched.keys()))) {
+    const loop = watched.get(loc)!;
+    for (const s of states) {
+      const n = s.get(loop.counter) ?? 0n;
+      if (n > out.get(loop.header)!) out.set(loop.header, n);
+    }
+  }
+  return out;
+}
+
+function iterationsOf(counted: CounterInstrumentation, header: number, input: State, nondet: readonly bigint[]): bigint | null {
+  return runIterations(counted, input, nondet)?.get(header) ?? null;
+}
+
+/** An observed input on which the loop runs exactly `bound` times, confirmed by running it again. */
+function tightness(counted: CounterInstrumentation, header: number, bound: Linear, samples: readonly IterationSample[]): TightnessEvidence | undefined {
+  // The longest such run is the most telling witness.
+  for (const s of [...samples].sort((a, b) => (a.iterations > b.iterations ? -1 : a.iterations < b.iterations ? 1 : 0))) {
+    const value = L.evaluate(bound, (v) => s.input.get(v) ?? 0n);
+    if (value !== s.iterations) continue;
+    const again = iterationsOf(counted, header, s.input, s.nondet ?? []);
+    if (again === value) return { input: s.input, nondet: s.nondet ?? [], iterations: value };
+  }
+  return undefined;
+}
+
+function lineOf(program: Program, fn: string, header: number): number {
+  const proc = program.procedures.get(fn)!;
+  return (proc.locations[header]?.pos ?? proc.pos).line;
+}
+
+function reachableProcedures(program: Program, fn: string): string[] {
+  const seen = new Set([fn]);
+  const work = [fn];
+  while (work.length > 0) {
+    const p = program.procedures.get(work.pop()!)!;
+    for (const e of p.edges) if (e.stmt.kind === 'call' && !seen.has(e.stmt.callee)) {
+      seen.add(e.stmt.callee);
+      work.push(e.stmt.callee);
+    }
+  }
+  return [...seen];
+}

@@ -6,8 +6,9 @@ import { wpMode } from './wp.js';
 import { spMode } from './sp.js';
 import { cexMode } from './cex.js';
 import { nontermMode } from './nonterm.js';
+import { boundsMode } from './bounds.js';
 
-export const MODES: readonly Mode[] = [verifyMode, wpMode, spMode, cexMode, nontermMode];
+export const MODES: readonly Mode[] = [verifyMode, wpMode, spMode, boundsMode, cexMode, nontermMode];
 
 export function modeById(id: string): Mode | undefined {
   return MODES.find((m) => m.id === id);

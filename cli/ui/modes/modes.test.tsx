@@ -10,6 +10,8 @@ import * as F from '../../../lib/ir/formula.js';
 import { readFileSync } from 'node:fs';
 import { cexData, cexMode } from './cex.js';
 import { nontermData, nontermMode } from './nonterm.js';
+import { boundsData, boundsEvents, boundsMode } from './bounds.js';
+import type { BoundsResult } from '../../../lib/bounds/bounds.js';
 import { parseProgram } from '../../../lib/frontend/index.js';
 import { runProgram } from '../../../lib/interp/index.js';
 import type { Program } from '../../../lib/ir/cfg.js';
@@ -163,4 +165,42 @@ test('nonterm: each condition with the iterations of a run that does not return'
   const unknown = render(<nontermMode.Result data={nontermData('f.c', { ...result, verdict: 'unknown', conditions: [], reason: 'no non-termination condition found' })} selected={null} traceIndex={0} pins={[]} width={70} height={12} color={false} />).lastFrame()!;
   t.regex(unknown, /guard: unknown \(no non-termination condition found\)/);
   t.like(JSON.parse(JSON.stringify(nontermMode.exportJson(data))), { verdict: 'non-terminating', conditions: [{ expression: 'i >= 1', input: { i: '2' } }] });
+});
+
+test('bounds: each loop\'s certified bound, the input attaining it, conditional bounds with their precondition', (t) => {
+  const result: BoundsResult = {
+    function: 'f',
+    parameters: ['n', 'm'],
+    loops: [
+      { function: 'f', line: 4, col: 3, bound: 'n', boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: true, invariants: [{ line: 4, expression: 'iterations_4 == i' }], tight: { input: new Map([['n', 7n], ['m', 0n]]), nondet: [], iterations: 7n } },
+      { function: 'f', line: 9, col: 3, bound: '-x0 + y0', boundExpr: null, precondition: 'n >= m + 1', preconditionFormula: F.TRUE, certified: true, locallyWeakest: true, invariants: [] },
+      { function: 'f', line: 12, col: 3, bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: 'the bound n was not proved' },
+    ],
+    procedures: [],
+    runs: 96,
+    nonTerminatingRuns: 22,
+    millis: 23000,
+  };
+  const data = boundsData('f.c', result);
+  t.is(modeByKey('b'), boundsMode);
+  t.deepEqual(boundsMode.marks!(data), [{ line: 4, col: 3 }, { line: 9, col: 3 }, { line: 12, col: 3 }]);
+  const view = (selected: { line: number; col: number } | null, height = 12) => render(<boundsMode.Result data={data} selected={selected} traceIndex={0} pins={[]} width={70} height={height} color={false} />).lastFrame()!;
+  const all = view(null);
+  t.regex(all, /iterations of f\(n, m\)'s loops:/);
+  t.regex(all, / line 4: at most n {2}\[certified\]\n\s+attained on n=7, m=0: 7 iterations\n\s+invariant line 4: iterations_4 == i/);
+  t.regex(all, / line 9: at most -x0 \+ y0 {2}\[certified\]\n\s+if n >= m \+ 1 \(locally weakest\)/);
+  t.regex(all, / line 12: no bound \(the bound n was not proved\)/);
+  t.regex(all, /96 runs \(22 did not return\), 23\.0 s/);
+  // A short pane keeps the selected loop on top.
+  t.regex(view({ line: 9, col: 3 }, 3), /loops:\n>line 9: at most -x0 \+ y0/);
+  t.like(JSON.parse(JSON.stringify(boundsMode.exportJson(data))), { loops: [{ line: 4, bound: 'n', tight: { iterations: '7' } }, { line: 9, precondition: 'n >= m + 1' }, { line: 12, bound: null }] });
+});
+
+test('bounds progress: sampling, each candidate and each loop\'s result as the search phase', (t) => {
+  const sent: WorkerMessage[] = [];
+  const on = boundsEvents((m) => sent.push(m));
+  on({ kind: 'sampled', runs: 96, nonTerminating: 22 });
+  on({ kind: 'candidate', line: 7, bound: 'y0 - x0' });
+  on({ kind: 'result', line: 7, bound: 'y0 - x0', verdict: 'certified' });
+  t.deepEqual(sent.map((m) => (m.type === 'search' && m.event.kind === 'phase' ? m.event.text : null)), ['96 concrete runs (22 did not return)', 'line 7: proving at most y0 - x0 iterations', 'line 7: bound y0 - x0 certified']);
 });

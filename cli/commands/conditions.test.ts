@@ -88,6 +88,7 @@ test('cex: the failing condition n >= 11, replayed with its trace; --show-instru
   t.is(shown.code, 0);
   t.regex(shown.stdout, /err := 1/);
   t.regex(shown.stdout, /assert\(err == 1\)/);
+  t.regex(shown.stdout, /assert\([^)]*iterations_\d+[^)]*\)/, "B2: a bound assertion on the loop");
 });
 
 test('bounds --json: the contract fields; --show-instrumented prints the counters; --help documents it', async (t) => {

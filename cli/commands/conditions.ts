@@ -192,7 +192,8 @@ Paper 004, Claim 3: assert(false) is added at the function's exit and weakest pr
 program are computed (farkas wp). Each condition is certified (its invariants are a recurrent set: the
 checker proves the exit unreachable from it), comes with an input inside it whose run the interpreter
 shows for the first loop iterations, and each neighbour with an input on which the function returns.
-With no condition found the verdict is unknown: proving termination needs ranking functions (bounds).
+With no condition found, farkas bounds runs: when every loop has a certified bound for all inputs the
+verdict is "terminates" (the bounds are the ranking argument), otherwise unknown.
 
 ${answerExitCodes('a non-termination condition')}`)
     .action((file: string, opts: CommonCliOptions) =>
@@ -206,10 +207,11 @@ ${answerExitCodes('a non-termination condition')}`)
             printAnswer(c, 'precondition', i, (n) => `returns on ${fmt(n.input)}`);
             if (c.input) console.log(`  runs forever from ${fmt(c.input)}; first loop-head states: ${c.iterationsShown.map((s) => `[${fmt(s.values)}]`).join(' ')}`);
           });
+          for (const l of result.bounds ?? []) console.log(`  loop at line ${l.line}: at most ${l.bound} iterations (certified)`);
           if (result.reason) console.log(`reason: ${result.reason}`);
           printStats(result.stats);
         }
-        return result.conditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
+        return result.verdict === 'unknown' ? EXIT.UNKNOWN : EXIT.OK;
       }),
     );
 }
@@ -224,6 +226,7 @@ export function nontermJson(file: string, r: NontermResult): Record<string, unkn
       ...(c.input ? { input: values(c.input) } : {}),
       iterations_shown: c.iterationsShown.map((s) => ({ line: s.line, values: values(s.values) })),
     })),
+    ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, certified: l.certified })) } : {}),
     ...(r.reason ? { reason: r.reason } : {}),
     stats: statsJson(r.stats),
   };
@@ -236,25 +239,27 @@ function registerCex(program: Command): void {
       .description('most-general counterexamples for safety: conditions on the parameters under which an assertion fails')
       .argument('<file>', 'C program (.c or .i)'),
   )
-    .option('--show-instrumented', 'print the instrumented function (error variable, paper Claim 2 B1) and stop')
+    .option('--show-instrumented', 'print the instrumented function (paper Claim 2: B1 error variable, B2 loop bounds) and stop')
+    .option('--no-loop-bounds', 'leave out B2 (shows why it matters: non-terminating inputs come back)')
     .option('--trace', 'print the replayed failing run step by step')
     .addHelpText('after', `
 Paper 004, Claim 2: each assertion assert(p) becomes if (!p) { err = 1; goto end; } and end:
-assert(err == 1) is added (B1); weakest preconditions of that program are computed (farkas wp). B2
-(bound templates on every loop) is not implemented, so a condition is reported only with an input
-inside it on which the original program fails an assertion, replayed by the interpreter; conditions
-without one (the function never returns there) are listed as dropped.
+assert(err == 1) is added (B1); every loop gets a counter and assert(counter <= bound), the bound fitted
+to the iteration counts of concrete runs that reach the end (B2), so a condition cannot consist of
+inputs on which the function just never returns. Weakest preconditions of that program are computed
+(farkas wp); a condition is reported only with an input inside it on which the original program fails
+an assertion, replayed by the interpreter. Conditions without one are listed as dropped.
 
 Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
-    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean }) =>
+    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean }) =>
       runCommand(async () => {
         const prog = parseProgram(readSource(file), file);
         if (opts.showInstrumented) {
-          const instrumented = instrumentForCex(prog, opts.function);
+          const instrumented = instrumentForCex(prog, opts.function, { loopBounds: opts.loopBounds });
           console.log(printProcedure(instrumented.procedures.get(opts.function ?? prog.entry)!));
           return EXIT.OK;
         }
-        const result = await cex(prog, shared(opts));
+        const result = await cex(prog, { ...shared(opts), loopBounds: opts.loopBounds });
         if (opts.json) console.log(JSON.stringify(cexJson(file, result), null, 2));
         else {
           console.log(`${file}: function ${result.function}: ${result.conditions.length} failing condition(s)`);

@@ -171,14 +171,14 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   return [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: lastReason }];
 }
 
-interface Observations {
+export interface Observations {
   readonly samples: Map<number, IterationSample[]>;
   readonly runs: number;
   readonly nonTerminating: number;
 }
 
 /** Most body entries per loop entry, per input, from runs on small and wide inputs (and random nondet values). */
-function observeIterations(counted: CounterInstrumentation, params: readonly string[], options: { budgetMs: number }): Observations {
+export function observeIterations(counted: CounterInstrumentation, params: readonly string[], options: { budgetMs: number }): Observations {
   const stopAt = Date.now() + options.budgetMs;
   const next = mulberry32(1991);
   const perLoop = new Map<number, Map<string, IterationSample>>();

@@ -87,3 +87,27 @@ test('sp on Fig. 2 with a symbolic bound: a certified postcondition that gives x
   const claim = await implies(F.and(r.postcondition!.formula, parseFormula('y == -1', ['y'])), parseFormula('x == 2 * m + 2', ['x', 'm']));
   t.is(claim.status, 'valid');
 });
+
+test('nonterm: a function that returns on every input gets "terminates" with its certified bounds, not the vacuous n <= -1 that assume(n >= 0) blocks', async (t) => {
+  const { nonterm } = await import('./nonterm.js');
+  const r = await nonterm(load('benchmarks/conditions/count-to-n.c'), { timeoutMs: 120_000 });
+  t.is(r.verdict, 'terminates');
+  t.deepEqual(r.conditions, []);
+  t.deepEqual(r.bounds?.map((l) => [l.bound, l.certified]), [['n', true]]);
+});
+
+test('cex: B2 (loop bounds) keeps non-terminating inputs out of the failing condition: 1 <= y <= 4, and y <= 4 without it', async (t) => {
+  const { cex } = await import('./cex.js');
+  const program = load('benchmarks/conditions/spin-or-fail.c');
+  const [withB2, withoutB2] = [await cex(program, { timeoutMs: 120_000 }), await cex(program, { timeoutMs: 120_000, loopBounds: false })];
+  const exprs = async (r: typeof withB2, e: string) => {
+    for (const c of r.conditions) if (await equivalentTo(t, c.formula, e, ['y'])) return true;
+    return false;
+  };
+  t.true(await exprs(withB2, 'y >= 1 && y <= 4'), withB2.conditions.map((c) => c.expression).join('; '));
+  t.true(await exprs(withoutB2, 'y <= 4'), withoutB2.conditions.map((c) => c.expression).join('; '));
+  for (const c of withB2.conditions) {
+    t.true(c.replayed);
+    t.is(runProgram(program, { entry: 'spinOrFail', inputs: c.input, nondet: [], nondetDefault: 0n }).outcome.kind, 'assertion-failed');
+  }
+});

@@ -2,7 +2,8 @@
 // The function gets `assert(false)` at its single exit; the weakest preconditions of that program are
 // the conditions under which the function never returns. Each comes with its certificate (the
 // invariants proving the exit unreachable: a recurrent set, checked by z3) and a concrete input inside
-// it whose run the interpreter shows for the first iterations without returning.
+// it whose run the interpreter shows for the first iterations without returning. With no condition,
+// the function is shown to terminate when every loop has a certified bound for every input (bounds).
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interp/index.js';
@@ -12,6 +13,7 @@ import { candidateInputs } from './points.js';
 import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
 import { resolveFunction } from '../engine/prepare.js';
+import { bounds, type LoopBound } from '../bounds/bounds.js';
 
 export interface IterationShown {
   readonly line: number;
@@ -26,8 +28,10 @@ export interface NontermCondition extends ConditionAnswer {
 
 export interface NontermResult {
   readonly function: string;
-  readonly verdict: 'non-terminating' | 'unknown';
+  readonly verdict: 'non-terminating' | 'terminates' | 'unknown';
   readonly conditions: readonly NontermCondition[];
+  /** "terminates": the ranking argument — a certified bound for every loop, for every input. */
+  readonly bounds?: readonly LoopBound[];
   readonly reason?: string;
   readonly stats: ConditionStats;
 }
@@ -36,7 +40,17 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   const fn = resolveFunction(program, options.function);
   const instrumented = withFalseAtExit(program, fn);
   const result = await wp(instrumented, { ...options, function: fn });
-  const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) }));
+  // The exit is also unreachable where an assume() blocks every run: such a condition is only kept
+  // with an input inside it whose run really goes on (past the step budget).
+  const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) })).filter((c) => c.input !== undefined);
+  if (conditions.length === 0) {
+    // No input keeps it running: try to prove that, with a certified bound on every loop.
+    const remaining = (options.timeoutMs ?? 300_000) - result.stats.millis;
+    const proved = remaining > 1000 ? await bounds(program, { ...options, function: fn, timeoutMs: remaining }) : null;
+    if (proved && proved.procedures.length === 0 && proved.loops.every((l) => l.certified && l.precondition === '1')) {
+      return { function: fn, verdict: 'terminates', conditions: [], bounds: proved.loops, stats: result.stats };
+    }
+  }
   return {
     function: fn,
     verdict: conditions.length > 0 ? 'non-terminating' : 'unknown',

@@ -285,3 +285,15 @@ test.serial('l runs sp at the selected cut-point\'s line, again back at the exit
   t.is(runner.current.job.options.atLine, undefined);
   await waitFor(/mode sp \(exit\)/);
 });
+
+test.serial('a chunk that ends the line submits the prompt (pasted text): no control characters enter it', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('o');
+  await waitFor(/open file: _/);
+  await press('/nonexistent\x01.c\rq');
+  await waitFor(/open file: \/nonexistent\.c_\s+cannot read \/nonexistent\.c \(ENOENT\)/);
+  await press(`\x7f`.repeat(16) + new URL(bench('conditions/wp1.c')).pathname + '\r');
+  await until(() => runner.jobs.length === 2, frame);
+  t.regex(runner.current.job.source, /void WP1\(int i, int j\)/);
+});

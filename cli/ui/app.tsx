@@ -93,7 +93,7 @@ export function App(props: AppProps) {
       try {
         source = readFileSync(file, 'utf8');
       } catch (e) {
-        dispatch({ type: 'set', patch: { status: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
+        dispatch({ type: 'set', patch: { prompt: p, status: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
         return;
       }
       dispatch({ type: 'set', patch: { prompt: null, status: `opened ${file}` } });
@@ -108,7 +108,7 @@ export function App(props: AppProps) {
       dispatch({ type: 'set', patch: { status: p.kind === 'add-assert' ? `assertion added after line ${p.line}` : `assertion on line ${p.line} changed` } });
     } catch (e) {
       // Keep the prompt open with the text so the user can fix it; the error names line and column.
-      dispatch({ type: 'set', patch: { status: e instanceof InputError ? e.message : String(e) } });
+      dispatch({ type: 'set', patch: { prompt: p, status: e instanceof InputError ? e.message : String(e) } });
     }
   };
 
@@ -128,7 +128,21 @@ export function App(props: AppProps) {
       if (key.escape) dispatch({ type: 'set', patch: { prompt: null, status: '' } });
       else if (key.return) submitPrompt(state);
       else if (key.backspace || key.delete) dispatch({ type: 'prompt-erase', count: Math.max(1, input.length) });
-      else if (input && !key.ctrl && !key.meta) dispatch({ type: 'prompt-type', text: input });
+      else if (input && !key.ctrl && !key.meta) {
+        // A pasted or fast-typed chunk is edited character by character: backspaces erase, a line
+        // break submits (what follows it is dropped), other control characters never enter.
+        let value = state.prompt.value;
+        for (const ch of input) {
+          if (ch === '\r' || ch === '\n') return submitPrompt({ ...state, prompt: { ...state.prompt, value } });
+          if (ch === '\x7f' || ch === '\b') {
+            value = value.slice(0, -1);
+            dispatch({ type: 'prompt-erase', count: 1 });
+          } else if (ch >= ' ') {
+            value += ch;
+            dispatch({ type: 'prompt-type', text: ch });
+          }
+        }
+      }
       return;
     }
     if (input.length > 1 && !key.ctrl && !key.meta) {

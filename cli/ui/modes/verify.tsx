@@ -183,7 +183,7 @@ function InvariantPane({ data, selected, traceIndex, pins, width, height, color 
         <>
           <Text wrap="truncate">{`line ${shown.line}:${shown.col}${at ? '' : ' (first cut-point)'}`}</Text>
           <Text wrap="wrap" bold>{shown.expression}</Text>
-          <Text wrap="truncate">{`template ${data.template ?? '-'}, widths ${data.widths ?? '-'}; ${data.certified ? 'certified' : 'not certified (candidate)'}`}</Text>
+          <Text wrap="truncate">{`template ${data.template ?? '-'}, widths ${data.widths ?? '-'}${data.certified ? '' : '; not certified (candidate)'}`}</Text>
           {pinned ? <Text wrap="truncate" {...(color ? { color: 'magenta' } : {})}>{pinned}</Text> : null}
         </>
       ) : (

@@ -10,6 +10,9 @@ import type { VerifyData } from './modes/verify.js';
 import { verifyData } from './modes/verify.js';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { verify } from '../../lib/engine/verify.js';
+import { runProgram } from '../../lib/interp/index.js';
+import * as F from '../../lib/ir/formula.js';
+import { cexData } from './modes/cex.js';
 
 const bench = (p: string) => new URL(`../../../benchmarks/${p}`, import.meta.url);
 const fig1 = readFileSync(bench('paper/fig1.c'), 'utf8');
@@ -296,4 +299,27 @@ test.serial('a chunk that ends the line submits the prompt (pasted text): no con
   await press(`\x7f`.repeat(16) + new URL(bench('conditions/wp1.c')).pathname + '\r');
   await until(() => runner.jobs.length === 2, frame);
   t.regex(runner.current.job.source, /void WP1\(int i, int j\)/);
+});
+
+test.serial('cex mode: the failing condition\'s run steps with n/p and the source pane follows it', async (t) => {
+  const source = readFileSync(bench('conditions/bound-ten.c'), 'utf8');
+  const program = parseProgram(source, 'bound-ten.c');
+  const input = new Map([['n', 11n]]);
+  const run = runProgram(program, { entry: 'boundTen', inputs: input, nondet: [], recordTrace: true });
+  const data = cexData(program, 'bound-ten.c', { function: 'boundTen', instrumented: program, conditions: [{ expression: 'n >= 11', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true, input, nondet: [], line: 6, replayed: true, run }], dropped: [], stats: { queries: [], iterations: 1, concreteRuns: 1, millis: 1 } });
+  const { runner, frame, press, waitFor } = open(source, 'bound-ten.c');
+  await until(() => runner.jobs.length === 1, frame);
+  await press('C');
+  await until(() => runner.jobs.length === 2, frame);
+  t.is(runner.current.job.mode, 'cex');
+  runner.current.post({ type: 'result', data });
+  await waitFor(/step 1\/\d+ {2}line 2/);
+  t.regex(frame(), /failing conditions/);
+  t.regex(frame(), /1\. n >= 11 {2}\[certified\]/);
+  await press('nnn');
+  await waitFor(/step 4\/\d+ {2}line 5/);
+  t.regex(frame(), />\s*5\s+i\+\+;/);
+  await press('p');
+  await waitFor(/step 3\/\d+ {2}line 4/);
+  t.regex(frame(), />\s*4 L\s+while \(i < n\)/);
 });

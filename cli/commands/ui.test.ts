@@ -2,12 +2,15 @@
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const main = fileURLToPath(new URL('../main.js', import.meta.url));
+/** The counterexample stepped end to end: Fig. 10 (bug1.c) once cex finds its failing condition. */
+const CEX_FILE = 'benchmarks/conditions/bound-ten.c';
+const CEX_CONDITION = /1\. n >= 11 {2}\[certified\]/;
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const socket = `farkas-ui-test-${process.pid}`;
 
@@ -39,13 +42,20 @@ test.after.always(() => {
   if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
 });
 
-(hasTmux ? test : test.skip)('end to end in a terminal: Fig. 1 invariant, wp on Fig. 4(a), a counterexample stepped, quit ends the workers', async (t) => {
-  tmux('new-session', '-d', '-s', 'ui', '-x', '80', '-y', '24', '-c', root, `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(main)} benchmarks/paper/fig1.c; echo "EXIT=$?"; sleep 600`);
+(hasTmux ? test : test.skip)('end to end in a terminal: Fig. 1 invariant, wp on Fig. 4(a), a most-general counterexample stepped, quit ends the workers', async (t) => {
+  const exportDir = mkdtempSync(join(tmpdir(), 'farkas-ui-e2e-'));
+  t.teardown(() => rmSync(exportDir, { recursive: true, force: true }));
+  tmux('new-session', '-d', '-s', 'ui', '-x', '80', '-y', '24', '-c', root, `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(main)} benchmarks/paper/fig1.c --export-dir ${JSON.stringify(exportDir)}; echo "EXIT=$?"; sleep 600`);
   const fig1 = await waitFor(/x <= 0/);
   t.regex(fig1, /safe \(certified by z3\)/);
   t.regex(fig1, /1 1x2\s+3\/\d+\/1\s+\d+\s+\d+\s+\d+\s+sat/);
   await waitFor(/constraint\/SAT\s+safe/);
   t.false(fig1.includes('\x1b'), 'no escape codes on the captured screen');
+  await keys('i');
+  await waitFor(/pinned \(this one\)/);
+  await keys('W');
+  await waitFor(/exported .*fig1\.witness\.yml/);
+  t.regex(readFileSync(join(exportDir, 'fig1.witness.yml'), 'utf8'), /type: loop_invariant[^]*format: c_expression/);
 
   await keys('o');
   await waitFor(/open file: _/);
@@ -56,14 +66,18 @@ test.after.always(() => {
   const wp = await waitFor(/2\. i (<= 0|>= j)/);
   t.regex(wp, /1\. i (<= 0|>= j) {2}\[certified\]/);
 
+  // The most-general counterexample (paper Fig. 10's kind): its replayed run, stepped on the source.
   await keys('o');
   await waitFor(/open file: _/);
-  await type('benchmarks/literature/off-by-one.c');
-  await keys('Enter', 'v');
-  await waitFor(/counterexample: n=\d+; fails at line/);
+  await type(CEX_FILE);
+  await keys('Enter', 'C');
+  const cex = await waitFor(/step 1\/\d+/);
+  t.regex(cex, CEX_CONDITION);
   await keys('n', 'n', 'n');
-  const stepped = await waitFor(/step 4\/\d+ {2}line 5/);
-  t.regex(stepped, />\s*5 L\s+while \(i <= n\)/);
+  const stepped = await waitFor(/step 4\/\d+ {2}line \d+/);
+  const line = /step 4\/\d+ {2}line (\d+)/.exec(stepped)![1];
+  t.regex(stepped, new RegExp(`>\\s*${line} `), 'the source pane marks the step\'s line');
+  t.regex(stepped, /mode cex/);
 
   const uiPid = tmux('list-panes', '-t', 'ui', '-F', '#{pane_pid}').trim();
   const shellChildren = spawnSync('pgrep', ['-P', uiPid], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);

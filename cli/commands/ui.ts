@@ -34,10 +34,11 @@ export function register(program: Command): void {
     .addOption(cutsetOption())
     .addOption(templateOption())
     .addOption(new Option('-m, --mode <mode>', 'mode to start in').choices(MODES.map((m) => m.id)).default('verify'))
-    .option('--export-dir <dir>', "where 'x' writes FILE.MODE.json", '.')
+    .option('--export-dir <dir>', "where 'x' writes FILE.MODE.json and 'W' FILE.witness.yml", '.')
     .addHelpText('after', `
 Keys: ${MODES.map((m) => `${m.key} ${m.id}`).join(', ')}; up/down select a cut-point; n/p step a counterexample;
-t and +/- compose a template; c cut-set; a/e add/edit an assertion; o open a file; x export JSON;
+t and +/- compose a template; c cut-set; a/e add/edit an assertion; i pin the selected invariant;
+l sp at the selected cut-point; o open a file; x export JSON; W export an SV-COMP witness (verify);
 ? help; q quit. Without a terminal (pipes, CI) the output is that of 'farkas verify'.
 NO_COLOR turns colours off.
 

@@ -10,6 +10,9 @@ import type { VerifyData } from './modes/verify.js';
 import { verifyData } from './modes/verify.js';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { verify } from '../../lib/engine/verify.js';
+import { runProgram } from '../../lib/interp/index.js';
+import * as F from '../../lib/ir/formula.js';
+import { cexData } from './modes/cex.js';
 
 const bench = (p: string) => new URL(`../../../benchmarks/${p}`, import.meta.url);
 const fig1 = readFileSync(bench('paper/fig1.c'), 'utf8');
@@ -209,4 +212,114 @@ test.serial('o opens another file', async (t) => {
   await waitFor(/nonexistent\.c_/);
   await press('\r');
   await waitFor(/cannot read \/nonexistent\.c \(ENOENT\)/);
+});
+
+test.serial('i pins the selected invariant: kept across re-runs and shown beside a different new one', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('i');
+  await waitFor(/no invariant to pin yet/);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  runner.current.post({ type: 'result', data: fig1Result });
+  await waitFor(/x <= 0/);
+  await press('i');
+  await waitFor(/pinned line 7: x <= 0/);
+  t.regex(frame(), /pinned \(this one\)/);
+  t.regex(frame(), / 7  P\s+x = x \+ y;/);
+  await press('r');
+  await until(() => runner.jobs.length === 2, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  runner.current.post({ type: 'result', data: { ...fig1Result, invariants: [{ line: 7, col: 5, expression: 'x <= y', function: 'PV1' }] } });
+  await waitFor(/pinned: x <= 0/);
+  t.regex(frame(), /x <= y/);
+  await press('i'); // the new invariant replaces the pin
+  await waitFor(/pinned line 7: x <= y/);
+  await press('i'); // the same again unpins
+  await waitFor(/unpinned line 7/);
+  t.regex(frame(), / 7  C\s+x = x \+ y;/);
+  await press('w');
+  await press('i');
+  await waitFor(/pinning takes an invariant: press v/);
+});
+
+test.serial('W writes the verify result\'s SV-COMP witness once the worker has built it, or says why there is none', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'result', data: fig1Result });
+  await waitFor(/x <= 0/);
+  await press('W');
+  await waitFor(/the witness is still being built/);
+  const text = '- entry_type: invariant_set\n  content: []\n';
+  runner.current.post({ type: 'witness', witness: { kind: 'correctness', text, items: 1 } });
+  await new Promise((r) => setTimeout(r, 50)); // nothing on screen changes: let the message render
+  await press('W');
+  await waitFor(/exported .*fig1\.witness\.yml/);
+  t.is(readFileSync(join(dir, 'fig1.witness.yml'), 'utf8'), text);
+  await press('r');
+  await until(() => runner.jobs.length === 2, frame);
+  runner.current.post({ type: 'result', data: { ...fig1Result, verdict: 'unknown', certified: false } });
+  runner.current.post({ type: 'witness', witness: { kind: 'none', reason: 'no witness for an unknown result (timeout)' } });
+  await waitFor(/unknown/);
+  await new Promise((r) => setTimeout(r, 50));
+  await press('W');
+  await waitFor(/no witness: no witness for an unknown result \(timeout\)/);
+  await press('s');
+  await press('W');
+  await waitFor(/witnesses come from verify: press v first/);
+});
+
+test.serial('l runs sp at the selected cut-point\'s line, again back at the exit', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('s');
+  await until(() => runner.jobs.length === 2, frame);
+  t.is(runner.current.job.options.atLine, undefined);
+  await waitFor(/mode sp \(exit\)/);
+  await press('l'); // the only mark is the assertion on line 10
+  await waitFor(/select a cut-point \(up\/down\) for sp at its line/);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  await waitFor(/ 7  C /);
+  await press('l');
+  await until(() => runner.jobs.length === 3, frame);
+  t.is(runner.current.job.options.atLine, 7);
+  await waitFor(/mode sp \(line 7\)/);
+  await press('l');
+  await until(() => runner.jobs.length === 4, frame);
+  t.is(runner.current.job.options.atLine, undefined);
+  await waitFor(/mode sp \(exit\)/);
+});
+
+test.serial('a chunk that ends the line submits the prompt (pasted text): no control characters enter it', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('o');
+  await waitFor(/open file: _/);
+  await press('/nonexistent\x01.c\rq');
+  await waitFor(/open file: \/nonexistent\.c_\s+cannot read \/nonexistent\.c \(ENOENT\)/);
+  await press(`\x7f`.repeat(16) + new URL(bench('conditions/wp1.c')).pathname + '\r');
+  await until(() => runner.jobs.length === 2, frame);
+  t.regex(runner.current.job.source, /void WP1\(int i, int j\)/);
+});
+
+test.serial('cex mode: the failing condition\'s run steps with n/p and the source pane follows it', async (t) => {
+  const source = readFileSync(bench('conditions/bound-ten.c'), 'utf8');
+  const program = parseProgram(source, 'bound-ten.c');
+  const input = new Map([['n', 11n]]);
+  const run = runProgram(program, { entry: 'boundTen', inputs: input, nondet: [], recordTrace: true });
+  const data = cexData(program, 'bound-ten.c', { function: 'boundTen', instrumented: program, conditions: [{ expression: 'n >= 11', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true, input, nondet: [], line: 6, replayed: true, run }], dropped: [], stats: { queries: [], iterations: 1, concreteRuns: 1, millis: 1 } });
+  const { runner, frame, press, waitFor } = open(source, 'bound-ten.c');
+  await until(() => runner.jobs.length === 1, frame);
+  await press('C');
+  await until(() => runner.jobs.length === 2, frame);
+  t.is(runner.current.job.mode, 'cex');
+  runner.current.post({ type: 'result', data });
+  await waitFor(/step 1\/\d+ {2}line 2/);
+  t.regex(frame(), /failing conditions/);
+  t.regex(frame(), /1\. n >= 11 {2}\[certified\]/);
+  await press('nnn');
+  await waitFor(/step 4\/\d+ {2}line 5/);
+  t.regex(frame(), />\s*5\s+i\+\+;/);
+  await press('p');
+  await waitFor(/step 3\/\d+ {2}line 4/);
+  t.regex(frame(), />\s*4 L\s+while \(i < n\)/);
 });

@@ -93,7 +93,7 @@ export function App(props: AppProps) {
       try {
         source = readFileSync(file, 'utf8');
       } catch (e) {
-        dispatch({ type: 'set', patch: { status: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
+        dispatch({ type: 'set', patch: { prompt: p, status: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
         return;
       }
       dispatch({ type: 'set', patch: { prompt: null, status: `opened ${file}` } });
@@ -108,7 +108,18 @@ export function App(props: AppProps) {
       dispatch({ type: 'set', patch: { status: p.kind === 'add-assert' ? `assertion added after line ${p.line}` : `assertion on line ${p.line} changed` } });
     } catch (e) {
       // Keep the prompt open with the text so the user can fix it; the error names line and column.
-      dispatch({ type: 'set', patch: { status: e instanceof InputError ? e.message : String(e) } });
+      dispatch({ type: 'set', patch: { prompt: p, status: e instanceof InputError ? e.message : String(e) } });
+    }
+  };
+
+  /** Writes FILE.<suffix> into the export directory and says so on the status line. */
+  const exportFile = (suffix: string, text: string, what = '') => {
+    const path = join(props.exportDir ?? '.', `${basename(state.file).replace(/\.[ci]$/, '')}.${suffix}`);
+    try {
+      writeFileSync(path, text);
+      dispatch({ type: 'set', patch: { status: `exported ${path}${what ? ` (${what})` : ''}` } });
+    } catch (e) {
+      dispatch({ type: 'set', patch: { status: `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
     }
   };
 
@@ -117,7 +128,21 @@ export function App(props: AppProps) {
       if (key.escape) dispatch({ type: 'set', patch: { prompt: null, status: '' } });
       else if (key.return) submitPrompt(state);
       else if (key.backspace || key.delete) dispatch({ type: 'prompt-erase', count: Math.max(1, input.length) });
-      else if (input && !key.ctrl && !key.meta) dispatch({ type: 'prompt-type', text: input });
+      else if (input && !key.ctrl && !key.meta) {
+        // A pasted or fast-typed chunk is edited character by character: backspaces erase, a line
+        // break submits (what follows it is dropped), other control characters never enter.
+        let value = state.prompt.value;
+        for (const ch of input) {
+          if (ch === '\r' || ch === '\n') return submitPrompt({ ...state, prompt: { ...state.prompt, value } });
+          if (ch === '\x7f' || ch === '\b') {
+            value = value.slice(0, -1);
+            dispatch({ type: 'prompt-erase', count: 1 });
+          } else if (ch >= ' ') {
+            value += ch;
+            dispatch({ type: 'prompt-type', text: ch });
+          }
+        }
+      }
       return;
     }
     if (input.length > 1 && !key.ctrl && !key.meta) {
@@ -166,15 +191,25 @@ export function App(props: AppProps) {
       }
       case 'o':
         return dispatch({ type: 'set', patch: { prompt: { kind: 'open', value: '' } } });
-      case 'x': {
+      case 'x':
         if (data === null) return dispatch({ type: 'set', patch: { status: 'nothing to export yet' } });
-        const path = join(props.exportDir ?? '.', `${basename(state.file).replace(/\.[ci]$/, '')}.${mode.id}.json`);
-        try {
-          writeFileSync(path, jsonText(mode.exportJson(data)));
-          return dispatch({ type: 'set', patch: { status: `exported ${path}` } });
-        } catch (e) {
-          return dispatch({ type: 'set', patch: { status: `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
-        }
+        return exportFile(`${mode.id}.json`, jsonText(mode.exportJson(data)));
+      case 'W': {
+        if (mode.id !== 'verify') return dispatch({ type: 'set', patch: { status: 'witnesses come from verify: press v first' } });
+        const w = state.witness;
+        if (!w) return dispatch({ type: 'set', patch: { status: data === null ? 'nothing to export yet' : 'the witness is still being built' } });
+        if (w.kind === 'none') return dispatch({ type: 'set', patch: { status: `no witness: ${w.reason}` } });
+        return exportFile('witness.yml', w.text, `${w.kind} witness, ${w.items} ${w.kind === 'correctness' ? 'invariant(s)' : 'waypoint(s)'}`);
+      }
+      case 'i': {
+        const pin = data !== null && mode.pinnable ? mode.pinnable(data, selected) : undefined;
+        if (!pin) return dispatch({ type: 'set', patch: { status: mode.pinnable ? 'no invariant to pin yet' : 'pinning takes an invariant: press v (verify) first' } });
+        return dispatch({ type: 'pin', pin });
+      }
+      case 'l': {
+        if (!selected || !state.cutpoints.some((c) => c.line === selected.line)) return dispatch({ type: 'set', patch: { status: 'select a cut-point (up/down) for sp at its line' } });
+        const spAt = state.spAt === selected.line ? null : selected.line;
+        return dispatch({ type: 'set', patch: { spAt, status: `sp ${spAt === null ? 'at the exit' : `at line ${spAt}`}`, ...(state.mode === 'sp' ? { runToken: state.runToken + 1 } : {}) } });
       }
     }
   };
@@ -193,10 +228,10 @@ export function App(props: AppProps) {
   const enginesHeight = Math.min(Math.max(3, state.engines.length + 2), Math.floor(middle / 2));
   const resultHeight = middle - enginesHeight;
   const field = state.template ? ` [${TEMPLATE_FIELDS[state.templateField]}]` : '';
-  const header = `farkas  ${state.file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : ''}  cut-set ${state.cutset}  template ${templateLabel(state)}${field}`;
+  const header = `farkas  ${state.file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : mode.id === 'sp' ? ` (${state.spAt === null ? 'exit' : `line ${state.spAt}`})` : ''}  cut-set ${state.cutset}  template ${templateLabel(state)}${field}`;
   const prompt = state.prompt;
   const promptLabel = prompt?.kind === 'open' ? 'open file: ' : prompt?.kind === 'add-assert' ? `assert after line ${prompt.line}: ` : prompt ? `assert on line ${prompt.line}: ` : '';
-  const hint = `? help  q quit  ${modes.map((x) => `${x.key} ${x.id}`).join('  ')}  t/+/- template  c cut-set  a/e assert  o open  x export`;
+  const hint = `? help  q quit  ${modes.map((x) => `${x.key} ${x.id}`).join('  ')}  t/+/- template  c cut-set  a/e assert  i pin  l sp-at  o open  x/W export`;
   const Result = mode.Result;
   return (
     <Box flexDirection="column" width={columns} height={rows}>
@@ -206,11 +241,11 @@ export function App(props: AppProps) {
       ) : (
         <>
           <Box height={middle}>
-            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} selectedLine={selected?.line ?? null} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
+            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} pinned={state.pins} selectedLine={selected?.line ?? null} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
             <Box flexDirection="column" width={rightWidth}>
               <Frame title={mode.id === 'verify' ? (trace ? 'Counterexample' : 'Invariant') : mode.name} width={rightWidth} height={resultHeight} color={color}>
                 {data !== null ? (
-                  <Result data={data} selected={selected} traceIndex={state.traceIndex} width={rightWidth - 4} height={resultHeight - 2} color={color} />
+                  <Result data={data} selected={selected} traceIndex={state.traceIndex} pins={state.pins} width={rightWidth - 4} height={resultHeight - 2} color={color} />
                 ) : (
                   <Text wrap="truncate">{state.running ? 'searching…' : state.error ? 'no result' : ''}</Text>
                 )}

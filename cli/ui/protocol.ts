@@ -18,6 +18,8 @@ export interface JobOptions {
   readonly schedule: string | Schedule;
   /** wp: 'neighbourhood' or 'binary'. */
   readonly strategy?: string;
+  /** sp: the line of a cut-point instead of the exit. */
+  readonly atLine?: number;
   readonly timeoutMs?: number;
 }
 
@@ -44,11 +46,15 @@ export interface EngineRow {
   readonly note?: string;
 }
 
+/** An SV-COMP witness (lib/witness), or why none backs the result. */
+export type WitnessOutcomeView = { readonly kind: 'correctness' | 'violation'; readonly text: string; readonly items: number } | { readonly kind: 'none'; readonly reason: string };
+
 export type WorkerMessage =
   | { readonly type: 'search'; readonly event: SearchEvent }
   | { readonly type: 'cutpoints'; readonly points: readonly SourceMark[] }
   | { readonly type: 'result'; readonly data: unknown }
   | { readonly type: 'engines'; readonly rows: readonly EngineRow[] }
+  | { readonly type: 'witness'; readonly witness: WitnessOutcomeView }
   /** Positioned input errors arrive as their `file:line:col: error: …` text. */
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'done' };

@@ -1,7 +1,7 @@
 // The UI's state and how worker messages and keys change it (a reducer, so it is testable alone).
 import type { Schedule } from '../../lib/constraints/schedule.js';
 import type { CutsetStrategy } from '../../lib/vc/cutset.js';
-import type { EngineRow, JobOptions, SearchEvent, SourceMark, WorkerMessage } from './protocol.js';
+import type { EngineRow, JobOptions, SearchEvent, SourceMark, WitnessOutcomeView, WorkerMessage } from './protocol.js';
 
 export interface SearchRow {
   readonly index: number;
@@ -37,6 +37,14 @@ const FIELD_RANGE: Record<TemplateField, readonly [number, number]> = {
 /** The paper's first step: where composing a template starts. */
 export const FIRST_TEMPLATE: TemplateChoice = { disjuncts: 1, conjuncts: 2, coefficient: 3, constant: 6, multiplier: 1 };
 
+/** An invariant the user pinned at a cut-point: kept (and shown beside the current one) across re-runs
+ * of the same file. */
+export interface Pin {
+  readonly line: number;
+  readonly col: number;
+  readonly expression: string;
+}
+
 export type Prompt = { readonly kind: 'add-assert'; readonly line: number; readonly value: string } | { readonly kind: 'edit-assert'; readonly line: number; readonly value: string } | { readonly kind: 'open'; readonly value: string };
 
 export interface UiState {
@@ -50,6 +58,9 @@ export interface UiState {
   readonly template: TemplateChoice | null;
   readonly templateField: number;
   readonly strategy: 'neighbourhood' | 'binary';
+  /** sp: the cut-point line (`--at`), or null for the exit. */
+  readonly spAt: number | null;
+  readonly pins: readonly Pin[];
   readonly functionName?: string;
   /** Bumped to start a new job (the current one is cancelled). */
   readonly runToken: number;
@@ -61,6 +72,8 @@ export interface UiState {
   readonly bar: { readonly label: string; readonly fraction: number } | null;
   readonly cutpoints: readonly SourceMark[];
   readonly result: { readonly mode: string; readonly data: unknown } | null;
+  /** The SV-COMP witness of the current verify result, once the worker has built (and checked) it. */
+  readonly witness: WitnessOutcomeView | null;
   readonly error: string | null;
   readonly engines: readonly EngineRow[];
   readonly selected: number;
@@ -82,6 +95,8 @@ export function initialState(init: { file: string; source: string; loops: readon
     template: null,
     templateField: 0,
     strategy: init.strategy ?? 'neighbourhood',
+    spAt: null,
+    pins: [],
     ...(init.functionName !== undefined ? { functionName: init.functionName } : {}),
     runToken: 1,
     running: false,
@@ -92,6 +107,7 @@ export function initialState(init: { file: string; source: string; loops: readon
     bar: null,
     cutpoints: [],
     result: null,
+    witness: null,
     error: null,
     engines: [],
     selected: 0,
@@ -113,7 +129,7 @@ export function scheduleOf(s: UiState): string | Schedule {
 }
 
 export function jobOptions(s: UiState): JobOptions {
-  return { cutset: s.cutset, schedule: scheduleOf(s), strategy: s.strategy, ...(s.functionName !== undefined ? { function: s.functionName } : {}) };
+  return { cutset: s.cutset, schedule: scheduleOf(s), strategy: s.strategy, ...(s.spAt !== null ? { atLine: s.spAt } : {}), ...(s.functionName !== undefined ? { function: s.functionName } : {}) };
 }
 
 export function templateLabel(s: UiState): string {
@@ -132,6 +148,7 @@ export type Action =
   | { readonly type: 'trace'; readonly delta: number; readonly length: number }
   | { readonly type: 'prompt-type'; readonly text: string }
   | { readonly type: 'prompt-erase'; readonly count: number }
+  | { readonly type: 'pin'; readonly pin: Pin }
   | { readonly type: 'template-field' }
   | { readonly type: 'template-adjust'; readonly delta: number }
   | { readonly type: 'source'; readonly file: string; readonly source: string; readonly loops: readonly SourceMark[]; readonly asserts: readonly SourceMark[] };
@@ -164,6 +181,8 @@ function onMessage(s: UiState, m: WorkerMessage, at: number): UiState {
       return { ...s, result: { mode: s.mode, data: m.data }, running: false, elapsedMillis: at - s.startedAt, phase: `done in ${((at - s.startedAt) / 1000).toFixed(1)} s`, traceIndex: 0 };
     case 'engines':
       return { ...s, engines: m.rows };
+    case 'witness':
+      return { ...s, witness: m.witness };
     case 'error':
       return { ...s, error: m.message, phase: 'failed', running: false, elapsedMillis: at - s.startedAt };
     case 'done':
@@ -174,7 +193,7 @@ function onMessage(s: UiState, m: WorkerMessage, at: number): UiState {
 export function reduce(s: UiState, a: Action): UiState {
   switch (a.type) {
     case 'job-started':
-      return { ...s, running: true, startedAt: a.at, elapsedMillis: 0, phase: 'starting', rows: [], bar: null, result: null, error: null, traceIndex: 0, ...(s.mode === 'verify' ? { engines: [], cutpoints: [] } : {}) };
+      return { ...s, running: true, startedAt: a.at, elapsedMillis: 0, phase: 'starting', rows: [], bar: null, result: null, witness: null, error: null, traceIndex: 0, ...(s.mode === 'verify' ? { engines: [], cutpoints: [] } : {}) };
     case 'message':
       return onMessage(s, a.message, a.at);
     case 'tick':
@@ -193,6 +212,13 @@ export function reduce(s: UiState, a: Action): UiState {
       return s.prompt ? { ...s, prompt: { ...s.prompt, value: s.prompt.value + a.text } } : s;
     case 'prompt-erase':
       return s.prompt ? { ...s, prompt: { ...s.prompt, value: s.prompt.value.slice(0, Math.max(0, s.prompt.value.length - a.count)) } } : s;
+    case 'pin': {
+      const at = (p: Pin) => p.line === a.pin.line && p.col === a.pin.col;
+      const old = s.pins.find(at);
+      // Pinning the same invariant again unpins it; a different one at the same cut-point replaces it.
+      if (old && old.expression === a.pin.expression) return { ...s, pins: s.pins.filter((p) => !at(p)), status: `unpinned line ${a.pin.line}` };
+      return { ...s, pins: [...s.pins.filter((p) => !at(p)), a.pin].sort((x, y) => x.line - y.line || x.col - y.col), status: `pinned line ${a.pin.line}: ${a.pin.expression}` };
+    }
     case 'template-field':
       return s.template ? { ...s, templateField: (s.templateField + 1) % TEMPLATE_FIELDS.length } : { ...s, template: FIRST_TEMPLATE, templateField: 0 };
     case 'template-adjust': {
@@ -204,7 +230,8 @@ export function reduce(s: UiState, a: Action): UiState {
       return { ...s, template: { ...t, [field]: value }, runToken: s.runToken + 1, status: '' };
     }
     case 'source':
-      return { ...s, file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, selected: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
+      // Pins and the sp line belong to a file: another file starts without them.
+      return { ...s, ...(a.file !== s.file ? { pins: [], spAt: null } : {}), file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, selected: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
   }
 }
 

@@ -7,6 +7,16 @@ import { spData, spMode } from './sp.js';
 import type { WorkerMessage } from '../protocol.js';
 import type { WpResult } from '../../../lib/conditions/types.js';
 import * as F from '../../../lib/ir/formula.js';
+import { readFileSync } from 'node:fs';
+import { cexData, cexMode } from './cex.js';
+import { nontermData, nontermMode } from './nonterm.js';
+import { boundsData, boundsEvents, boundsMode } from './bounds.js';
+import type { BoundsResult } from '../../../lib/bounds/bounds.js';
+import { parseProgram } from '../../../lib/frontend/index.js';
+import { runProgram } from '../../../lib/interp/index.js';
+import type { Program } from '../../../lib/ir/cfg.js';
+import type { CexCondition, CexResult } from '../../../lib/conditions/cex.js';
+import type { NontermResult } from '../../../lib/conditions/nonterm.js';
 
 test('the registry has one key per mode', (t) => {
   t.is(new Set(MODES.map((m) => m.key)).size, MODES.length);
@@ -27,7 +37,7 @@ const wpResult: WpResult = {
 
 test('wp: preconditions as a list with their status and the neighbours\' witnesses', (t) => {
   const data = wpData(wpResult);
-  const frame = render(<wpMode.Result data={data} selected={null} traceIndex={0} width={70} height={10} color={false} />).lastFrame()!;
+  const frame = render(<wpMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={70} height={10} color={false} />).lastFrame()!;
   t.regex(frame, /preconditions of WP1\(i, j\), neighbourhood/);
   t.regex(frame, /1\. i <= 0 {2}\[certified\] \[locally weakest\]/);
   t.regex(frame, /not i <= 1: i=1, j=5 fails line 11/);
@@ -38,7 +48,7 @@ test('wp: preconditions as a list with their status and the neighbours\' witness
 });
 
 test('wp: a short pane says how many lines were left out', (t) => {
-  const frame = render(<wpMode.Result data={wpData(wpResult)} selected={null} traceIndex={0} width={70} height={3} color={false} />).lastFrame()!;
+  const frame = render(<wpMode.Result data={wpData(wpResult)} selected={null} traceIndex={0} pins={[]} width={70} height={3} color={false} />).lastFrame()!;
   t.regex(frame, /… 4 more \(x exports all\)/);
 });
 
@@ -65,12 +75,12 @@ test('verify: the invariant of the selected cut-point, else the first one', (t) 
     verdict: 'safe', certified: true, function: 'f', schedule: 'paper', template: '2x2', widths: '3/8/1', json: {},
     invariants: [{ line: 5, col: 3, expression: 'a >= 0', function: 'f' }, { line: 9, col: 3, expression: 'b <= a', function: 'f' }],
   };
-  const at9 = render(<verifyMode.Result data={data} selected={{ line: 9, col: 3 }} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  const at9 = render(<verifyMode.Result data={data} selected={{ line: 9, col: 3 }} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(at9, /line 9:3\n.*b <= a/);
   t.regex(at9, /2 cut-points/);
-  const other = render(<verifyMode.Result data={data} selected={{ line: 12, col: 3 }} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  const other = render(<verifyMode.Result data={data} selected={{ line: 12, col: 3 }} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(other, /line 5:3 \(first cut-point\)/);
-  const unknown = render(<verifyMode.Result data={{ ...data, verdict: 'unknown', certified: false, reason: 'timeout after 3 s' }} selected={null} traceIndex={0} width={60} height={8} color={false} />).lastFrame()!;
+  const unknown = render(<verifyMode.Result data={{ ...data, verdict: 'unknown', certified: false, reason: 'timeout after 3 s' }} selected={null} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(unknown, /unknown: timeout after 3 s/);
   t.regex(unknown, /not certified \(candidate\)/);
 });
@@ -81,9 +91,116 @@ test('sp: the postcondition with the reachable states that rule out its neighbou
     postcondition: { expression: 'x == y', formula: F.TRUE, certified: true, invariants: [], neighbours: [{ expression: 'x <= y - 1', move: '-1', state: new Map([['x', 3n], ['y', 3n]]), replayed: true }], locallyOptimal: true },
     stats: { queries: [], iterations: 1, concreteRuns: 10, millis: 1200 },
   });
-  const frame = render(<spMode.Result data={data} selected={null} traceIndex={0} width={70} height={8} color={false} />).lastFrame()!;
-  t.regex(frame, /strongest postcondition of f at line 12 over x, y/);
+  const frame = render(<spMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={70} height={8} color={false} />).lastFrame()!;
+  t.regex(frame, /strongest postcondition of f at the exit over x, y/);
   t.regex(frame, /x == y {2}\[certified\] \[locally strongest\]/);
   t.regex(frame, /not x <= y - 1: reaches x=3, y=3/);
   t.is(modeByKey('s'), spMode);
+});
+
+const boundTenSource = readFileSync(new URL('../../../../benchmarks/conditions/bound-ten.c', import.meta.url), 'utf8');
+
+/** A cex result shaped like the library's on bound-ten.c (the condition's run is the interpreter's). */
+function boundTenCex(): { program: Program; result: CexResult } {
+  const program = parseProgram(boundTenSource, 'bound-ten.c');
+  const input = new Map([['n', 11n]]);
+  const run = runProgram(program, { entry: 'boundTen', inputs: input, nondet: [], recordTrace: true });
+  t0(run.outcome.kind === 'assertion-failed' && run.outcome.pos.line === 6, 'n = 11 fails the assertion on line 6');
+  const condition: CexCondition = { expression: 'n >= 11', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true, input, nondet: [], line: 6, replayed: true, run };
+  return { program, result: { function: 'boundTen', instrumented: program, conditions: [condition], dropped: [{ expression: 'n <= -5', reason: 'no input inside it fails an assertion' }], stats: { queries: [], iterations: 1, concreteRuns: 291, millis: 2200 } } };
+}
+function t0(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`fixture broken: ${what}`);
+}
+
+test('cex: the failing conditions, then the first one\'s run one step at a time', (t) => {
+  const { program, result } = boundTenCex();
+  const data = cexData(program, 'bound-ten.c', result);
+  t.is(modeByKey('C'), cexMode);
+  const view = (i: number) => render(<cexMode.Result data={data} selected={null} traceIndex={i} pins={[]} width={60} height={12} color={false} />).lastFrame()!;
+  const first = view(0);
+  t.regex(first, /1\. n >= 11 {2}\[certified\]/);
+  t.regex(first, /dropped n <= -5: no input inside it fails/);
+  t.regex(first, /1: n=11 fails at line 6/);
+  t.regex(first, /step 1\/\d+ {2}line 2/);
+  const trace = cexMode.trace!(data)!;
+  t.is(trace[trace.length - 1]!.line, 6, 'the run ends at the failing assertion');
+  const last = view(trace.length - 1);
+  t.regex(last, new RegExp(`step ${trace.length}/${trace.length} {2}line 6 {2}assertion fails`));
+  t.regex(last, /n=11 i=11/);
+  const json = JSON.parse(JSON.stringify(cexMode.exportJson(data)));
+  t.like(json.conditions[0], { expression: 'n >= 11', input: { n: '11' }, line: 6 });
+});
+
+test('cex: no failing condition says why, without a trace', (t) => {
+  const { program, result } = boundTenCex();
+  const data = cexData(program, 'bound-ten.c', { ...result, conditions: [], reason: 'only non-termination conditions were found' });
+  t.is(cexMode.trace!(data), undefined);
+  const frame = render(<cexMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
+  t.regex(frame, /no failing condition: only non-termination conditions were found/);
+});
+
+test('nonterm: each condition with the iterations of a run that does not return', (t) => {
+  const result: NontermResult = {
+    function: 'guard',
+    verdict: 'non-terminating',
+    conditions: [{
+      expression: 'i >= 1', formula: F.TRUE, certified: true, locallyOptimal: true,
+      invariants: [{ line: 6, expression: 'i >= 1' }],
+      neighbours: [{ expression: 'i >= 0', move: '-1', input: new Map([['i', 0n]]), replayed: true }],
+      input: new Map([['i', 2n]]),
+      iterationsShown: [{ line: 6, values: new Map([['i', 2n]]) }, { line: 6, values: new Map([['i', 3n]]) }],
+    }],
+    stats: { queries: [], iterations: 1, concreteRuns: 311, millis: 3300 },
+  };
+  const data = nontermData('nonterm-guard.c', result);
+  t.is(modeByKey('N'), nontermMode);
+  const frame = render(<nontermMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={70} height={12} color={false} />).lastFrame()!;
+  t.regex(frame, /guard: non-terminating/);
+  t.regex(frame, /1\. i >= 1 {2}\[certified\] \[locally weakest\]/);
+  t.regex(frame, /runs forever from i=2:/);
+  t.regex(frame, /iteration 1 \(line 6\): i=2\n.*iteration 2 \(line 6\): i=3/);
+  t.regex(frame, /recurrent set, line 6: i >= 1/);
+  t.regex(frame, /not i >= 0: returns on i=0/);
+  const unknown = render(<nontermMode.Result data={nontermData('f.c', { ...result, verdict: 'unknown', conditions: [], reason: 'no non-termination condition found' })} selected={null} traceIndex={0} pins={[]} width={70} height={12} color={false} />).lastFrame()!;
+  t.regex(unknown, /guard: unknown \(no non-termination condition found\)/);
+  t.like(JSON.parse(JSON.stringify(nontermMode.exportJson(data))), { verdict: 'non-terminating', conditions: [{ expression: 'i >= 1', input: { i: '2' } }] });
+});
+
+test('bounds: each loop\'s certified bound, the input attaining it, conditional bounds with their precondition', (t) => {
+  const result: BoundsResult = {
+    function: 'f',
+    parameters: ['n', 'm'],
+    loops: [
+      { function: 'f', line: 4, col: 3, bound: 'n', boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: true, invariants: [{ line: 4, expression: 'iterations_4 == i' }], tight: { input: new Map([['n', 7n], ['m', 0n]]), nondet: [], iterations: 7n } },
+      { function: 'f', line: 9, col: 3, bound: '-x0 + y0', boundExpr: null, precondition: 'n >= m + 1', preconditionFormula: F.TRUE, certified: true, locallyWeakest: true, invariants: [] },
+      { function: 'f', line: 12, col: 3, bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: 'the bound n was not proved' },
+    ],
+    procedures: [],
+    runs: 96,
+    nonTerminatingRuns: 22,
+    millis: 23000,
+  };
+  const data = boundsData('f.c', result);
+  t.is(modeByKey('b'), boundsMode);
+  t.deepEqual(boundsMode.marks!(data), [{ line: 4, col: 3 }, { line: 9, col: 3 }, { line: 12, col: 3 }]);
+  const view = (selected: { line: number; col: number } | null, height = 12) => render(<boundsMode.Result data={data} selected={selected} traceIndex={0} pins={[]} width={70} height={height} color={false} />).lastFrame()!;
+  const all = view(null);
+  t.regex(all, /iterations of f\(n, m\)'s loops:/);
+  t.regex(all, / line 4: at most n {2}\[certified\]\n\s+attained on n=7, m=0: 7 iterations\n\s+invariant line 4: iterations_4 == i/);
+  t.regex(all, / line 9: at most -x0 \+ y0 {2}\[certified\]\n\s+if n >= m \+ 1 \(locally weakest\)/);
+  t.regex(all, / line 12: no bound \(the bound n was not proved\)/);
+  t.regex(all, /96 runs \(22 did not return\), 23\.0 s/);
+  // A short pane keeps the selected loop on top.
+  t.regex(view({ line: 9, col: 3 }, 3), /loops:\n>line 9: at most -x0 \+ y0/);
+  t.like(JSON.parse(JSON.stringify(boundsMode.exportJson(data))), { loops: [{ line: 4, bound: 'n', tight: { iterations: '7' } }, { line: 9, precondition: 'n >= m + 1' }, { line: 12, bound: null }] });
+});
+
+test('bounds progress: sampling, each candidate and each loop\'s result as the search phase', (t) => {
+  const sent: WorkerMessage[] = [];
+  const on = boundsEvents((m) => sent.push(m));
+  on({ kind: 'sampled', runs: 96, nonTerminating: 22 });
+  on({ kind: 'candidate', line: 7, bound: 'y0 - x0' });
+  on({ kind: 'result', line: 7, bound: 'y0 - x0', verdict: 'certified' });
+  t.deepEqual(sent.map((m) => (m.type === 'search' && m.event.kind === 'phase' ? m.event.text : null)), ['96 concrete runs (22 did not return)', 'line 7: proving at most y0 - x0 iterations', 'line 7: bound y0 - x0 certified']);
 });

@@ -5,12 +5,15 @@ import { sp } from '../../../lib/conditions/sp.js';
 import type { SpResult } from '../../../lib/conditions/types.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents, type ConditionView } from './wp.js';
+import { cutpointMarks } from './verify.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, type ResultLine } from './line-list.js';
 
 export interface SpData {
   readonly function: string;
   readonly line: number;
+  /** The function's exit, or the cut-point on `line` (`l` in the UI, `--at` on the command line). */
+  readonly at: 'exit' | 'cutpoint';
   readonly variables: readonly string[];
   readonly postcondition: ConditionView | null;
   readonly reason?: string;
@@ -23,6 +26,7 @@ export function spData(r: SpResult): SpData {
   return {
     function: r.function,
     line: r.line,
+    at: r.at,
     variables: r.variables,
     postcondition: p
       ? {
@@ -45,8 +49,11 @@ export function spData(r: SpResult): SpData {
 }
 
 async function run(program: Program, job: Job, emit: Emit): Promise<void> {
+  // The cut-points, so that one can be selected for `l` (sp at its line).
+  emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
   emit({ type: 'search', event: { kind: 'phase', text: 'sampling runs' } });
   const r = await sp(program, {
+    ...(job.options.atLine !== undefined ? { atLine: job.options.atLine } : {}),
     ...(job.options.function !== undefined ? { function: job.options.function } : {}),
     cutset: job.options.cutset,
     schedule: job.options.schedule,
@@ -58,7 +65,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
 
 function Postcondition({ data, height, color }: ResultProps<SpData>) {
   const p = data.postcondition;
-  const lines: ResultLine[] = [{ text: `strongest postcondition of ${data.function} at line ${data.line} over ${data.variables.join(', ')}:`, dim: true }];
+  const lines: ResultLine[] = [{ text: `strongest postcondition of ${data.function} ${data.at === 'exit' ? 'at the exit' : `at the cut-point on line ${data.line}`} over ${data.variables.join(', ')}:`, dim: true }];
   if (!p) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
   else {
     lines.push({ text: `${p.expression}  ${p.certified ? '[certified]' : '[not certified]'}${p.locallyOptimal ? ' [locally strongest]' : ''}`, bold: true });

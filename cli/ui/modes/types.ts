@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import type { Program } from '../../../lib/ir/cfg.js';
 import type { Emit, Job, SourceMark } from '../protocol.js';
 import type { TraceRow } from '../trace.js';
+import type { Pin } from '../state.js';
 
 export interface ResultProps<R> {
   readonly data: R;
@@ -11,6 +12,8 @@ export interface ResultProps<R> {
   readonly selected: SourceMark | null;
   /** Index into the mode's trace (n/p). */
   readonly traceIndex: number;
+  /** Invariants the user pinned (kept across re-runs). */
+  readonly pins: readonly Pin[];
   readonly width: number;
   readonly height: number;
   readonly color: boolean;
@@ -29,6 +32,8 @@ export interface Mode<R = any> {
   marks?(data: R): readonly SourceMark[];
   /** A counterexample's steps, when the result has one. */
   trace?(data: R): readonly TraceRow[] | undefined;
+  /** What `i` pins: the result's invariant at the selected cut-point. */
+  pinnable?(data: R, selected: SourceMark | null): Pin | undefined;
   /** What `x` (export) writes. */
   exportJson(data: R): unknown;
 }

@@ -9,8 +9,10 @@ import { prepareAnalysis } from '../../../lib/engine/prepare.js';
 import type { ProgressEvent, VerifyResult } from '../../../lib/engine/types.js';
 import { availableEngines, engineByName } from '../../../lib/engines/index.js';
 import { checkInvariants } from '../../../lib/check/certificate.js';
+import { witnessFor } from '../../../lib/witness/index.js';
 import { verifyJson } from '../../commands/verify.js';
-import type { Emit, EngineRow, Job, SearchEvent, SourceMark } from '../protocol.js';
+import type { Emit, EngineRow, Job, SearchEvent, SourceMark, WitnessOutcomeView } from '../protocol.js';
+import type { Pin } from '../state.js';
 import { recordTrace, type TraceRow } from '../trace.js';
 import { TraceView } from '../trace-view.js';
 import type { Mode, ResultProps } from './types.js';
@@ -52,7 +54,7 @@ function searchEvent(e: ProgressEvent): SearchEvent {
 }
 
 /** Where the cut-points are, before the search answers (same positions the result reports). */
-function cutpointMarks(program: Program, job: Job): SourceMark[] {
+export function cutpointMarks(program: Program, job: Job): SourceMark[] {
   try {
     const prepared = prepareAnalysis(program, job.options.function, job.options.cutset);
     const proc = prepared.cut.proc;
@@ -75,6 +77,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     onProgress: (e) => emit({ type: 'search', event: searchEvent(e) }),
   });
   emit({ type: 'result', data: verifyData(program, job.file, result) });
+  emit({ type: 'witness', witness: await witness(program, job, result) });
   await secondOpinions(program, job, result, emit);
 }
 
@@ -97,6 +100,16 @@ export function verifyData(program: Program, file: string, r: VerifyResult): Ver
       : {}),
     json: verifyJson(file, r),
   };
+}
+
+/** The SV-COMP witness `W` writes: built and checked (correctness: z3 re-proves the program from the
+ * witness text alone) by lib/witness, as `farkas verify --witness` does. */
+async function witness(program: Program, job: Job, result: VerifyResult): Promise<WitnessOutcomeView> {
+  try {
+    return await witnessFor({ program, file: job.file, source: job.source, result });
+  } catch (e) {
+    return { kind: 'none', reason: `witness failed: ${(e as Error).message}` };
+  }
 }
 
 /** The Engines pane: the constraint engine's answer, each interpolation engine's, and an independent
@@ -141,13 +154,25 @@ async function secondOpinions(program: Program, job: Job, result: VerifyResult, 
   }
 }
 
-function InvariantPane({ data, selected, traceIndex, width, height, color }: ResultProps<VerifyData>) {
+/** The invariant shown for a selection: the selected cut-point's, else the first one. */
+function invariantAt(data: VerifyData, selected: SourceMark | null) {
+  return selected ? data.invariants.find((i) => i.line === selected.line && i.col === selected.col) ?? data.invariants.find((i) => i.line === selected.line) : undefined;
+}
+
+function pinnedText(shown: { line: number; col: number; expression: string }, pins: readonly Pin[]): string | null {
+  const pin = pins.find((p) => p.line === shown.line && p.col === shown.col);
+  if (!pin) return pins.length > 0 ? `${pins.length} pinned elsewhere` : null;
+  return pin.expression === shown.expression ? 'pinned (this one)' : `pinned: ${pin.expression}`;
+}
+
+function InvariantPane({ data, selected, traceIndex, pins, width, height, color }: ResultProps<VerifyData>) {
   if (data.trace && data.trace.length > 0) {
     return <TraceView title={`counterexample: ${data.counterexample!.inputs}; fails at line ${data.counterexample!.line}`} rows={data.trace} index={traceIndex} width={width} height={height} color={color} />;
   }
   const verdictColor = data.verdict === 'safe' ? 'green' : data.verdict === 'unsafe' ? 'red' : 'yellow';
-  const at = selected ? data.invariants.find((i) => i.line === selected.line && i.col === selected.col) ?? data.invariants.find((i) => i.line === selected.line) : undefined;
+  const at = invariantAt(data, selected);
   const shown = at ?? data.invariants[0];
+  const pinned = shown ? pinnedText(shown, pins) : null;
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">
@@ -158,13 +183,13 @@ function InvariantPane({ data, selected, traceIndex, width, height, color }: Res
         <>
           <Text wrap="truncate">{`line ${shown.line}:${shown.col}${at ? '' : ' (first cut-point)'}`}</Text>
           <Text wrap="wrap" bold>{shown.expression}</Text>
-          <Text wrap="truncate">{`template ${data.template ?? '-'}, widths ${data.widths ?? '-'}`}</Text>
-          <Text wrap="truncate">{data.certified ? 'certified' : 'not certified (candidate)'}</Text>
+          <Text wrap="truncate">{`template ${data.template ?? '-'}, widths ${data.widths ?? '-'}${data.certified ? '' : '; not certified (candidate)'}`}</Text>
+          {pinned ? <Text wrap="truncate" {...(color ? { color: 'magenta' } : {})}>{pinned}</Text> : null}
         </>
       ) : (
         <Text wrap="truncate">no invariants</Text>
       )}
-      {data.invariants.length > 1 && height > 6 ? <Text wrap="truncate" dimColor={color}>{`${data.invariants.length} cut-points: ↑/↓ to select`}</Text> : null}
+      {data.invariants.length > 1 && height > (pinned ? 5 : 4) ? <Text wrap="truncate" dimColor={color}>{`${data.invariants.length} cut-points: ↑/↓ to select`}</Text> : null}
     </Box>
   );
 }
@@ -177,5 +202,9 @@ export const verifyMode: Mode<VerifyData> = {
   Result: InvariantPane,
   marks: (d) => d.invariants.map((i) => ({ line: i.line, col: i.col })),
   trace: (d) => d.trace,
+  pinnable: (d, selected) => {
+    const shown = invariantAt(d, selected) ?? d.invariants[0];
+    return shown ? { line: shown.line, col: shown.col, expression: shown.expression } : undefined;
+  },
   exportJson: (d) => d.json,
 };

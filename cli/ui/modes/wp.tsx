@@ -28,8 +28,9 @@ export interface WpData {
 
 const MAX_ANSWERS = 3;
 
-/** Maps the search's events to Search-pane rows; the binary search's bar shrinks with its interval. */
-export function conditionEvents(emit: Emit): (e: ConditionEvent) => void {
+/** Maps the search's events to Search-pane rows; the binary search's bar shrinks with its interval.
+ * `maxAnswers`: the most answers the search reports (the answers bar's end). */
+export function conditionEvents(emit: Emit, maxAnswers = MAX_ANSWERS): (e: ConditionEvent) => void {
   const initialWidth = new Map<string, bigint>();
   let answers = 0;
   const send = (event: SearchEvent) => emit({ type: 'search', event });
@@ -47,7 +48,7 @@ export function conditionEvents(emit: Emit): (e: ConditionEvent) => void {
       case 'answer':
         answers++;
         send({ kind: 'phase', text: `answer: ${e.expression}` });
-        send({ kind: 'bar', label: `answers ${answers}/${MAX_ANSWERS}`, fraction: Math.min(1, answers / MAX_ANSWERS) });
+        send({ kind: 'bar', label: `answers ${answers}/${maxAnswers}`, fraction: Math.min(1, answers / maxAnswers) });
         return;
       case 'binary-step': {
         if (!/^-?\d+$/.test(e.low) || !/^-?\d+$/.test(e.high)) return;

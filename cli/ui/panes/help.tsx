@@ -2,9 +2,10 @@
 import { Box, Text } from 'ink';
 import type { Mode } from '../modes/types.js';
 
-export function keyHelp(modes: readonly Mode[]): readonly (readonly [string, string])[] {
+/** The keys; `compactModes` puts every mode on one line (so that the list fits 24 rows). */
+export function keyHelp(modes: readonly Mode[], compactModes = false): readonly (readonly [string, string])[] {
   return [
-    ...modes.map((m) => [m.key, `mode: ${m.name}`] as const),
+    ...(compactModes ? [['modes', modes.map((m) => `${m.key} ${m.id}`).join('  ')] as const] : modes.map((m) => [m.key, `mode: ${m.name}`] as const)),
     ['up/down j/k', 'select a cut-point or assertion'],
     ['n / p', 'next / previous counterexample step'],
     ['t', 'template: compose one step; next field (disjuncts, conjuncts, bits)'],
@@ -12,10 +13,13 @@ export function keyHelp(modes: readonly Mode[]): readonly (readonly [string, str
     ['T', 'back to the named schedule'],
     ['c', 'cut-set: paths / headers (re-runs)'],
     ['g', 'wp strategy: neighbourhood / binary'],
+    ['l', 'sp at the selected cut-point\'s line / back at the exit'],
+    ['i', 'pin / unpin the selected cut-point\'s invariant (kept across re-runs)'],
     ['a / e', 'add an assertion after / edit the assertion at the selection'],
     ['o', 'open another file'],
     ['r', 're-run'],
-    ['x', 'export the result as JSON'],
+    ['x', 'export the result as JSON (FILE.MODE.json)'],
+    ['W', 'export the verify result as an SV-COMP witness (FILE.witness.yml)'],
     ['?', 'this help (esc closes)'],
     ['q', 'quit (ends the solvers)'],
   ];
@@ -25,7 +29,7 @@ export function Help({ modes, height }: { modes: readonly Mode[]; height: number
   return (
     <Box flexDirection="column" borderStyle="single" height={height} paddingX={1}>
       <Text bold>Keys</Text>
-      {keyHelp(modes).map(([k, d]) => (
+      {keyHelp(modes, keyHelp(modes).length > height - 3).map(([k, d]) => (
         <Text key={k} wrap="truncate">{`${k.padEnd(12)} ${d}`}</Text>
       ))}
     </Box>

@@ -73,8 +73,16 @@ test('engines pane: rows with status and verdict; safe against unsafe is a disag
 
 test('help lists the key of every mode and quit', (t) => {
   const frame = render(<Help modes={MODES} height={22} />).lastFrame()!;
-  for (const m of MODES) t.regex(frame, new RegExp(`${m.key}\\s+mode: ${m.name}`));
+  t.regex(frame, new RegExp(`modes\\s+${MODES.map((m) => `${m.key} ${m.id}`).join('  ')}`));
   t.regex(frame, /q\s+quit/);
+});
+
+test('help fits 80x24: the modes share a line when the list would not fit', (t) => {
+  const frame = render(<Help modes={MODES} height={22} />).lastFrame()!;
+  t.regex(frame, /q\s+quit/);
+  t.true(frame.split('\n').length <= 22);
+  const tall = render(<Help modes={MODES} height={40} />).lastFrame()!;
+  for (const m of MODES) t.regex(tall, new RegExp(`${m.key}\\s+mode: ${m.name}`));
 });
 
 test('frame title sits in the top border and keeps the width', (t) => {

@@ -1,4 +1,5 @@
-// The program with line numbers; cut-points (C), assertions (A) and loop heads (L) marked; the
+// The program with line numbers; cut-points (C, or P when an invariant is pinned there), assertions
+// (A) and loop heads (L) marked; the
 // selected position and the current counterexample step highlighted.
 import { Text } from 'ink';
 import type { SourceMark } from '../protocol.js';
@@ -10,6 +11,8 @@ export interface SourcePaneProps {
   readonly cutpoints: readonly SourceMark[];
   readonly asserts: readonly SourceMark[];
   readonly loops: readonly SourceMark[];
+  /** Cut-points with a pinned invariant. */
+  readonly pinned?: readonly SourceMark[];
   readonly selectedLine: number | null;
   /** Line of the counterexample step being shown. */
   readonly traceLine: number | null;
@@ -29,7 +32,7 @@ export function SourcePane(p: SourcePaneProps) {
     <Frame title={`Source ${p.file}`} width={p.width} height={p.height} color={p.color}>
       {lines.slice(first, first + inner).map((text, k) => {
         const n = first + k + 1;
-        const mark = `${has(p.loops, n) ? 'L' : ' '}${has(p.cutpoints, n) ? 'C' : has(p.asserts, n) ? 'A' : ' '}`;
+        const mark = `${has(p.loops, n) ? 'L' : ' '}${has(p.pinned ?? [], n) ? 'P' : has(p.cutpoints, n) ? 'C' : has(p.asserts, n) ? 'A' : ' '}`;
         const isTrace = n === p.traceLine;
         const isSelected = n === p.selectedLine;
         const prefix = `${isTrace ? '>' : ' '}${String(n).padStart(gutter)} ${mark} `;

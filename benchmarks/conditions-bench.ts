@@ -108,14 +108,14 @@ async function main(): Promise<void> {
       [answers, stats, reason] = [r.conditions, r.stats, r.reason];
     } else {
       const r = await bounds(program, { function: task.function, timeoutMs });
-      answers = r.loops.filter((l) => l.boundExpr).map((l) => ({
+      answers = [...r.loops, ...r.procedures].filter((l) => l.boundExpr).map((l) => ({
         expression: `${l.bound}${l.precondition === '1' ? '' : ` if ${l.precondition}`}`,
         formula: F.and(F.eqZero(L.sub(L.variable(BOUND), l.boundExpr!)), l.preconditionFormula),
         certified: l.certified,
-        locallyOptimal: l.locallyWeakest ?? l.tight !== undefined,
+        locallyOptimal: ('locallyWeakest' in l ? l.locallyWeakest : undefined) ?? l.tight !== undefined,
       }));
       stats = { queries: [], iterations: 0, concreteRuns: r.runs, millis: r.millis };
-      reason = r.loops.find((l) => l.reason)?.reason;
+      reason = [...r.loops, ...r.procedures].find((l) => l.reason)?.reason;
     }
     const seconds = (Date.now() - started) / 1000;
     const proc = program.procedures.get(task.function)!;

@@ -42,7 +42,7 @@ Exit codes:
         const result = await bounds(prog, { ...shared(opts), ...(boundsProgress(opts.quiet) ? { onBoundsProgress: boundsProgress(opts.quiet)! } : {}) });
         if (opts.json) console.log(JSON.stringify(boundsJson(file, result), null, 2));
         else printBounds(file, result);
-        const complete = result.loops.length > 0 && result.loops.every((l) => l.certified) && result.procedures.length === 0;
+        const complete = result.loops.length + result.procedures.length > 0 && [...result.loops, ...result.procedures].every((l) => l.certified);
         return complete ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
@@ -70,7 +70,16 @@ function printBounds(file: string, r: BoundsResult): void {
     for (const inv of l.invariants) console.log(`    line ${inv.line}: ${inv.expression}`);
     if (l.tight) console.log(`  tight on ${fmt(l.tight.input) || 'the default run'}${l.tight.nondet.length > 0 ? ` (nondet ${l.tight.nondet.join(',')})` : ''}: ${l.tight.iterations} iteration${l.tight.iterations === 1n ? '' : 's'}`);
   }
-  for (const p of r.procedures) console.log(`procedure ${p.procedure}: no bound (${p.reason})`);
+  for (const p of r.procedures) {
+    if (!p.bound) {
+      console.log(`procedure ${p.procedure}: no bound (${p.reason ?? 'unknown'})`);
+      continue;
+    }
+    console.log(`procedure ${p.procedure}: at most ${p.bound} calls per call of ${p.function}${p.precondition === '1' ? '' : ` if ${p.precondition}`}`);
+    console.log(`  certified: yes (z3, integer arithmetic), with summaries:`);
+    for (const s of p.summaries) console.log(`    ${s}`);
+    if (p.tight) console.log(`  tight on ${fmt(p.tight.input) || 'the default run'}: ${p.tight.iterations} call${p.tight.iterations === 1n ? '' : 's'}`);
+  }
   console.log(`search: ${r.runs} concrete runs (${r.nonTerminatingRuns} did not return within the step budget), ${(r.millis / 1000).toFixed(1)} s`);
 }
 
@@ -90,7 +99,16 @@ export function boundsJson(file: string, r: BoundsResult): Record<string, unknow
       ...(l.tight ? { tight: { input: values(l.tight.input), nondet: l.tight.nondet.map(String), iterations: l.tight.iterations.toString() } } : {}),
       ...(l.reason ? { reason: l.reason } : {}),
     })),
-    procedures: r.procedures,
+    procedures: r.procedures.map((p) => ({
+      function: p.function,
+      procedure: p.procedure,
+      bound: p.bound,
+      precondition: p.precondition,
+      certified: p.certified,
+      summaries: p.summaries,
+      ...(p.tight ? { tight: { input: values(p.tight.input), iterations: p.tight.iterations.toString() } } : {}),
+      ...(p.reason ? { reason: p.reason } : {}),
+    })),
     runs: r.runs,
     nonTerminatingRuns: r.nonTerminatingRuns,
     millis: r.millis,

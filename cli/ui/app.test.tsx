@@ -306,7 +306,7 @@ test.serial('cex mode: the failing condition\'s run steps with n/p and the sourc
   const program = parseProgram(source, 'bound-ten.c');
   const input = new Map([['n', 11n]]);
   const run = runProgram(program, { entry: 'boundTen', inputs: input, nondet: [], recordTrace: true });
-  const data = cexData(program, 'bound-ten.c', { function: 'boundTen', instrumented: program, conditions: [{ expression: 'n >= 11', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true, input, nondet: [], line: 6, replayed: true, run }], dropped: [], stats: { queries: [], iterations: 1, concreteRuns: 1, millis: 1 } });
+  const data = cexData(program, 'bound-ten.c', { function: 'boundTen', nondetInputs: [], instrumented: program, conditions: [{ expression: 'n >= 11', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true, input, nondet: [], line: 6, replayed: true, run }], dropped: [], stats: { queries: [], iterations: 1, concreteRuns: 1, millis: 1 } });
   const { runner, frame, press, waitFor } = open(source, 'bound-ten.c');
   await until(() => runner.jobs.length === 1, frame);
   await press('C');

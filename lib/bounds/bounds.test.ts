@@ -61,3 +61,13 @@ test('bounds on Fig. 9: no bound for every input, a conditional bound y0 - x0 un
   const matches = await Promise.all(r.loops.map(async (l) => (await equivalent(l.preconditionFormula, paper)).status === 'valid'));
   t.true(matches.includes(true), r.loops.map((l) => l.precondition).join('; '));
 });
+
+test('bounds of a recursive procedure: a global call counter, n + 1 calls under n >= 1, proved with summaries', async (t) => {
+  const r = await bounds(load('benchmarks/bounds/rsum.c'), { timeoutMs: 200_000 });
+  t.deepEqual(r.loops, []);
+  t.deepEqual(r.procedures.map((p) => [p.procedure, p.bound, p.certified]), [['sum', 'n + 1', true]]);
+  // The precondition is the least input among the runs that recursed (n = 1); n >= 0 would also do.
+  t.regex(r.procedures[0]!.precondition, /^n >= [01]$/);
+  t.true(r.procedures[0]!.summaries.some((s) => s.includes('calls_sum')));
+  t.is(r.procedures[0]!.tight!.iterations, r.procedures[0]!.tight!.input.get('n')! + 1n);
+});

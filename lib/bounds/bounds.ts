@@ -21,6 +21,7 @@ import { candidateInputs } from '../conditions/points.js';
 import { wp } from '../conditions/wp.js';
 import type { ConditionOptions } from '../conditions/search.js';
 import { fitBounds, type IterationSample } from './fit.js';
+import { withCallCounters } from './recursion.js';
 import { loopsOf, withIterationCounters, type CounterInstrumentation } from './instrument.js';
 
 export interface BoundsOptions extends ConditionOptions {
@@ -59,12 +60,27 @@ export interface LoopBound {
   readonly reason?: string;
 }
 
+export interface ProcedureBound {
+  readonly function: string;
+  readonly procedure: string;
+  readonly bound: string | null;
+  readonly boundExpr: Linear | null;
+  /** C expression; "1" when the bound holds for every input. */
+  readonly precondition: string;
+  readonly preconditionFormula: Formula;
+  readonly certified: boolean;
+  /** The procedure summaries of the proof (pre => post), as verify prints them. */
+  readonly summaries: readonly string[];
+  readonly tight?: TightnessEvidence;
+  readonly reason?: string;
+}
+
 export interface BoundsResult {
   readonly function: string;
   readonly parameters: readonly string[];
   readonly loops: readonly LoopBound[];
-  /** Recursive procedures reachable from the function: their call counts are not bounded yet. */
-  readonly procedures: readonly { readonly procedure: string; readonly bound: null; readonly reason: string }[];
+  /** Recursive procedures reachable from the function: a bound on their calls during one call of it. */
+  readonly procedures: readonly ProcedureBound[];
   /** Observations: concrete runs, and how many of them did not return within the step budget. */
   readonly runs: number;
   readonly nonTerminatingRuns: number;
@@ -96,7 +112,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   }
   const recursive = recursiveProcedures(program);
   const called = reachableProcedures(program, fn).filter((p) => recursive.has(p));
-  const procedures = called.map((p) => ({ procedure: p, bound: null, reason: 'bounds of recursive procedures (a global call counter) are not implemented yet' }));
+  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, timeoutMs: Math.max(1000, deadline - Date.now()) }) : [];
   return { function: fn, parameters: params, loops, procedures, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, millis: Date.now() - started };
 }
 
@@ -254,4 +270,97 @@ function reachableProcedures(program: Program, fn: string): string[] {
     }
   }
   return [...seen];
+}
+
+/** Calls of each recursive procedure during one call of `fn`: fitted to runs, proved with summaries. */
+async function boundCalls(program: Program, fn: string, params: readonly string[], recursive: readonly string[], options: BoundsOptions): Promise<ProcedureBound[]> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const counted = withCallCounters(program, fn, recursive);
+  const samples = new Map<string, IterationSample[]>(recursive.map((p) => [p, []]));
+  const observe = (input: State, nondet: readonly bigint[]): Map<string, bigint> | null => {
+    const run = runProgram(counted.program, { entry: counted.wrapper, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 50_000, recordTrace: true });
+    if (run.outcome.kind !== 'exit') return null;
+    const out = new Map<string, bigint>();
+    for (const step of run.trace ?? []) {
+      if (step.depth !== 0) continue;
+      for (const [p, c] of counted.counters) if (step.values.has(c.observed)) out.set(p, step.values.get(c.observed)!);
+    }
+    return out;
+  };
+  const stopAt = Date.now() + Math.min(4000, (deadline - Date.now()) / 10);
+  const inputs = params.length === 0 ? [new Map<string, bigint>()] : candidateInputs(params, { radius: params.length === 1 ? 25 : undefined }).filter((i) => [...i.values()].every((v) => v >= -100n && v <= 100n));
+  for (const input of inputs) {
+    if (Date.now() >= stopAt) break;
+    for (const [p, n] of observe(input, []) ?? []) if (n > 0n) samples.get(p)!.push({ input, iterations: n, nondet: [] });
+  }
+  const out: ProcedureBound[] = [];
+  for (const [index, p] of recursive.entries()) {
+    const stopBy = Date.now() + (deadline - Date.now()) / (recursive.length - index);
+    const all = samples.get(p)!;
+    // Every call counts, so no linear bound holds where the recursion stops at once for unboundedly many
+    // inputs (sum(n) makes max(1, n + 1) calls). Then the bound is sought under the precondition that
+    // the inputs are at least their least value among the runs that recursed (n >= 1), checked as well.
+    const recursed = all.filter((s) => s.iterations > 1n);
+    const floors = params.flatMap((v) => {
+      const low = recursed.reduce<bigint | null>((m, s) => (m === null || s.input.get(v)! < m ? s.input.get(v)! : m), null);
+      const anyBelow = all.some((s) => s.input.get(v)! < (low ?? 0n));
+      return low !== null && anyBelow ? [F.compare(L.variable(v), '>=', L.constant(low))] : [];
+    });
+    const conditional = floors.length > 0 ? F.and(...floors) : null;
+    let found: ProcedureBound | null = null;
+    let reason = 'no candidate bound';
+    for (const pre of conditional ? [F.TRUE, conditional] : [F.TRUE]) {
+      const inside = all.filter((s) => F.evaluate(pre, (v) => s.input.get(v) ?? 0n));
+      const attempt = await proveCalls(program, fn, params, recursive, p, pre, inside, observe, { ...options, timeoutMs: Math.max(1000, (stopBy - Date.now()) / (pre === F.TRUE && conditional ? 3 : 1)) });
+      if (attempt.found) {
+        found = attempt.found;
+        break;
+      }
+      reason = attempt.reason;
+    }
+    out.push(found ?? { function: fn, procedure: p, bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, summaries: [], reason });
+    options.onBoundsProgress?.({ kind: 'result', line: program.procedures.get(p)!.pos.line, bound: found?.bound ?? null, verdict: found ? 'certified' : 'unknown' });
+  }
+  return out;
+}
+
+async function proveCalls(
+  program: Program, fn: string, params: readonly string[], recursive: readonly string[], p: string, pre: Formula,
+  samples: IterationSample[], observe: (input: State, nondet: readonly bigint[]) => Map<string, bigint> | null, options: BoundsOptions,
+): Promise<{ found?: ProcedureBound; reason: string }> {
+  const stopBy = Date.now() + (options.timeoutMs ?? 60_000);
+  const tried = new Set<string>();
+  let reason = 'no candidate bound';
+  for (let attempt = 0; attempt < (options.candidates ?? 4) && Date.now() < stopBy; attempt++) {
+    const candidate = fitBounds(params, samples).find((c) => !tried.has(L.key(c.bound)));
+    if (!candidate) break;
+    tried.add(L.key(candidate.bound));
+    const text = L.toC(candidate.bound);
+    options.onBoundsProgress?.({ kind: 'candidate', line: program.procedures.get(p)!.pos.line, bound: text });
+    const asserted = withCallCounters(program, fn, recursive, new Map([[p, candidate.bound]]), pre);
+    const result = await verify(asserted.program, {
+      function: asserted.wrapper,
+      ...(options.schedule ? { schedule: options.schedule } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
+      timeoutMs: Math.max(1000, stopBy - Date.now()),
+    });
+    if (result.verdict === 'safe' && result.certified) {
+      const tight = [...samples].sort((a, b) => (a.iterations > b.iterations ? -1 : a.iterations < b.iterations ? 1 : 0))
+        .find((s) => L.evaluate(candidate.bound, (v) => s.input.get(v) ?? 0n) === s.iterations && observe(s.input, [])?.get(p) === s.iterations);
+      return {
+        reason: '',
+        found: {
+          function: fn, procedure: p, bound: text, boundExpr: candidate.bound, precondition: pre === F.TRUE ? '1' : F.toC(pre), preconditionFormula: pre, certified: true,
+          summaries: (result.summaries ?? []).flatMap((s) => s.pairs.map((pair) => `${s.procedure}: ${pair.pre} => ${pair.post}`)),
+          ...(tight ? { tight: { input: tight.input, nondet: [], iterations: tight.iterations } } : {}),
+        },
+      };
+    }
+    if (result.verdict === 'unsafe' && result.counterexample) {
+      const more = observe(result.counterexample.inputs, result.counterexample.nondet)?.get(p);
+      if (more !== undefined) samples.push({ input: result.counterexample.inputs, iterations: more, nondet: result.counterexample.nondet });
+      reason = `the bound ${text} is exceeded on a replayed run`;
+    } else reason = result.reason ?? `the bound ${text} was not proved`;
+  }
+  return { reason };
 }

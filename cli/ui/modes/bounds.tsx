@@ -28,7 +28,8 @@ export interface BoundsData {
   readonly function: string;
   readonly parameters: readonly string[];
   readonly loops: readonly LoopBoundView[];
-  readonly procedures: readonly { readonly procedure: string; readonly reason: string }[];
+  /** Per recursive procedure: its call bound, or why there is none, as one line. */
+  readonly procedures: readonly { readonly procedure: string; readonly summary: string }[];
   readonly runs: number;
   readonly nonTerminatingRuns: number;
   readonly millis: number;
@@ -50,7 +51,8 @@ export function boundsData(file: string, r: BoundsResult): BoundsData {
       ...(l.tight ? { tight: `${[...l.tight.input].map(([k, v]) => `${k}=${v}`).join(', ') || 'the default run'}${l.tight.nondet.length > 0 ? ` (nondet ${l.tight.nondet.join(',')})` : ''}: ${l.tight.iterations} iteration${l.tight.iterations === 1n ? '' : 's'}` } : {}),
       ...(l.reason ? { reason: l.reason } : {}),
     })),
-    procedures: r.procedures.map((p) => ({ procedure: p.procedure, reason: p.reason })),
+    // A recursive procedure's line reads as its result: the bound on its calls, or why there is none.
+    procedures: r.procedures.map((p) => ({ procedure: p.procedure, summary: p.bound ? `at most ${p.bound} calls per call${p.precondition === '1' ? '' : ` if ${p.precondition}`}${p.certified ? ' [certified]' : ''}` : `no bound (${p.reason ?? 'unknown'})` })),
     runs: r.runs,
     nonTerminatingRuns: r.nonTerminatingRuns,
     millis: r.millis,
@@ -100,7 +102,7 @@ function LoopBounds({ data, selected, height, color }: ResultProps<BoundsData>) 
   const lines: ResultLine[] = [{ text: `iterations of ${data.function}(${data.parameters.join(', ')})'s loops:`, dim: true }];
   if (data.loops.length === 0) lines.push({ text: 'no loops' });
   for (const l of ordered) lines.push(...loopLines(l, isSelected(l)));
-  for (const p of data.procedures) lines.push({ text: `procedure ${p.procedure}: no bound (${p.reason})` });
+  for (const p of data.procedures) lines.push({ text: `procedure ${p.procedure}: ${p.summary}` });
   lines.push({ text: `${data.runs} runs (${data.nonTerminatingRuns} did not return), ${(data.millis / 1000).toFixed(1)} s`, dim: true });
   return <LineList lines={lines} height={height} color={color} />;
 }

@@ -107,7 +107,7 @@ function boundTenCex(): { program: Program; result: CexResult } {
   const run = runProgram(program, { entry: 'boundTen', inputs: input, nondet: [], recordTrace: true });
   t0(run.outcome.kind === 'assertion-failed' && run.outcome.pos.line === 6, 'n = 11 fails the assertion on line 6');
   const condition: CexCondition = { expression: 'n >= 11', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true, input, nondet: [], line: 6, replayed: true, run };
-  return { program, result: { function: 'boundTen', instrumented: program, conditions: [condition], dropped: [{ expression: 'n <= -5', reason: 'no input inside it fails an assertion' }], stats: { queries: [], iterations: 1, concreteRuns: 291, millis: 2200 } } };
+  return { program, result: { function: 'boundTen', nondetInputs: [], instrumented: program, conditions: [condition], dropped: [{ expression: 'n <= -5', reason: 'no input inside it fails an assertion' }], stats: { queries: [], iterations: 1, concreteRuns: 291, millis: 2200 } } };
 }
 function t0(ok: boolean, what: string): void {
   if (!ok) throw new Error(`fixture broken: ${what}`);

@@ -119,3 +119,9 @@ test('verify --cex: unknown from the proof search becomes unsafe with a failing 
   const x = BigInt(out.counterexample.nondet[0]);
   t.true(x >= 295n && x <= 305n);
 });
+
+test('cex and wp on a recursive program: "no answer" with the reason and exit 2, not an internal error', async (t) => {
+  const r = await farkas('cex', 'benchmarks/interproc/sum.c', '--json', '--timeout', '30');
+  t.is(r.code, 2, r.stderr);
+  t.regex(JSON.parse(r.stdout).reason, /recursive procedure\(s\) sum need procedure summaries/);
+});

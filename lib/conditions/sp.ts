@@ -17,6 +17,8 @@ import { runProgram } from '../interp/index.js';
 import { stateKey, statesAlong, type State } from '../engine/samples.js';
 import { affineHull } from '../engine/equalities.js';
 import { postconditionProblem } from './prepare.js';
+import { AnalysisUnsupported, resolveFunction } from '../engine/prepare.js';
+import { PathExplosionError } from '../vc/cutset.js';
 import { reachableStates, type ReachedState } from './points.js';
 import { conjunction, neighbours } from './neighbours.js';
 import { SearchContext, type ConditionOptions } from './search.js';
@@ -28,7 +30,14 @@ export interface SpOptions extends ConditionOptions {
 }
 
 export async function sp(program: Program, options: SpOptions = {}): Promise<SpResult> {
-  const problem = postconditionProblem(program, options.function, options.cutset ?? 'paths', options.atLine);
+  let problem;
+  try {
+    problem = postconditionProblem(program, options.function, options.cutset ?? 'paths', options.atLine);
+  } catch (e) {
+    if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
+    const fn = resolveFunction(program, options.function);
+    return { function: fn, line: program.procedures.get(fn)!.pos.line, at: 'exit', variables: [], postcondition: null, reason: e.message, stats: { queries: [], iterations: 0, concreteRuns: 0, millis: 0 } };
+  }
   const ctx = new SearchContext(program, problem, options);
   const { prepared, target } = problem;
   const fn = prepared.function;

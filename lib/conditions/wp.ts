@@ -22,6 +22,8 @@ import { replayed } from '../engine/verify.js';
 import { stateKey, type State } from '../engine/samples.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
 import { preconditionProblem } from './prepare.js';
+import { AnalysisUnsupported, resolveFunction } from '../engine/prepare.js';
+import { PathExplosionError } from '../vc/cutset.js';
 import { affineHull } from '../engine/equalities.js';
 import { candidateInputs, failingInputIn, inputRunner, type InputRun, type InputRunner } from './points.js';
 import { conjunction, neighbours } from './neighbours.js';
@@ -48,7 +50,15 @@ interface Attempt {
 
 export async function wp(program: Program, options: WpOptions = {}): Promise<WpResult> {
   const strategy = options.strategy ?? 'neighbourhood';
-  const problem = preconditionProblem(program, options.function, options.cutset ?? 'paths');
+  let problem;
+  try {
+    problem = preconditionProblem(program, options.function, options.cutset ?? 'paths');
+  } catch (e) {
+    // Recursion (no summaries in the condition searches yet) and path explosion are "no answer", not crashes.
+    if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
+    const fn = resolveFunction(program, options.function);
+    return { function: fn, strategy, parameters: [...program.procedures.get(fn)!.params], preconditions: [], reason: e.message, stats: { queries: [], iterations: 0, concreteRuns: 0, millis: 0 } };
+  }
   const ctx = new SearchContext(program, problem, options);
   const fn = problem.prepared.function;
   const params = problem.targetVariables;

@@ -98,7 +98,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
   const counted = withIterationCounters(program, fn);
-  const observed = observeIterations(counted, params, { budgetMs: Math.min(4000, (deadline - Date.now()) / 10) });
+  const observed = observeIterations(counted, params, { budgetMs: Math.min(2500, (deadline - Date.now()) / 10) });
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
   const headers = loopsOf(proc);
@@ -222,9 +222,11 @@ export function observeIterations(counted: CounterInstrumentation, params: reado
   return { samples: new Map([...perLoop].map(([h, m]) => [h, [...m.values()]])), runs, nonTerminating };
 }
 
-/** Per loop: the most body entries within one entry into the loop; null when the run does not return. */
+/** Per loop: the most body entries within one entry into the loop; null when the run does not return
+ * within 8000 steps (a few thousand iterations of a small body: beyond that a run only costs time, and
+ * dropping it only removes an observation). */
 function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): Map<number, bigint> | null {
-  const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 20_000, recordTrace: true });
+  const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 8000, recordTrace: true });
   if (run.outcome.kind === 'step-limit') return null;
   const watched = new Map(counted.loops.map((l) => [l.afterIncrement, l] as const));
   const out = new Map<number, bigint>(counted.loops.map((l) => [l.header, 0n]));

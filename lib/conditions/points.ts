@@ -49,6 +49,8 @@ export function inputRunner(program: Program, fn: string, watched: readonly numb
         const result = runProgram(program, { entry: fn, inputs: input, nondet: k === 0 ? [] : nondetStream(next, 128), nondetDefault: 0n, maxSteps, recordTrace: true });
         if (result.outcome.kind === 'assertion-failed') failure = result;
         else {
+          // A run that read no nondet value is the only run from this input: other streams repeat it.
+          if (result.nondetConsumed.length === result.inputsFromNondet.length) k = streams;
           for (const [loc, states] of statesAlong(program, fn, result, watchedSet)) {
             const list = reached.get(loc) ?? [];
             reached.set(loc, list);

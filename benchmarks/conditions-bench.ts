@@ -114,7 +114,8 @@ async function main(): Promise<void> {
         certified: l.certified,
         locallyOptimal: ('locallyWeakest' in l ? l.locallyWeakest : undefined) ?? l.tight !== undefined,
       }));
-      stats = { queries: [], iterations: 0, concreteRuns: r.runs, millis: r.millis };
+      // Solver calls: every SAT call of the verify runs and wp queries behind the bounds.
+      stats = { queries: Array.from({ length: r.stats.satCalls }, () => ({ conjuncts: 0, template: '', variables: 0, clauses: r.stats.maxClauses, satMillis: 0, result: 'sat' as const })), iterations: r.stats.proofAttempts, concreteRuns: r.runs, millis: r.millis };
       reason = [...r.loops, ...r.procedures].find((l) => l.reason)?.reason;
     }
     const seconds = (Date.now() - started) / 1000;

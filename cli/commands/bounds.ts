@@ -80,7 +80,7 @@ function printBounds(file: string, r: BoundsResult): void {
     for (const s of p.summaries) console.log(`    ${s}`);
     if (p.tight) console.log(`  tight on ${fmt(p.tight.input) || 'the default run'}: ${p.tight.iterations} call${p.tight.iterations === 1n ? '' : 's'}`);
   }
-  console.log(`search: ${r.runs} concrete runs (${r.nonTerminatingRuns} did not return within the step budget), ${(r.millis / 1000).toFixed(1)} s`);
+  console.log(`search: ${r.runs} concrete runs (${r.nonTerminatingRuns} did not return within the step budget), ${r.stats.proofAttempts} proof attempts, ${r.stats.satCalls} SAT calls, largest ${r.stats.maxClauses} clauses, ${(r.millis / 1000).toFixed(1)} s`);
 }
 
 export function boundsJson(file: string, r: BoundsResult): Record<string, unknown> {
@@ -111,6 +111,7 @@ export function boundsJson(file: string, r: BoundsResult): Record<string, unknow
     })),
     runs: r.runs,
     nonTerminatingRuns: r.nonTerminatingRuns,
+    stats: r.stats,
     millis: r.millis,
   };
 }

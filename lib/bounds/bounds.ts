@@ -75,7 +75,23 @@ export interface ProcedureBound {
   readonly reason?: string;
 }
 
+/** Work of the provers behind the bounds: verify runs (each a schedule of SAT calls) and wp queries. */
+export interface BoundsStats {
+  proofAttempts: number;
+  satCalls: number;
+  maxClauses: number;
+}
+
+type Internal = BoundsOptions & { readonly tally: BoundsStats };
+
+function tallyVerify(tally: BoundsStats, stats: readonly { readonly clauses: number }[]): void {
+  tally.proofAttempts++;
+  tally.satCalls += stats.length;
+  for (const s of stats) tally.maxClauses = Math.max(tally.maxClauses, s.clauses);
+}
+
 export interface BoundsResult {
+  readonly stats: Readonly<BoundsStats>;
   readonly function: string;
   readonly parameters: readonly string[];
   readonly loops: readonly LoopBound[];
@@ -93,6 +109,7 @@ export function instrumentForBounds(program: Program, functionName?: string): Co
 
 export async function bounds(program: Program, options: BoundsOptions = {}): Promise<BoundsResult> {
   const started = Date.now();
+  const tally: BoundsStats = { proofAttempts: 0, satCalls: 0, maxClauses: 0 };
   const deadline = started + (options.timeoutMs ?? 300_000);
   const fn = resolveFunction(program, options.function);
   const proc = program.procedures.get(fn)!;
@@ -104,7 +121,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const headers = loopsOf(proc);
   for (const [index, loop] of counted.loops.entries()) {
     const share = (deadline - Date.now()) / (headers.length - index);
-    const result = await boundLoop(program, fn, params, loop.header, observed.samples.get(loop.header) ?? [], { ...options, timeoutMs: Math.max(1000, share) });
+    const result = await boundLoop(program, fn, params, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, timeoutMs: Math.max(1000, share) });
     for (const r of result) {
       loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
       options.onBoundsProgress?.({ kind: 'result', line: loop.line, bound: r.bound, verdict: r.certified ? 'certified' : 'unknown' });
@@ -112,13 +129,13 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   }
   const recursive = recursiveProcedures(program);
   const called = reachableProcedures(program, fn).filter((p) => recursive.has(p));
-  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, timeoutMs: Math.max(1000, deadline - Date.now()) }) : [];
-  return { function: fn, parameters: params, loops, procedures, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, millis: Date.now() - started };
+  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, timeoutMs: Math.max(1000, deadline - Date.now()) }) : [];
+  return { function: fn, parameters: params, loops, procedures, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
 }
 
 type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;
 
-async function boundLoop(program: Program, fn: string, params: readonly string[], header: number, initial: readonly IterationSample[], options: BoundsOptions): Promise<LoopAnswer[]> {
+async function boundLoop(program: Program, fn: string, params: readonly string[], header: number, initial: readonly IterationSample[], options: Internal): Promise<LoopAnswer[]> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const samples = [...initial];
   const tried = new Set<string>();
@@ -139,6 +156,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
       ...(options.backend ? { backend: options.backend } : {}),
       timeoutMs: Math.max(1000, Math.min(deadline - Date.now(), 120_000)),
     });
+    tallyVerify(options.tally, result.stats);
     if (result.verdict === 'safe' && result.certified) {
       const tight = tightness(withIterationCounters(program, fn), header, candidate.bound, samples);
       return [{
@@ -167,6 +185,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   if (bound && params.length > 0 && Date.now() < deadline) {
     const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
     const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3 });
+    tallyVerify(options.tally, result.stats.queries);
     // A precondition under which the loop is never entered bounds it vacuously: keep those that admit
     // an observed run entering the loop.
     const entering = samples.filter((s) => s.iterations > 0n);
@@ -275,7 +294,7 @@ function reachableProcedures(program: Program, fn: string): string[] {
 }
 
 /** Calls of each recursive procedure during one call of `fn`: fitted to runs, proved with summaries. */
-async function boundCalls(program: Program, fn: string, params: readonly string[], recursive: readonly string[], options: BoundsOptions): Promise<ProcedureBound[]> {
+async function boundCalls(program: Program, fn: string, params: readonly string[], recursive: readonly string[], options: Internal): Promise<ProcedureBound[]> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const counted = withCallCounters(program, fn, recursive);
   const samples = new Map<string, IterationSample[]>(recursive.map((p) => [p, []]));
@@ -328,7 +347,7 @@ async function boundCalls(program: Program, fn: string, params: readonly string[
 
 async function proveCalls(
   program: Program, fn: string, params: readonly string[], recursive: readonly string[], p: string, pre: Formula,
-  samples: IterationSample[], observe: (input: State, nondet: readonly bigint[]) => Map<string, bigint> | null, options: BoundsOptions,
+  samples: IterationSample[], observe: (input: State, nondet: readonly bigint[]) => Map<string, bigint> | null, options: Internal,
 ): Promise<{ found?: ProcedureBound; reason: string }> {
   const stopBy = Date.now() + (options.timeoutMs ?? 60_000);
   const tried = new Set<string>();
@@ -346,6 +365,7 @@ async function proveCalls(
       ...(options.backend ? { backend: options.backend } : {}),
       timeoutMs: Math.max(1000, stopBy - Date.now()),
     });
+    tallyVerify(options.tally, result.stats);
     if (result.verdict === 'safe' && result.certified) {
       const tight = [...samples].sort((a, b) => (a.iterations > b.iterations ? -1 : a.iterations < b.iterations ? 1 : 0))
         .find((s) => L.evaluate(candidate.bound, (v) => s.input.get(v) ?? 0n) === s.iterations && observe(s.input, [])?.get(p) === s.iterations);

@@ -241,6 +241,7 @@ function registerCex(program: Command): void {
   )
     .option('--show-instrumented', 'print the instrumented function (paper Claim 2: B1 error variable, B2 loop bounds) and stop')
     .option('--no-loop-bounds', 'leave out B2 (shows why it matters: non-terminating inputs come back)')
+    .option('--no-error-variable', 'leave out B1 and negate each assertion instead (shows why B1 matters: every check must fail)')
     .option('--trace', 'print the replayed failing run step by step')
     .addHelpText('after', `
 Paper 004, Claim 2: each assertion assert(p) becomes if (!p) { err = 1; goto end; } and end:
@@ -251,15 +252,15 @@ inputs on which the function just never returns. Weakest preconditions of that p
 an assertion, replayed by the interpreter. Conditions without one are listed as dropped.
 
 Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
-    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean }) =>
+    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean; errorVariable: boolean }) =>
       runCommand(async () => {
         const prog = parseProgram(readSource(file), file);
         if (opts.showInstrumented) {
-          const instrumented = instrumentForCex(prog, opts.function, { loopBounds: opts.loopBounds });
+          const instrumented = instrumentForCex(prog, opts.function, { loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
           console.log(printProcedure(instrumented.procedures.get(opts.function ?? prog.entry)!));
           return EXIT.OK;
         }
-        const result = await cex(prog, { ...shared(opts), loopBounds: opts.loopBounds });
+        const result = await cex(prog, { ...shared(opts), loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
         if (opts.json) console.log(JSON.stringify(cexJson(file, result), null, 2));
         else {
           console.log(`${file}: function ${result.function}: ${result.conditions.length} failing condition(s)`);

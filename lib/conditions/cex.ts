@@ -14,7 +14,7 @@ import { runProgram } from '../interp/index.js';
 import type { RunResult } from '../interp/types.js';
 import { replayed } from '../engine/verify.js';
 import { resolveFunction } from '../engine/prepare.js';
-import { withErrorVariable } from './instrument.js';
+import { withErrorVariable, withNegatedAssertions } from './instrument.js';
 import { nondetAsParameters, nondetStreamOf, type NondetInput } from './nondet-inputs.js';
 import { failingInputIn, inputRunner } from './points.js';
 import { wp, type WpOptions } from './wp.js';
@@ -50,17 +50,22 @@ export interface CexResult {
 export interface CexOptions extends Omit<WpOptions, 'strategy'> {
   /** B2, bound assertions on every loop (default true); without it non-termination conditions come back. */
   readonly loopBounds?: boolean;
+  /** B1, the error variable (default true); without it each assertion is negated in place, which asks
+   * for inputs on which EVERY check fails — the paper's useless `n <= 0` for an assertion in a loop. */
+  readonly errorVariable?: boolean;
 }
+
+type Instrumentation = Pick<CexOptions, 'loopBounds' | 'errorVariable'>;
 
 /** The program of Claim 2: B1 (error variable) and, unless disabled, B2 (loop counters with bounds);
  * nondet reads outside loops are parameters first (nondet-inputs.ts). */
-export function instrumentForCex(program: Program, functionName?: string, options: { loopBounds?: boolean } = {}): Program {
+export function instrumentForCex(program: Program, functionName?: string, options: Instrumentation = {}): Program {
   const fn = resolveFunction(program, functionName);
   return instrument(nondetAsParameters(program, fn).program, fn, options);
 }
 
-function instrument(program: Program, fn: string, options: { loopBounds?: boolean }): Program {
-  const b1 = withErrorVariable(program, fn);
+function instrument(program: Program, fn: string, options: Instrumentation): Program {
+  const b1 = options.errorVariable === false ? withNegatedAssertions(program, fn) : withErrorVariable(program, fn);
   if (options.loopBounds === false) return b1;
   const counted = withIterationCounters(b1, fn, new Map(), { keepAssertions: true });
   const params = program.procedures.get(fn)!.params;
@@ -89,13 +94,13 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
       : found;
     const replay = failing && failing.outcome.kind === 'assertion-failed' ? replayed(program, fn, failing) : null;
     if (!failing || !replay) {
-      dropped.push({ expression: answer.expression, reason: 'no input inside it fails an assertion (the function may not return there)' });
+      dropped.push({ expression: answer.expression, reason: 'no input inside it fails an assertion of the original program' });
       continue;
     }
     const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
     conditions.push({ ...answer, input: found!.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run });
   }
-  const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'only non-termination conditions were found' : 'no failing condition found');
+  const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
   return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), stats: result.stats };
 }
 

@@ -128,3 +128,12 @@ test('cex on a whole program: the nondet read becomes nondet_1, and the conditio
     t.is(runProgram(program, { entry: 'main', nondet: [...c.nondet], nondetDefault: null }).outcome.kind, 'assertion-failed');
   }
 });
+
+test('cex: B1 (the error variable) finds n >= 6 for an assertion checked in a loop; negating the assertion instead gives the paper\'s useless n <= 0', async (t) => {
+  const { cex } = await import('./cex.js');
+  const program = load('benchmarks/conditions/first-check.c');
+  const [withB1, withoutB1] = [await cex(program, { timeoutMs: 120_000 }), await cex(program, { timeoutMs: 120_000, errorVariable: false })];
+  t.deepEqual(withB1.conditions.map((c) => c.expression), ['n >= 6']);
+  t.deepEqual(withoutB1.conditions, []);
+  t.deepEqual(withoutB1.dropped.map((d) => d.expression), ['n <= 0']);
+});

@@ -20,6 +20,13 @@ export function withFalseAtExit(program: Program, fn: string): Program {
   return replace(program, { ...proc, locations: relabel(locations, proc.exit), edges, exit: newExit });
 }
 
+/** Claim 2 without B1: each `assert(p)` becomes `assert(!p)` (kept to show why B1 is needed). */
+export function withNegatedAssertions(program: Program, fn: string): Program {
+  const proc = program.procedures.get(fn)!;
+  const edges = proc.edges.map((e) => (e.stmt.kind === 'assert' ? { ...e, stmt: { kind: 'assert' as const, cond: F.not(e.stmt.cond) } } : e));
+  return replace(program, { ...proc, edges });
+}
+
 export const ERROR_VARIABLE = 'err';
 
 export function withErrorVariable(program: Program, fn: string): Program {

@@ -186,3 +186,28 @@ test('Fig. 3(a): recursion proved with a certified summary; --json lists it with
   t.is(text.code, 0);
   t.regex(text.stdout, /summaries \(pre => post\):\n {2}Add: .* => .*\\result/);
 });
+
+test('--pin LINE:EXPR: a correct pin is certified with the invariants, a wrong one is unknown, bad pins exit 3 with a position', async (t) => {
+  const fig1 = file('pin-fig1.c', 'void PV1(int y) {\n  int x = -50;\n  while (x < 0) {\n    x = x + y;\n    y++;\n  }\n  assert(y > 0);\n}\n');
+  // The path cut-set's cut-point is before `x = x + y` (line 4), where x < 0 holds.
+  const good = await farkas(['verify', fig1, '--pin', '4:x < 0', '--json', '--no-progress']);
+  t.is(good.code, 0, good.stderr);
+  const json = JSON.parse(good.stdout) as VerifyJson & { pinned: Array<{ line: number; expression: string }> };
+  t.is(json.verdict, 'safe');
+  t.deepEqual(json.pinned, [{ line: 4, expression: 'x <= -1' }]);
+  t.true(json.invariants.some((i) => i.line === 4 && i.expression.includes('x <= -1')), JSON.stringify(json.invariants));
+  const wrong = await farkas(['verify', fig1, '--cutset', 'headers', '--pin', '3:x <= -5', '--no-progress']);
+  t.is(wrong.code, 2);
+  t.regex(wrong.stdout, /unknown \(the pinned invariant at line 3 \(x <= -5\)/);
+  t.regex(wrong.stdout, /pinned \(known conjuncts of the search\): line 3: x <= -5/);
+  const noCutpoint = await farkas(['verify', fig1, '--pin', '7:x < 0']);
+  t.is(noCutpoint.code, 3);
+  t.regex(noCutpoint.stderr, /pin-fig1\.c:7:1: error: --pin: no cut-point at line 7 \(cut-set paths; cut-points at line 4\)/);
+  const badExpr = await farkas(['verify', fig1, '--pin', '4:z < 0']);
+  t.is(badExpr.code, 3);
+  t.regex(badExpr.stderr, /pin-fig1\.c:4:5: error: .*'z' is not a variable in scope/);
+  t.notRegex(badExpr.stderr, /\n\s+at /);
+  const malformed = await farkas(['verify', fig1, '--pin', 'x < 0']);
+  t.is(malformed.code, 3);
+  t.regex(malformed.stderr, /--pin expects LINE:EXPR/);
+});

@@ -16,6 +16,7 @@ import { readSource, runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
 import { formatPortfolio, jobsOption, parseJobs, portfolioJson, portfolioProgressPrinter } from '../portfolio-output.js';
 import { refuteWithCex } from '../../lib/conditions/refute.js';
+import { collectPins, parsePins } from '../pin-option.js';
 
 interface VerifyCliOptions {
   cex?: boolean;
@@ -33,6 +34,7 @@ interface VerifyCliOptions {
   step?: string;
   crossCheck?: boolean;
   jobs?: string;
+  pin: string[];
 }
 
 export function register(program: Command): void {
@@ -46,6 +48,7 @@ export function register(program: Command): void {
     .option('-b, --backend <spec>', "SAT back end: 'minisat' (embedded), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'minisat')
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .addOption(jobsOption())
+    .option('--pin <line:expr>', "pin an invariant: the C expression EXPR (over the variables in scope) is a known conjunct of the invariant at the cut-point(s) on LINE, certified with the rest (repeatable; runs the constraint search alone)", collectPins, [])
     .option('--cex', 'when the proof search ends unknown, search for a most-general failing condition (farkas cex) in the time left (default 120 s without --timeout)')
     .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
@@ -68,6 +71,7 @@ ${EXIT_CODES_HELP}`)
           process.stdout.write(emitProblem(program, opts, command.getOptionValueSource('cutset') === 'default'));
           return EXIT.OK;
         }
+        const knownInvariants = parsePins(program, opts.pin, opts.function, opts.cutset as 'headers' | 'paths');
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
         const jobs = parseJobs(opts.jobs);
@@ -81,6 +85,7 @@ ${EXIT_CODES_HELP}`)
           ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
+          ...(knownInvariants.size > 0 ? { knownInvariants } : {}),
         };
         if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
         const proved = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
@@ -141,6 +146,7 @@ export function verifyJson(file: string, r: VerifyResult): object {
     cutpoints: r.cutpoints,
     verificationConditions: r.verificationConditions,
     invariants: r.invariants.map((i) => ({ function: i.function, line: i.line, expression: i.expression })),
+    ...(r.pinned ? { pinned: r.pinned } : {}),
     ...(r.summaries ? { summaries: Object.fromEntries(r.summaries.map((s) => [s.procedure, s.pairs.map((p) => ({ pre: p.pre, post: p.post }))])) } : {}),
     stats: r.stats.map((s) => ({
       template: s.template,
@@ -172,6 +178,7 @@ export function formatVerify(file: string, r: VerifyResult): string {
     lines.push(r.verdict === 'safe' ? 'invariants:' : 'candidate invariants (not certified):');
     for (const i of r.invariants) lines.push(`  line ${i.line}: ${i.function !== r.function ? `${i.function}: ` : ''}${i.expression}`);
   }
+  if (r.pinned && r.pinned.length > 0) lines.push(`pinned (known conjuncts of the search): ${r.pinned.map((p) => `line ${p.line}: ${p.expression}`).join('; ')}`);
   if (r.summaries && r.summaries.length > 0) {
     lines.push(r.verdict === 'safe' ? 'summaries (pre => post):' : 'candidate summaries (not certified):');
     for (const s of r.summaries) for (const p of s.pairs) lines.push(`  ${s.procedure}: ${p.pre} => ${p.post}`);

@@ -12,6 +12,7 @@ import { parseProgram } from '../../lib/frontend/index.js';
 import { verify } from '../../lib/engine/verify.js';
 import { runProgram } from '../../lib/interp/index.js';
 import * as F from '../../lib/ir/formula.js';
+import * as L from '../../lib/ir/linear.js';
 import { cexData } from './modes/cex.js';
 
 const bench = (p: string) => new URL(`../../../benchmarks/${p}`, import.meta.url);
@@ -22,12 +23,13 @@ test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 // Serial: ink-testing-library's cleanup() unmounts every instance. Unmounting stops the UI's timers and input listeners (and cancels its jobs).
 test.afterEach.always(() => cleanup());
 
+const X_LE_0 = F.geqZero(L.sub(L.constant(0n), L.variable('x')));
 const fig1Result: VerifyData = {
   verdict: 'safe',
   certified: true,
   function: 'PV1',
   schedule: 'paper',
-  invariants: [{ line: 7, col: 5, expression: 'x <= 0', function: 'PV1' }],
+  invariants: [{ line: 7, col: 5, expression: 'x <= 0', function: 'PV1', formula: X_LE_0 }],
   template: '1x2',
   widths: '3/7/1',
   json: { verdict: 'safe', invariants: [{ line: 7, expression: 'x <= 0' }] },
@@ -214,7 +216,7 @@ test.serial('o opens another file', async (t) => {
   await waitFor(/cannot read \/nonexistent\.c \(ENOENT\)/);
 });
 
-test.serial('i pins the selected invariant: kept across re-runs and shown beside a different new one', async (t) => {
+test.serial('i pins the selected invariant: kept across re-runs, passed to the next verify run, and shown beside a different new one', async (t) => {
   const { runner, frame, press, waitFor } = open();
   await until(() => runner.jobs.length === 1, frame);
   await press('i');
@@ -226,11 +228,15 @@ test.serial('i pins the selected invariant: kept across re-runs and shown beside
   await waitFor(/pinned line 7: x <= 0/);
   t.regex(frame(), /pinned \(this one\)/);
   t.regex(frame(), / 7  P\s+x = x \+ y;/);
+  t.is(runner.jobs[0]!.job.options.pins, undefined);
   await press('r');
   await until(() => runner.jobs.length === 2, frame);
+  // The pin goes to the worker as a formula keyed by its line (verify's knownInvariants).
+  t.deepEqual(runner.current.job.options.pins, [{ line: 7, formula: X_LE_0 }]);
   runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
-  runner.current.post({ type: 'result', data: { ...fig1Result, invariants: [{ line: 7, col: 5, expression: 'x <= y', function: 'PV1' }] } });
+  runner.current.post({ type: 'result', data: { ...fig1Result, pinned: [{ line: 7, expression: 'x <= 0' }], invariants: [{ line: 7, col: 5, expression: 'x <= y', function: 'PV1' }] } });
   await waitFor(/pinned: x <= 0/);
+  t.regex(frame(), /search used pin: line 7: x <= 0/);
   t.regex(frame(), /x <= y/);
   await press('i'); // the new invariant replaces the pin
   await waitFor(/pinned line 7: x <= y/);

@@ -2,6 +2,7 @@
 // message is structured-clone data (bigints and Maps included), never library objects with methods.
 import type { Schedule } from '../../lib/constraints/schedule.js';
 import type { CutsetStrategy } from '../../lib/vc/cutset.js';
+import type { Formula } from '../../lib/ir/formula.js';
 
 /** One analysis run: a mode of the registry on one program text. */
 export interface Job {
@@ -21,6 +22,8 @@ export interface JobOptions {
   /** sp: the line of a cut-point instead of the exit. */
   readonly atLine?: number;
   readonly timeoutMs?: number;
+  /** verify: pinned invariants (IR formulas of the analysed function), known conjuncts at their line. */
+  readonly pins?: readonly { readonly line: number; readonly formula: Formula }[];
 }
 
 /** Progress of a parameter search, the same shape for every mode (the Search pane's rows). */

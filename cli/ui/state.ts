@@ -1,6 +1,7 @@
 // The UI's state and how worker messages and keys change it (a reducer, so it is testable alone).
 import type { Schedule } from '../../lib/constraints/schedule.js';
 import type { CutsetStrategy } from '../../lib/vc/cutset.js';
+import type { Formula } from '../../lib/ir/formula.js';
 import type { EngineRow, JobOptions, SearchEvent, SourceMark, WitnessOutcomeView, WorkerMessage } from './protocol.js';
 
 export interface SearchRow {
@@ -43,6 +44,8 @@ export interface Pin {
   readonly line: number;
   readonly col: number;
   readonly expression: string;
+  /** The invariant itself, handed to later verify runs (VerifyOptions.knownInvariants). */
+  readonly formula?: Formula;
 }
 
 export type Prompt = { readonly kind: 'add-assert'; readonly line: number; readonly value: string } | { readonly kind: 'edit-assert'; readonly line: number; readonly value: string } | { readonly kind: 'open'; readonly value: string };
@@ -129,7 +132,8 @@ export function scheduleOf(s: UiState): string | Schedule {
 }
 
 export function jobOptions(s: UiState): JobOptions {
-  return { cutset: s.cutset, schedule: scheduleOf(s), strategy: s.strategy, ...(s.spAt !== null ? { atLine: s.spAt } : {}), ...(s.functionName !== undefined ? { function: s.functionName } : {}) };
+  const pins = s.pins.flatMap((p) => (p.formula ? [{ line: p.line, formula: p.formula }] : []));
+  return { cutset: s.cutset, schedule: scheduleOf(s), strategy: s.strategy, ...(s.spAt !== null ? { atLine: s.spAt } : {}), ...(s.functionName !== undefined ? { function: s.functionName } : {}), ...(pins.length > 0 ? { pins } : {}) };
 }
 
 export function templateLabel(s: UiState): string {
@@ -217,7 +221,7 @@ export function reduce(s: UiState, a: Action): UiState {
       const old = s.pins.find(at);
       // Pinning the same invariant again unpins it; a different one at the same cut-point replaces it.
       if (old && old.expression === a.pin.expression) return { ...s, pins: s.pins.filter((p) => !at(p)), status: `unpinned line ${a.pin.line}` };
-      return { ...s, pins: [...s.pins.filter((p) => !at(p)), a.pin].sort((x, y) => x.line - y.line || x.col - y.col), status: `pinned line ${a.pin.line}: ${a.pin.expression}` };
+      return { ...s, pins: [...s.pins.filter((p) => !at(p)), a.pin].sort((x, y) => x.line - y.line || x.col - y.col), status: `pinned line ${a.pin.line}: ${a.pin.expression}${a.pin.formula ? ' (a known conjunct of the next verify runs)' : ''}` };
     }
     case 'template-field':
       return s.template ? { ...s, templateField: (s.templateField + 1) % TEMPLATE_FIELDS.length } : { ...s, template: FIRST_TEMPLATE, templateField: 0 };

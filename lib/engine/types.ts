@@ -76,6 +76,8 @@ export interface VerifyResult {
   readonly counterexample?: Counterexample;
   /** `verify --cex`: the most-general failing condition the counterexample was drawn from. */
   readonly failingCondition?: { readonly expression: string; readonly certified: boolean };
+  /** The pinned invariants the search was given (VerifyOptions.knownInvariants), by line. */
+  readonly pinned?: readonly { readonly line: number; readonly expression: string }[];
   readonly millis: number;
 }
 

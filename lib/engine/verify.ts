@@ -24,6 +24,7 @@ import type { Counterexample, InvariantReport, ProgressEvent, StepStats, VerifyR
 import { needsSummaries } from './summary-prepare.js';
 import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
+import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -45,6 +46,11 @@ export interface VerifyOptions {
    * (the index of its progress events). The portfolio (lib/portfolio) splits the search this way.
    * Searches with procedure summaries ignore it. */
   readonly selectAttempt?: (attempt: AttemptInfo) => boolean;
+  /** Pinned invariants, keyed by the source line the engine reports for a cut-point (over the IR
+   * variables of the analysed procedure): a known conjunct of the invariant at every cut-point on
+   * that line, in every attempt (see pins.ts). They are part of the invariants the certificate check
+   * proves; a pin that is not inductive, or false on a sampled run, makes the answer unknown. */
+  readonly knownInvariants?: ReadonlyMap<number, Formula>;
 }
 
 export interface AttemptInfo {
@@ -73,17 +79,21 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     verificationConditions: 0,
     invariants: [] as InvariantReport[],
     certified: false,
+    ...pinnedReport(options.knownInvariants),
   };
+  const pins = options.knownInvariants ?? new Map<number, Formula>();
+  // Every "unknown" says which pins the search was held to: a wrong pin is the likeliest reason.
   const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
     ...base,
     stats: [],
     ...extra,
     verdict: 'unknown',
-    reason,
+    reason: pins.size > 0 && !reason.includes('pinned') ? `${reason}, with the pinned invariant${pins.size > 1 ? 's' : ''} (${describePins(pins)})` : reason,
     millis: Date.now() - started,
   });
 
   if (needsSummaries(program, options.function)) {
+    if (pins.size > 0) return unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
     return verifyWithSummaries(program, {
       function: options.function, strategy, schedule, backend, started, deadline,
@@ -115,21 +125,35 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
   const hull = hullEqualities(prepared, samples);
+  const placed = placePins(prepared, pins);
+  if (placed.unplaced.length > 0) return unknown(`no cut-point at line ${placed.unplaced.join(', ')} for the pinned invariant (cut-set ${strategy})`);
+  // A pin false in a reachable state can be no invariant: say so before any search.
+  for (const [c, fact] of placed.facts) {
+    const state = (samples.states.get(c) ?? []).find((s) => !F.evaluate(fact, (v) => s.get(v) ?? 0n));
+    if (state) {
+      const line = cutpointPosition(prepared, c).line;
+      const values = [...state].filter(([v]) => F.variablesOf(fact).has(v)).map(([v, x]) => `${v} = ${x}`).join(', ');
+      return unknown(`the pinned invariant at line ${line} (${F.toC(fact)}) is false in a reachable state${values ? ` (${values})` : ''}`);
+    }
+  }
   const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { budgetMs: sampleBudget });
   const stats: StepStats[] = [];
   let lastReason = 'no invariant found within the schedule';
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
-  const attempts = intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0 ? [{ step, stepIndex, facts: hull }, { step, stepIndex, facts: new Map<number, Formula>() }] : [{ step, stepIndex, facts: new Map<number, Formula>() }]));
+  // Pins are known conjuncts in every attempt, with or without the hull equalities.
+  const attempts = intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0
+    ? [{ step, stepIndex, hull: true, facts: conjoinFacts(hull, placed.facts) }, { step, stepIndex, hull: false, facts: placed.facts }]
+    : [{ step, stepIndex, hull: false, facts: placed.facts }]));
   const constantBits = constantBitsNeeded(prepared);
-  for (const [index, { step: scheduled, stepIndex, facts }] of attempts.entries()) {
-    if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: facts.size > 0 })) continue;
+  for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {
+    if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
     // Template constants are widened to fit the program's own constants (bounds like 1000000).
     const step = { ...scheduled, widths: { ...scheduled.widths, constant: Math.max(scheduled.widths.constant, constantBits) } };
     const remaining = deadline - Date.now();
     if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
-    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${facts.size > 0 ? '+eq' : ''}`;
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${withHull ? '+eq' : ''}${placed.facts.size > 0 ? '+pin' : ''}`;
     options.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
     const encodeStart = Date.now();
     const templates = templatesFor(prepared, step.shape);
@@ -213,6 +237,11 @@ export function replayed(program: Program, fn: string, failing: RunResult): Coun
   return { inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length), line: replay.outcome.pos.line, replayed: true };
 }
 
+function pinnedReport(pins: ReadonlyMap<number, Formula> | undefined): { pinned?: VerifyResult['pinned'] } {
+  if (!pins || pins.size === 0) return {};
+  return { pinned: [...pins].sort(([a], [b]) => a - b).map(([line, f]) => ({ line, expression: F.toC(f) })) };
+}
+
 /** Without recursive procedures there are no summaries: steps that only add summary pairs
  * (summaries > 1) are skipped, unless the schedule has nothing else. */
 function intraproceduralSteps(steps: readonly ScheduleStep[]): readonly ScheduleStep[] {
@@ -231,11 +260,9 @@ function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<numbe
 }
 
 function reportInvariants(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>): InvariantReport[] {
-  const proc = prepared.cut.proc;
   return [...invariants]
     .map(([loc, formula]) => {
-      // A location stands before the statement of its first outgoing edge when it has no position itself.
-      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      const pos = cutpointPosition(prepared, loc);
       return { function: prepared.function, line: pos.line, col: pos.col, expression: F.toC(formula), location: loc, formula };
     })
     .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);

@@ -51,8 +51,10 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   const { jobs: _jobs, engines: _engines, onConfiguration: _onConfiguration, onProgress, ...verifyOptions } = options;
   const sequential = (): Promise<PortfolioResult> => verify(program, { ...verifyOptions, ...(onProgress ? { onProgress: (e) => onProgress(e) } : {}) });
   // One job, an in-process back end object, a CNF dump per step, or an external solver (a child
-  // process that a terminated worker would leave running): the sequential search.
-  if (jobs <= 1 || typeof options.backend === 'object' || options.onCnf || (options.backend ?? 'minisat').trim().startsWith('dimacs:')) return sequential();
+  // process that a terminated worker would leave running): the sequential search. Pinned invariants
+  // too: they belong to the constraint search, and a race with engines that ignore them would not
+  // answer the question the user asked (does the proof go through with the pins?).
+  if (jobs <= 1 || typeof options.backend === 'object' || options.onCnf || (options.knownInvariants?.size ?? 0) > 0 || (options.backend ?? 'minisat').trim().startsWith('dimacs:')) return sequential();
 
   const started = Date.now();
   // Input errors belong to this thread, before any worker starts: a bad function, schedule or back end.

@@ -23,7 +23,9 @@ export interface VerifyData {
   readonly certified: boolean;
   readonly function: string;
   readonly schedule: string;
-  readonly invariants: readonly { readonly line: number; readonly col: number; readonly expression: string; readonly function: string }[];
+  readonly invariants: readonly { readonly line: number; readonly col: number; readonly expression: string; readonly function: string; readonly formula?: Formula }[];
+  /** The pins the search was given (known conjuncts at their line). */
+  readonly pinned?: readonly { readonly line: number; readonly expression: string }[];
   /** The template of the step that found the invariants (the last attempted step). */
   readonly template?: string;
   readonly widths?: string;
@@ -74,11 +76,19 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     cutset: job.options.cutset,
     schedule: job.options.schedule,
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
+    ...(job.options.pins && job.options.pins.length > 0 ? { knownInvariants: knownInvariants(job.options.pins) } : {}),
     onProgress: (e) => emit({ type: 'search', event: searchEvent(e) }),
   });
   emit({ type: 'result', data: verifyData(program, job.file, result) });
   emit({ type: 'witness', witness: await witness(program, job, result) });
   await secondOpinions(program, job, result, emit);
+}
+
+/** Pins by line (several at one line, e.g. at different columns, are conjoined). */
+export function knownInvariants(pins: readonly { readonly line: number; readonly formula: Formula }[]): Map<number, Formula> {
+  const byLine = new Map<number, Formula>();
+  for (const p of pins) byLine.set(p.line, F.and(byLine.get(p.line) ?? F.TRUE, p.formula));
+  return byLine;
 }
 
 export function verifyData(program: Program, file: string, r: VerifyResult): VerifyData {
@@ -90,7 +100,8 @@ export function verifyData(program: Program, file: string, r: VerifyResult): Ver
     certified: r.certified,
     function: r.function,
     schedule: r.schedule,
-    invariants: r.invariants.map((i) => ({ line: i.line, col: i.col, expression: i.expression, function: i.function })),
+    invariants: r.invariants.map((i) => ({ line: i.line, col: i.col, expression: i.expression, function: i.function, formula: i.formula })),
+    ...(r.pinned ? { pinned: r.pinned } : {}),
     ...(last ? { template: last.template, widths: widthsText(last.widths) } : {}),
     ...(cex
       ? {
@@ -185,6 +196,7 @@ function InvariantPane({ data, selected, traceIndex, pins, width, height, color 
           <Text wrap="wrap" bold>{shown.expression}</Text>
           <Text wrap="truncate">{`template ${data.template ?? '-'}, widths ${data.widths ?? '-'}${data.certified ? '' : '; not certified (candidate)'}`}</Text>
           {pinned ? <Text wrap="truncate" {...(color ? { color: 'magenta' } : {})}>{pinned}</Text> : null}
+          {data.pinned && data.pinned.length > 0 ? <Text wrap="truncate" {...(color ? { color: 'magenta' } : {})}>{`search used pin${data.pinned.length > 1 ? 's' : ''}: ${data.pinned.map((p) => `line ${p.line}: ${p.expression}`).join('; ')}`}</Text> : null}
         </>
       ) : (
         <Text wrap="truncate">no invariants</Text>
@@ -204,7 +216,7 @@ export const verifyMode: Mode<VerifyData> = {
   trace: (d) => d.trace,
   pinnable: (d, selected) => {
     const shown = invariantAt(d, selected) ?? d.invariants[0];
-    return shown ? { line: shown.line, col: shown.col, expression: shown.expression } : undefined;
+    return shown ? { line: shown.line, col: shown.col, expression: shown.expression, ...(shown.formula ? { formula: shown.formula } : {}) } : undefined;
   },
   exportJson: (d) => d.json,
 };

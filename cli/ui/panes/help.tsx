@@ -14,7 +14,7 @@ export function keyHelp(modes: readonly Mode[], compactModes = false): readonly 
     ['c', 'cut-set: paths / headers (re-runs)'],
     ['g', 'wp strategy: neighbourhood / binary'],
     ['l', 'sp at the selected cut-point\'s line / back at the exit'],
-    ['i', 'pin / unpin the selected cut-point\'s invariant (kept across re-runs)'],
+    ['i', 'pin / unpin the selected cut-point\'s invariant (kept, and a known conjunct of later verify runs)'],
     ['a / e', 'add an assertion after / edit the assertion at the selection'],
     ['o', 'open another file'],
     ['r', 're-run'],

@@ -63,11 +63,13 @@ test('nonterm: x >= 0 && y >= 0 for a drifting loop, and i >= 1 for a guard weak
   t.is(drift.code, 0, drift.stderr);
   const d = JSON.parse(drift.stdout);
   t.is(d.verdict, 'non-terminating');
-  // The conjuncts' order depends on the solver's model: compare them as a set.
-  t.deepEqual(d.conditions.map((c: { expression: string }) => c.expression.split(' && ').sort()), [['x >= 0', 'y >= 0']]);
-  t.true(d.conditions[0].certified);
-  t.true(d.conditions[0].iterations_shown.length > 0);
-  t.true(d.conditions[0].neighbours.every((n: { replayed: boolean }) => n.replayed));
+  // The conjuncts' order depends on the solver's model: compare them as a set. Under load a query may
+  // time out first and a stronger condition (x >= 0 && y >= 2*x) come back beside the weakest one.
+  const sets = d.conditions.map((c: { expression: string }) => c.expression.split(' && ').sort().join(' && '));
+  const weakest = sets.indexOf('x >= 0 && y >= 0');
+  t.true(weakest >= 0, sets.join('; '));
+  t.true(d.conditions.every((c: { certified: boolean; iterations_shown: unknown[] }) => c.certified && c.iterations_shown.length > 0));
+  t.true(d.conditions[weakest].neighbours.every((n: { replayed: boolean }) => n.replayed));
   const guard = await farkas('nonterm', 'benchmarks/conditions/nonterm-guard.c');
   t.is(guard.code, 0, guard.stderr);
   t.regex(guard.stdout, /precondition 1: i >= 1/);

@@ -17,7 +17,7 @@ import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
 import { normaliseInequality, simplifyInvariant } from '../ir/simplify.js';
-import { equivalent } from '../check/lia.js';
+import { equivalent, implies } from '../check/lia.js';
 import { replayed } from '../engine/verify.js';
 import { stateKey, type State } from '../engine/samples.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
@@ -83,7 +83,9 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
       return { function: fn, strategy, parameters: params, preconditions: [unconditional], stats: ctx.stats(runner.runs) };
     }
   }
-  for (let k = 0; k < (options.maxAnswers ?? 3); k++) {
+  // An answer that a later one contains is dropped and does not count: binary search can stop at a
+  // small region first (j <= -48) and reach the larger one (j <= 0) from another uncovered input.
+  for (let k = 0, tries = 0; k < (options.maxAnswers ?? 3) && tries < 2 * (options.maxAnswers ?? 3); k++, tries++) {
     const uncovered = passing.map((r) => r.input).filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
     if (uncovered.length === 0) break;
     const found = strategy === 'binary' ? await search.binary(uncovered) : await search.neighbourhood(uncovered);
@@ -92,6 +94,12 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
       break;
     }
     const answer = await search.report(found);
+    for (let i = answers.length - 1; i >= 0; i--) {
+      if ((await implies(answers[i]!.formula, answer.formula, { timeoutMs: 5000 })).status === 'valid') {
+        answers.splice(i, 1);
+        k--;
+      }
+    }
     answers.push(answer);
     options.onProgress?.({ kind: 'answer', expression: answer.expression });
     if (ctx.timedOut) break;

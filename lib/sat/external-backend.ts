@@ -223,6 +223,9 @@ export class ExternalBackend implements SatBackend {
       const onAbort = () => stop('cancelled');
       const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
+      // The signal may have fired while the DIMACS file was written: an abort event already past is
+      // not delivered to a listener added now.
+      if (signal?.aborted) onAbort();
 
       child.on('error', (error) => {
         spawnError ??= error;

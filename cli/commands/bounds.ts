@@ -42,7 +42,7 @@ Exit codes:
         const result = await bounds(prog, { ...shared(opts), ...(boundsProgress(opts.quiet) ? { onBoundsProgress: boundsProgress(opts.quiet)! } : {}) });
         if (opts.json) console.log(JSON.stringify(boundsJson(file, result), null, 2));
         else printBounds(file, result);
-        const complete = result.loops.length + result.procedures.length > 0 && [...result.loops, ...result.procedures].every((l) => l.certified);
+        const complete = result.loops.length + result.procedures.length > 0 && [...result.loops, ...result.procedures].every((l) => l.certified) && result.calleesWithLoops.length === 0;
         return complete ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
@@ -70,6 +70,7 @@ function printBounds(file: string, r: BoundsResult): void {
     for (const inv of l.invariants) console.log(`    line ${inv.line}: ${inv.expression}`);
     if (l.tight) console.log(`  tight on ${fmt(l.tight.input) || 'the default run'}${l.tight.nondet.length > 0 ? ` (nondet ${l.tight.nondet.join(',')})` : ''}: ${l.tight.iterations} iteration${l.tight.iterations === 1n ? '' : 's'}`);
   }
+  for (const c of r.calleesWithLoops) console.log(`function ${c} (called): its loops are not bounded here (farkas bounds --function ${c})`);
   for (const p of r.procedures) {
     if (!p.bound) {
       console.log(`procedure ${p.procedure}: no bound (${p.reason ?? 'unknown'})`);
@@ -99,6 +100,7 @@ export function boundsJson(file: string, r: BoundsResult): Record<string, unknow
       ...(l.tight ? { tight: { input: values(l.tight.input), nondet: l.tight.nondet.map(String), iterations: l.tight.iterations.toString() } } : {}),
       ...(l.reason ? { reason: l.reason } : {}),
     })),
+    calleesWithLoops: r.calleesWithLoops,
     procedures: r.procedures.map((p) => ({
       function: p.function,
       procedure: p.procedure,

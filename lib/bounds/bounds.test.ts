@@ -71,3 +71,13 @@ test('bounds of a recursive procedure: a global call counter, n + 1 calls under 
   t.true(r.procedures[0]!.summaries.some((s) => s.includes('calls_sum')));
   t.is(r.procedures[0]!.tight!.iterations, r.procedures[0]!.tight!.input.get('n')! + 1n);
 });
+
+test('bounds counts only the analysed function\'s loops: a called function with a loop is named, not silently taken as bounded', async (t) => {
+  const program = parseProgram(`
+int helper(int n) { int i = 0; while (i < n) i++; return i; }
+void caller(int n) { int r = helper(n); }
+`, 'callee-loop.c');
+  const r = await bounds(program, { function: 'caller', timeoutMs: 60_000 });
+  t.deepEqual(r.loops, []);
+  t.deepEqual(r.calleesWithLoops, ['helper']);
+});

@@ -17,6 +17,7 @@ import { nondetStream, stateKey, statesAlong, type State } from '../engine/sampl
 import { resolveFunction } from '../engine/prepare.js';
 import { recursiveProcedures } from '../ir/inline.js';
 import { verify } from '../engine/verify.js';
+import type { VerifyResult } from '../engine/types.js';
 import { candidateInputs } from '../conditions/points.js';
 import { wp } from '../conditions/wp.js';
 import type { ConditionOptions } from '../conditions/search.js';
@@ -97,6 +98,9 @@ export interface BoundsResult {
   readonly loops: readonly LoopBound[];
   /** Recursive procedures reachable from the function: a bound on their calls during one call of it. */
   readonly procedures: readonly ProcedureBound[];
+  /** Functions called (directly or not) that contain loops: only the analysed function's own loops are
+   * counted, so theirs are not bounded here (analyse them with --function). */
+  readonly calleesWithLoops: readonly string[];
   /** Observations: concrete runs, and how many of them did not return within the step budget. */
   readonly runs: number;
   readonly nonTerminatingRuns: number;
@@ -118,70 +122,52 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const observed = observeIterations(counted, params, { budgetMs: Math.min(2500, (deadline - Date.now()) / 10) });
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
-  const headers = loopsOf(proc);
   for (const [index, loop] of counted.loops.entries()) {
-    const share = (deadline - Date.now()) / (headers.length - index);
-    const result = await boundLoop(program, fn, params, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, timeoutMs: Math.max(1000, share) });
+    const share = (deadline - Date.now()) / (counted.loops.length - index);
+    const result = await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, timeoutMs: Math.max(1000, share) });
     for (const r of result) {
       loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
       options.onBoundsProgress?.({ kind: 'result', line: loop.line, bound: r.bound, verdict: r.certified ? 'certified' : 'unknown' });
     }
   }
   const recursive = recursiveProcedures(program);
-  const called = reachableProcedures(program, fn).filter((p) => recursive.has(p));
+  const reachable = reachableProcedures(program, fn);
+  const called = reachable.filter((p) => recursive.has(p));
+  const calleesWithLoops = reachable.filter((p) => p !== fn && loopsOf(program.procedures.get(p)!).length > 0);
   const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, timeoutMs: Math.max(1000, deadline - Date.now()) }) : [];
-  return { function: fn, parameters: params, loops, procedures, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
+  return { function: fn, parameters: params, loops, procedures, calleesWithLoops, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
 }
 
 type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;
 
-async function boundLoop(program: Program, fn: string, params: readonly string[], header: number, initial: readonly IterationSample[], options: Internal): Promise<LoopAnswer[]> {
+async function boundLoop(program: Program, fn: string, params: readonly string[], counted: CounterInstrumentation, header: number, initial: readonly IterationSample[], options: Internal): Promise<LoopAnswer[]> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const samples = [...initial];
-  const tried = new Set<string>();
-  let best: Linear | null = null;
-  let lastReason = 'no candidate bound';
-  for (let attempt = 0; attempt < (options.candidates ?? 4) && Date.now() < deadline; attempt++) {
-    const candidate = fitBounds(params, samples).find((c) => !tried.has(L.key(c.bound)));
-    if (!candidate) break;
-    tried.add(L.key(candidate.bound));
-    best ??= candidate.bound;
-    const text = L.toC(candidate.bound);
-    options.onBoundsProgress?.({ kind: 'candidate', line: lineOf(program, fn, header), bound: text });
-    const asserted = withIterationCounters(program, fn, new Map([[header, candidate.bound]]));
-    const result = await verify(asserted.program, {
+  const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
+  const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound, timeoutMs) =>
+    verify(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
       function: fn,
       ...(options.cutset ? { cutset: options.cutset } : {}),
       ...(options.schedule ? { schedule: options.schedule } : {}),
       ...(options.backend ? { backend: options.backend } : {}),
-      timeoutMs: Math.max(1000, Math.min(deadline - Date.now(), 120_000)),
-    });
-    tallyVerify(options.tally, result.stats);
-    if (result.verdict === 'safe' && result.certified) {
-      const tight = tightness(withIterationCounters(program, fn), header, candidate.bound, samples);
-      return [{
-        bound: text,
-        boundExpr: candidate.bound,
-        precondition: '1',
-        preconditionFormula: F.TRUE,
-        certified: true,
-        invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
-        ...(tight ? { tight } : {}),
-      }];
-    }
-    if (result.verdict === 'unsafe' && result.counterexample) {
-      // A replayed run that enters the body more often than the candidate allows: one more observation.
-      const counted = withIterationCounters(program, fn);
-      const more = iterationsOf(counted, header, result.counterexample.inputs, result.counterexample.nondet);
-      if (more !== null) samples.push({ input: result.counterexample.inputs, iterations: more, nondet: result.counterexample.nondet });
-      best = null;
-      lastReason = `the bound ${text} is exceeded on a replayed run`;
-      continue;
-    }
-    lastReason = result.reason ?? `the bound ${text} was not proved`;
+      timeoutMs: Math.min(timeoutMs, 120_000),
+    }), deadline);
+  if (search.proved) {
+    const { bound, result } = search.proved;
+    const tight = tightInput(samples, bound, recount);
+    return [{
+      bound: L.toC(bound),
+      boundExpr: bound,
+      precondition: '1',
+      preconditionFormula: F.TRUE,
+      certified: true,
+      invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
+      ...(tight ? { tight } : {}),
+    }];
   }
+  let lastReason = search.reason;
   // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
-  const bound = best ?? fitBounds(params, samples)[0]?.bound ?? null;
+  const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
   if (bound && params.length > 0 && Date.now() < deadline) {
     const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
     const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3 });
@@ -263,16 +249,59 @@ function iterationsOf(counted: CounterInstrumentation, header: number, input: St
   return runIterations(counted, input, nondet)?.get(header) ?? null;
 }
 
-/** An observed input on which the loop runs exactly `bound` times, confirmed by running it again. */
-function tightness(counted: CounterInstrumentation, header: number, bound: Linear, samples: readonly IterationSample[]): TightnessEvidence | undefined {
-  // The longest such run is the most telling witness.
+/** An observed input on which the loop (procedure) runs exactly `bound` times (calls), confirmed by
+ * running it again; the longest such run is the most telling witness. */
+function tightInput(samples: readonly IterationSample[], bound: Linear, recount: (input: State, nondet: readonly bigint[]) => bigint | null): TightnessEvidence | undefined {
   for (const s of [...samples].sort((a, b) => (a.iterations > b.iterations ? -1 : a.iterations < b.iterations ? 1 : 0))) {
     const value = L.evaluate(bound, (v) => s.input.get(v) ?? 0n);
-    if (value !== s.iterations) continue;
-    const again = iterationsOf(counted, header, s.input, s.nondet ?? []);
-    if (again === value) return { input: s.input, nondet: s.nondet ?? [], iterations: value };
+    if (value === s.iterations && recount(s.input, s.nondet ?? []) === value) return { input: s.input, nondet: s.nondet ?? [], iterations: value };
   }
   return undefined;
+}
+
+interface FittedSearch {
+  readonly proved?: { readonly bound: Linear; readonly result: VerifyResult };
+  /** The first candidate no run refuted (the proof may just have run out of time). */
+  readonly unrefuted: Linear | null;
+  readonly reason: string;
+}
+
+/**
+ * The search loops and recursive procedures share: the best-ranked fit to the observations not tried
+ * yet is sent to `prove`; a replayed run that exceeds it is recounted and becomes one more observation
+ * (`samples` grows), and the fit is redone.
+ */
+async function searchFittedBound(
+  params: readonly string[],
+  samples: IterationSample[],
+  recount: (input: State, nondet: readonly bigint[]) => bigint | null,
+  options: Internal,
+  line: number,
+  prove: (bound: Linear, timeoutMs: number) => Promise<VerifyResult>,
+  deadline: number,
+): Promise<FittedSearch> {
+  const tried = new Set<string>();
+  let unrefuted: Linear | null = null;
+  let reason = 'no candidate bound';
+  for (let attempt = 0; attempt < (options.candidates ?? 4) && Date.now() < deadline; attempt++) {
+    const candidate = fitBounds(params, samples).find((c) => !tried.has(L.key(c.bound)));
+    if (!candidate) break;
+    tried.add(L.key(candidate.bound));
+    unrefuted ??= candidate.bound;
+    const text = L.toC(candidate.bound);
+    options.onBoundsProgress?.({ kind: 'candidate', line, bound: text });
+    const result = await prove(candidate.bound, Math.max(1000, deadline - Date.now()));
+    tallyVerify(options.tally, result.stats);
+    if (result.verdict === 'safe' && result.certified) return { proved: { bound: candidate.bound, result }, unrefuted, reason: '' };
+    if (result.verdict === 'unsafe' && result.counterexample) {
+      const { inputs, nondet } = result.counterexample;
+      const more = recount(inputs, nondet);
+      if (more !== null) samples.push({ input: inputs, iterations: more, nondet });
+      unrefuted = null;
+      reason = `the bound ${text} is exceeded on a replayed run`;
+    } else reason = result.reason ?? `the bound ${text} was not proved`;
+  }
+  return { unrefuted, reason };
 }
 
 function lineOf(program: Program, fn: string, header: number): number {
@@ -349,40 +378,25 @@ async function proveCalls(
   program: Program, fn: string, params: readonly string[], recursive: readonly string[], p: string, pre: Formula,
   samples: IterationSample[], observe: (input: State, nondet: readonly bigint[]) => Map<string, bigint> | null, options: Internal,
 ): Promise<{ found?: ProcedureBound; reason: string }> {
-  const stopBy = Date.now() + (options.timeoutMs ?? 60_000);
-  const tried = new Set<string>();
-  let reason = 'no candidate bound';
-  for (let attempt = 0; attempt < (options.candidates ?? 4) && Date.now() < stopBy; attempt++) {
-    const candidate = fitBounds(params, samples).find((c) => !tried.has(L.key(c.bound)));
-    if (!candidate) break;
-    tried.add(L.key(candidate.bound));
-    const text = L.toC(candidate.bound);
-    options.onBoundsProgress?.({ kind: 'candidate', line: program.procedures.get(p)!.pos.line, bound: text });
-    const asserted = withCallCounters(program, fn, recursive, new Map([[p, candidate.bound]]), pre);
-    const result = await verify(asserted.program, {
+  const recount = (input: State, nondet: readonly bigint[]) => observe(input, nondet)?.get(p) ?? null;
+  const search = await searchFittedBound(params, samples, recount, options, program.procedures.get(p)!.pos.line, (bound, timeoutMs) => {
+    const asserted = withCallCounters(program, fn, recursive, new Map([[p, bound]]), pre);
+    return verify(asserted.program, {
       function: asserted.wrapper,
       ...(options.schedule ? { schedule: options.schedule } : {}),
       ...(options.backend ? { backend: options.backend } : {}),
-      timeoutMs: Math.max(1000, stopBy - Date.now()),
+      timeoutMs,
     });
-    tallyVerify(options.tally, result.stats);
-    if (result.verdict === 'safe' && result.certified) {
-      const tight = [...samples].sort((a, b) => (a.iterations > b.iterations ? -1 : a.iterations < b.iterations ? 1 : 0))
-        .find((s) => L.evaluate(candidate.bound, (v) => s.input.get(v) ?? 0n) === s.iterations && observe(s.input, [])?.get(p) === s.iterations);
-      return {
-        reason: '',
-        found: {
-          function: fn, procedure: p, bound: text, boundExpr: candidate.bound, precondition: pre === F.TRUE ? '1' : F.toC(pre), preconditionFormula: pre, certified: true,
-          summaries: (result.summaries ?? []).flatMap((s) => s.pairs.map((pair) => `${s.procedure}: ${pair.pre} => ${pair.post}`)),
-          ...(tight ? { tight: { input: tight.input, nondet: [], iterations: tight.iterations } } : {}),
-        },
-      };
-    }
-    if (result.verdict === 'unsafe' && result.counterexample) {
-      const more = observe(result.counterexample.inputs, result.counterexample.nondet)?.get(p);
-      if (more !== undefined) samples.push({ input: result.counterexample.inputs, iterations: more, nondet: result.counterexample.nondet });
-      reason = `the bound ${text} is exceeded on a replayed run`;
-    } else reason = result.reason ?? `the bound ${text} was not proved`;
-  }
-  return { reason };
+  }, Date.now() + (options.timeoutMs ?? 60_000));
+  if (!search.proved) return { reason: search.reason };
+  const { bound, result } = search.proved;
+  const tight = tightInput(samples, bound, recount);
+  return {
+    reason: '',
+    found: {
+      function: fn, procedure: p, bound: L.toC(bound), boundExpr: bound, precondition: pre === F.TRUE ? '1' : F.toC(pre), preconditionFormula: pre, certified: true,
+      summaries: (result.summaries ?? []).flatMap((s) => s.pairs.map((pair) => `${s.procedure}: ${pair.pre} => ${pair.post}`)),
+      ...(tight ? { tight } : {}),
+    },
+  };
 }

@@ -62,7 +62,7 @@ export function withIterationCounters(program: Program, fn: string, bounds: Read
   const push = (from: number, to: number, stmt: Stmt, pos: SourcePos): void => {
     edges.push({ id: edges.length, from, to, stmt, pos });
   };
-  /** from --stmts[0]--> … --stmts[n-1]--> to, through fresh locations; returns the location before the last statement. */
+  /** from --stmts[0]--> … --stmts[n-1]--> to, through fresh locations; returns the n + 1 locations in order. */
   const chain = (from: number, to: number, stmts: readonly Stmt[], pos: SourcePos): number[] => {
     const points = [from];
     for (let i = 0; i < stmts.length - 1; i++) points.push(newLocation());

@@ -47,7 +47,10 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
     // No input keeps it running: try to prove that, with a certified bound on every loop.
     const remaining = (options.timeoutMs ?? 300_000) - result.stats.millis;
     const proved = remaining > 1000 ? await bounds(program, { ...options, function: fn, timeoutMs: remaining }) : null;
-    if (proved && proved.procedures.length === 0 && proved.loops.every((l) => l.certified && l.precondition === '1')) {
+    // Every loop that can run must be bounded: callees' loops are not counted by bounds, so a call to
+    // one leaves the question open.
+    const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
+    if (proved && proved.calleesWithLoops.length === 0 && proved.loops.every(unconditional) && proved.procedures.every(unconditional)) {
       return { function: fn, verdict: 'terminates', conditions: [], bounds: proved.loops, stats: result.stats };
     }
   }

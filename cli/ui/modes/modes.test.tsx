@@ -179,6 +179,7 @@ test('bounds: each loop\'s certified bound, the input attaining it, conditional 
     procedures: [],
     runs: 96,
     nonTerminatingRuns: 22,
+    calleesWithLoops: [],
     stats: { proofAttempts: 5, satCalls: 9, maxClauses: 40000 },
     millis: 23000,
   };

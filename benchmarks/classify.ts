@@ -20,6 +20,7 @@ export interface VerifyStep {
   readonly clauses?: number;
   readonly encodeMs?: number;
   readonly satMs?: number;
+  readonly solverMs?: number;
   readonly backend?: string;
   readonly result?: string;
   readonly reason?: string;
@@ -123,8 +124,10 @@ export interface RunRecord {
   readonly steps: number;
   readonly variables?: number;
   readonly clauses?: number;
-  /** SAT time summed over all steps. */
+  /** SAT time summed over all steps (wall-clock of each call, solver start-up included). */
   readonly satMillis?: number;
+  /** Time inside the solver summed over all steps, when the back end reports it. */
+  readonly solverMillis?: number;
   /** The engine's own time (`millis` of the JSON). */
   readonly engineMillis?: number;
   /** Wall-clock time of the child process, start-up included. */
@@ -138,6 +141,7 @@ export function toRecord(task: { id: string; file: string; expected: Expected },
   const { status, reason, report } = interpretOutcome(outcome, timeoutSeconds);
   const last = report?.stats[report.stats.length - 1];
   const satTimes = report?.stats.map((s) => s.satMs).filter((t): t is number => typeof t === 'number') ?? [];
+  const solverTimes = report?.stats.map((s) => s.solverMs).filter((t): t is number => typeof t === 'number') ?? [];
   return {
     task: task.id,
     file: task.file,
@@ -153,6 +157,7 @@ export function toRecord(task: { id: string; file: string; expected: Expected },
     ...(typeof last?.variables === 'number' ? { variables: last.variables } : {}),
     ...(typeof last?.clauses === 'number' ? { clauses: last.clauses } : {}),
     ...(satTimes.length > 0 ? { satMillis: satTimes.reduce((a, b) => a + b, 0) } : {}),
+    ...(solverTimes.length > 0 ? { solverMillis: solverTimes.reduce((a, b) => a + b, 0) } : {}),
     ...(typeof report?.millis === 'number' ? { engineMillis: report.millis } : {}),
     wallMillis: outcome.wallMillis,
     exitCode: outcome.exitCode,

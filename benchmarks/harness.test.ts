@@ -66,7 +66,7 @@ test('an all-correct run exits 0 and saves the Markdown table and the raw JSON',
   // The CLI got the sidecar's function and each cut-set.
   const proved = r.json.records.filter((x: any) => x.task === 'lit/proved');
   t.deepEqual(proved.map((x: any) => x.report.args.slice(4)), [['30', '--cutset', 'paths', '--function', 'PV1'], ['30', '--cutset', 'headers', '--function', 'PV1']]);
-  t.regex(r.markdown, /\| lit\/proved \| safe \| safe \| yes \| headers \| conj2 \|  \| 120 \| 4567 \| 0\.04 \| 0\.06 \|/);
+  t.regex(r.markdown, /\| lit\/proved \| safe \| safe \| yes \| headers \| conj2 \|  \| 120 \| 4567 \| 0\.04 \|  \| 0\.06 \|/);
   t.regex(r.markdown, /lit\/odd \(paths, rejected\): odd\.c:2:3: unsupported: pointer type/);
 });
 

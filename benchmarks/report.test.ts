@@ -7,7 +7,7 @@ function rec(task: string, expected: 'safe' | 'unsafe', status: RunRecord['statu
 }
 
 const records: RunRecord[] = [
-  rec('a', 'safe', 'safe', 'correct', 1000, { template: 'conj2', variables: 10, clauses: 20, satMillis: 300, engineMillis: 800 }),
+  rec('a', 'safe', 'safe', 'correct', 1000, { template: 'conj2', variables: 10, clauses: 20, satMillis: 300, solverMillis: 120, engineMillis: 800 }),
   rec('a', 'safe', 'unknown', 'inconclusive', 3000, { cutset: 'headers', reason: 'template exhausted' }),
   rec('b', 'unsafe', 'unsafe', 'correct', 2000),
   rec('c', 'unsafe', 'safe', 'wrong', 500),
@@ -40,8 +40,8 @@ test('the Markdown report has one table row per run, escaped cells, reasons and 
   const md = markdownReport(records, { title: 'T', description: ['Date: now'] });
   const rows = md.split('\n').filter((l) => l.startsWith('| '));
   t.is(rows.length, 1 + records.length);
-  t.is(rows[0], '| task | expected | verdict | correct? | cut-set | template | q | vars | clauses | SAT s | engine s | total s |');
-  t.is(rows[1], '| a | safe | safe | yes | paths | conj2 |  | 10 | 20 | 0.30 | 0.80 | 1.00 |');
+  t.is(rows[0], '| task | expected | verdict | correct? | cut-set | template | q | vars | clauses | SAT s | solve s | engine s | total s |');
+  t.is(rows[1], '| a | safe | safe | yes | paths | conj2 |  | 10 | 20 | 0.30 | 0.12 | 0.80 | 1.00 |');
   t.true(rows.some((r) => r.startsWith('| c | unsafe | safe | WRONG |')));
   t.regex(md, /- d \(paths, rejected\): d\.c:1:2: unsupported: a \\\| b/);
   t.regex(md, /- WRONG verdicts: 1/);

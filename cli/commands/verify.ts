@@ -157,6 +157,7 @@ export function verifyJson(file: string, r: VerifyResult): object {
       clauses: s.clauses,
       encodeMs: s.encodeMillis,
       satMs: s.satMillis,
+      ...(s.solverMillis !== undefined ? { solverMs: s.solverMillis } : {}),
       backend: s.backend,
       result: s.result,
       ...(s.reason !== undefined ? { reason: s.reason } : {}),

@@ -8,7 +8,7 @@
 // explicitly, and every job that touches the shared context runs under one lock (withLiaSolver).
 // Numbers are written as decimal numerals, so bigints of any size stay exact.
 import type { Context } from 'z3-solver';
-import { getZ3, trackZ3Work, type Z3Api } from '../sat/z3-context.js';
+import { currentZ3, getZ3, trackZ3Work, type Z3Api } from '../sat/z3-context.js';
 
 type LiaContext = Context<'lia'>;
 type Z3Solver = InstanceType<LiaContext['Solver']>;
@@ -71,6 +71,23 @@ export function withLiaSolver<T>(job: (solver: LiaSolver) => Promise<T>): Promis
 }
 
 const INTERRUPT_REPEAT_MS = 50;
+
+/**
+ * Starts the checker's z3 session in the background, for a check that is likely soon: z3's
+ * initialisation (~0.45 s) and the first check() of a process (~0.2 s, when z3 starts its worker
+ * threads) are paid on a trivial query while the caller searches. Queued like any job, so shutdownZ3()
+ * waits for it; never throws. Does nothing once the session has been started.
+ */
+export function warmUpChecker(): void {
+  if (warmedFor !== null && warmedFor === currentZ3()) return;
+  warmedFor = currentZ3() ?? getZ3();
+  withLiaSolver(async (solver) => {
+    const x = solver.intSymbol();
+    solver.assert(`(> ${x} 0)`);
+    await solver.check({ timeoutMs: 5_000 });
+  }).catch(() => undefined);
+}
+let warmedFor: Promise<Z3Api> | null = null;
 
 export type CheckStatus = 'sat' | 'unsat' | 'unknown';
 

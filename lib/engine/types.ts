@@ -42,7 +42,10 @@ export interface StepStats {
   readonly variables: number; // CNF variables
   readonly clauses: number;
   readonly encodeMillis: number;
+  /** Wall-clock time of the SAT call (solver start-up included). */
   readonly satMillis: number;
+  /** Time inside the solver on this instance, when the back end reports it (see SatResult). */
+  readonly solverMillis?: number;
   readonly backend: string;
   readonly result: 'sat' | 'unsat' | 'unknown' | 'skipped';
   readonly reason?: string;

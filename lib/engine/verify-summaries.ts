@@ -115,6 +115,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,
       unknowns: system.unknowns.length - templates.pinned.size, constraints: system.constraints.length,
       variables: encoder.stats.vars, clauses: encoder.stats.clauses, encodeMillis, satMillis: sat.millis,
+      ...(sat.solverMillis !== undefined ? { solverMillis: sat.solverMillis } : {}),
       backend: sat.backend, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}),
       summaries: guided ? pairCount(guided.pairs) : q,
     };

@@ -13,6 +13,7 @@ import { encodeUnknowns } from '../encode/system-encoder.js';
 import { createBackend } from '../sat/index.js';
 import type { SatBackend } from '../sat/types.js';
 import { checkInvariants } from '../check/certificate.js';
+import { warmUpChecker } from '../check/lia-solver.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
 import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, resolveFunction, templatesFor, type PreparedAnalysis } from './prepare.js';
@@ -119,11 +120,15 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   base.verificationConditions = prepared.vcs.length;
   options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
+  // The solver's start-up (MiniSat's compile in its worker) runs while the samples are taken.
+  backend.warmUp?.();
   // Sampling gets a small share of the time budget; it only guides the search.
   const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
   const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { budgetMs: sampleBudget });
   const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+  // No run failed, so the search begins and a proof will need the checker: z3 starts meanwhile.
+  warmUpChecker();
   const hull = hullEqualities(prepared, samples);
   const placed = placePins(prepared, pins);
   if (placed.unplaced.length > 0) return unknown(`no cut-point at line ${placed.unplaced.join(', ')} for the pinned invariant (cut-set ${strategy})`);
@@ -192,6 +197,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       clauses: encoded.stats.clauses,
       encodeMillis,
       satMillis: sat.millis,
+      ...(sat.solverMillis !== undefined ? { solverMillis: sat.solverMillis } : {}),
       backend: sat.backend,
       result: sat.status,
       ...(sat.reason ? { reason: sat.reason } : {}),

@@ -45,14 +45,18 @@ export const INVALID_MODEL_REASON = 'solver returned an invalid model';
  * The single exit for a 'sat' answer: the model is re-checked against the CNF here, and a model that
  * does not satisfy it becomes 'unknown'.
  */
-export function checkedSat(cnf: Cnf, model: readonly boolean[], backend: string, startedAt: number): SatResult {
+export function checkedSat(cnf: Cnf, model: readonly boolean[], backend: string, startedAt: number, solverMillis?: number): SatResult {
   const millis = elapsedSince(startedAt);
   if (!satisfies(cnf, model)) return { status: 'unknown', reason: INVALID_MODEL_REASON, millis, backend };
-  return { status: 'sat', model, millis, backend };
+  return { status: 'sat', model, millis, ...solverTime(solverMillis), backend };
 }
 
-export function unsatResult(backend: string, startedAt: number): SatResult {
-  return { status: 'unsat', millis: elapsedSince(startedAt), backend };
+export function unsatResult(backend: string, startedAt: number, solverMillis?: number): SatResult {
+  return { status: 'unsat', millis: elapsedSince(startedAt), ...solverTime(solverMillis), backend };
+}
+
+function solverTime(solverMillis: number | undefined): { solverMillis?: number } {
+  return solverMillis === undefined ? {} : { solverMillis: Math.round(solverMillis) };
 }
 
 export function unknownResult(reason: string, backend: string, startedAt: number): SatResult {

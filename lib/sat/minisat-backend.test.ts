@@ -91,3 +91,15 @@ test('malformed CNFs and heap sizes are rejected', async (t) => {
   t.throws(() => new MinisatBackend({ heapBytes: 20 * MiB }), { instanceOf: RangeError });
   t.throws(() => new MinisatBackend({ heapBytes: 4096 * MiB }), { instanceOf: RangeError });
 });
+
+test('the time inside the solver is reported apart from the call, which includes the worker start-up', async (t) => {
+  // A heap size no other test uses: a fresh pool whose first worker is started by warmUp.
+  const fresh = new MinisatBackend({ heapBytes: 48 * MiB });
+  fresh.warmUp();
+  for (const cnf of [pigeonhole(5, 5), pigeonhole(6, 5)]) {
+    const result = await fresh.solve(cnf);
+    t.not(result.status, 'unknown');
+    t.is(typeof result.solverMillis, 'number');
+    t.true(result.solverMillis! >= 0 && result.solverMillis! <= result.millis + 1);
+  }
+});

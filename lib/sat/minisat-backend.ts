@@ -43,6 +43,10 @@ export class MinisatBackend implements SatBackend {
     assertValidHeapBytes(this.heapBytes);
   }
 
+  warmUp(): void {
+    minisatPool(this.heapBytes).warm();
+  }
+
   async solve(cnf: Cnf, options: SolveOptions = {}): Promise<SatResult> {
     const startedAt = performance.now();
     assertWellFormedCnf(cnf);
@@ -54,9 +58,9 @@ export class MinisatBackend implements SatBackend {
     const outcome = await minisatPool(this.heapBytes).run(job, options);
     switch (outcome.kind) {
       case 'sat':
-        return checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt);
+        return checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt, outcome.solveMillis);
       case 'unsat':
-        return unsatResult(this.name, startedAt);
+        return unsatResult(this.name, startedAt, outcome.solveMillis);
       case 'out-of-memory':
         return unknownResult(OUT_OF_MEMORY_REASON, this.name, startedAt);
       case 'timeout':

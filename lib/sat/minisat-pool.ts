@@ -90,6 +90,18 @@ export class MinisatWorkerPool {
     });
   }
 
+  /**
+   * Starts compiling MiniSat in an idle worker now, so that the first solve does not wait for it:
+   * callers that will solve soon (after sampling and encoding) overlap the ~150–400 ms start-up
+   * with their own work. Does nothing if a worker is already idle.
+   */
+  warm(): void {
+    if (this.idle.length > 0 || this.busy >= this.maxWorkers) return;
+    const worker = this.spawn();
+    worker.unref();
+    this.idle.push(worker);
+  }
+
   private acquire(): Worker {
     const worker = this.idle.pop() ?? this.spawn();
     worker.ref();

@@ -12,7 +12,7 @@ export interface MinisatJob {
 }
 
 export type MinisatReply =
-  | { readonly kind: 'sat'; /** assignment[v] is 1 when variable v is true (index 0 unused). */ readonly assignment: Uint8Array }
-  | { readonly kind: 'unsat' }
+  | { readonly kind: 'sat'; /** assignment[v] is 1 when variable v is true (index 0 unused). */ readonly assignment: Uint8Array; readonly solveMillis: number }
+  | { readonly kind: 'unsat'; /** Time in the worker from receiving the job to the answer. */ readonly solveMillis: number }
   | { readonly kind: 'out-of-memory'; readonly detail: string }
   | { readonly kind: 'failed'; readonly detail: string };

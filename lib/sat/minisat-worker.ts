@@ -22,7 +22,7 @@ try {
   createSolver = error instanceof Error ? error : new Error(String(error));
 }
 
-function solve(factory: MinisatFactory, job: MinisatJob): MinisatReply {
+function solve(factory: MinisatFactory, job: MinisatJob, startedAt: number): MinisatReply {
   const native = factory();
   native._createTheSolver();
   native._ensureVar(job.numVars);
@@ -35,17 +35,17 @@ function solve(factory: MinisatFactory, job: MinisatJob): MinisatReply {
   for (let i = 0; i < flatClauses.length; i++) {
     if (flatClauses[i] !== 0) continue;
     // false once MiniSat can already tell the clauses are unsatisfiable
-    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat' };
+    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat', solveMillis: performance.now() - startedAt };
     clauseStart = i + 1;
   }
   native._free(base);
 
-  if (!native._solve()) return { kind: 'unsat' };
+  if (!native._solve()) return { kind: 'unsat', solveMillis: performance.now() - startedAt };
   const solution = native._getSolution();
   const assignment = new Uint8Array(job.numVars + 1);
   // MiniSat's lbool: 0 is l_True
   for (let v = 1; v <= job.numVars; v++) assignment[v] = native.HEAPU8[solution + v - 1] === 0 ? 1 : 0;
-  return { kind: 'sat', assignment };
+  return { kind: 'sat', assignment, solveMillis: performance.now() - startedAt };
 }
 
 function describe(thrown: unknown): string {
@@ -53,10 +53,11 @@ function describe(thrown: unknown): string {
 }
 
 function run(job: MinisatJob): MinisatReply {
+  const startedAt = performance.now();
   if (createSolver instanceof Error) return { kind: 'failed', detail: createSolver.message };
   printedDuringJob = [];
   try {
-    return solve(createSolver, job);
+    return solve(createSolver, job, startedAt);
   } catch (thrown) {
     // Emscripten's abort() prints the reason, then throws a string.
     const printed = printedDuringJob.join('\n');

@@ -14,7 +14,13 @@ export interface SatResult {
   readonly model?: readonly boolean[];
   /** For 'unknown': why (e.g. "timeout after 30 s", "SAT solver out of memory"). */
   readonly reason?: string;
+  /** Wall-clock time of the call: the solver's start-up and any wait for a free worker included. */
   readonly millis: number;
+  /**
+   * Time the solver itself spent on this instance (loading the clauses and searching), when the back
+   * end can tell: this is what the paper's Table 1 reports, without process or solver start-up.
+   */
+  readonly solverMillis?: number;
   readonly backend: string;
 }
 
@@ -28,4 +34,6 @@ export interface SolveOptions {
 export interface SatBackend {
   readonly name: string;
   solve(cnf: Cnf, options?: SolveOptions): Promise<SatResult>;
+  /** Optional: start any expensive initialisation now, in the background, ahead of a solve soon. */
+  warmUp?(): void;
 }

@@ -31,6 +31,11 @@ export function getZ3(): Promise<Z3Api> {
   return api;
 }
 
+/** The instance getZ3() would return, if one is started or starting; null if none. */
+export function currentZ3(): Promise<Z3Api> | null {
+  return api;
+}
+
 /**
  * Register a running z3 operation (a `solver.check()`, or a whole task that may call it) so that
  * shutdownZ3() can interrupt it and wait for it before ending z3's threads. `interrupt` may be
@@ -121,3 +126,4 @@ function reportZ3Print(text: string): void {
   if (/command from terminated worker/.test(text)) return;
   process.stderr.write(`z3: ${text}\n`);
 }
+

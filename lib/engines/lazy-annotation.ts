@@ -16,7 +16,8 @@
 // segments are then proved, that subset is the invariant, which the independent checker must still
 // prove; otherwise the inductive subset is kept as labels and τ0 is doubled.
 //
-// Calls of non-recursive procedures are inlined by the model; recursion answers unknown.
+// Calls of non-recursive procedures are inlined by the model; programs with recursive procedures are
+// handled by the interprocedural version with negative summaries (inter-annotation.ts).
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
@@ -29,8 +30,12 @@ import { safeResult, unsafeResult } from './result.js';
 import { runEngine } from './run.js';
 import { concretize, fromSsa, ssaName } from './trace.js';
 import type { EngineOptions, EngineResult } from './types.js';
+import { needsSummaries } from '../engine/summary-prepare.js';
+import { interproceduralLazyAnnotation } from './inter-annotation.js';
 
 export function lazyAnnotation(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
+  // Calls that survive inlining are recursive: they get negative summaries (inter-annotation.ts).
+  if (needsSummaries(program, options.function)) return interproceduralLazyAnnotation(program, options);
   return runEngine('lazy-annotation', search, program, options);
 }
 
@@ -41,13 +46,13 @@ const MAX_TTL = 64;
 /** Loop-free segments per cut-point enumerated for the strengthening before giving up. */
 const MAX_SEGMENTS = 4_000;
 
-type Cube = readonly Atom[];
+export type Cube = readonly Atom[];
 
 /** The axiom label τ < 0 (as τ ≤ -1) of every location. */
-const AXIOM: Cube = [{ rel: '>=', expr: L.addConstant(L.variable(TTL, -1n), -1n) }];
+export const AXIOM: Cube = [{ rel: '>=', expr: L.addConstant(L.variable(TTL, -1n), -1n) }];
 
 /** A disjunction of cubes with subsumption: a cube implied by another one adds nothing. */
-class Labels {
+export class Labels {
   private readonly cubes = new Map<number, Cube[]>();
 
   get(key: number): readonly Cube[] {
@@ -73,16 +78,16 @@ class Labels {
  * only adds cuts the integer states satisfy. The path itself is kept: an error is reported only
  * after the exact path has been solved over the integers and replayed.
  */
-interface SymbolicState {
+export interface SymbolicState {
   readonly loc: number;
   readonly atoms: readonly Atom[];
   readonly path: readonly Transition[];
 }
 
-const currentName = (version: ReadonlyMap<string, number>) => (v: string): string => ssaName(v, version.get(v) ?? 0);
+export const currentName = (version: ReadonlyMap<string, number>) => (v: string): string => ssaName(v, version.get(v) ?? 0);
 
 /** The transition's constraint over the SSA names of `version`, and the versions after it. */
-function stepOf(version0: ReadonlyMap<string, number>, t: Transition, retreating: boolean): { group: Atom[]; version: Map<string, number> } {
+export function stepOf(version0: ReadonlyMap<string, number>, t: Transition, retreating: boolean): { group: Atom[]; version: Map<string, number> } {
   const version = new Map(version0);
   const group = t.guard.map((a) => renameAtom(a, currentName(version)));
   const bump = (v: string): { before: string; after: string } => {
@@ -103,7 +108,7 @@ function stepOf(version0: ReadonlyMap<string, number>, t: Transition, retreating
 }
 
 /** The state after t (false when infeasible over the reals). */
-function successor(atoms: readonly Atom[], t: Transition, retreating: boolean): readonly Atom[] | 'false' {
+export function successor(atoms: readonly Atom[], t: Transition, retreating: boolean): readonly Atom[] | 'false' {
   let next = post(atoms, t);
   if (next !== 'false' && retreating) next = post(next, decrementTtl(t));
   if (next === 'false' || (t.guard.length > 0 && realEntails(next, 'false'))) return 'false';
@@ -115,7 +120,7 @@ const decrementTtl = (t: Transition): Transition => ({
 });
 
 /** Transitions closing a cycle in a depth-first search from the entry: every cycle contains one. */
-function retreatingTransitions(model: EngineModel): Set<number> {
+export function retreatingTransitions(model: Pick<EngineModel, 'proc' | 'outgoing'>): Set<number> {
   const retreating = new Set<number>();
   const state = new Map<number, 'active' | 'done'>();
   const stack: { loc: number; next: number }[] = [{ loc: model.proc.entry, next: 0 }];
@@ -231,7 +236,7 @@ async function boundedSearch(
  * of the label blocking its successor (one interpolant per cube of that negation, conjoined).
  * The result holds in s, and from it the edge leads into the blocking label (or nowhere).
  */
-function learn(s: SymbolicState, t: Transition, retreating: boolean, blocker: Cube | 'infeasible'): Cube {
+export function learn(s: SymbolicState, t: Transition, retreating: boolean, blocker: Cube | 'infeasible'): Cube {
   const before = new Map<string, number>();
   const { group, version: after } = stepOf(before, t, retreating);
   const state = s.atoms.map((a) => renameAtom(a, currentName(before)));
@@ -260,7 +265,7 @@ async function reachedError(model: EngineModel, ctx: EngineContext, s: SymbolicS
     : concrete.reason);
 }
 
-function dedupe(atoms: readonly Atom[]): Atom[] {
+export function dedupe(atoms: readonly Atom[]): Atom[] {
   const seen = new Map<string, Atom>();
   for (const a of atoms) seen.set(atomKey(a), a);
   return [...seen.values()];

@@ -148,6 +148,7 @@ export function verifyJson(file: string, r: VerifyResult): object {
     invariants: r.invariants.map((i) => ({ function: i.function, line: i.line, expression: i.expression })),
     ...(r.pinned ? { pinned: r.pinned } : {}),
     ...(r.summaries ? { summaries: Object.fromEntries(r.summaries.map((s) => [s.procedure, s.pairs.map((p) => ({ pre: p.pre, post: p.post }))])) } : {}),
+    ...(r.houdini ? { houdini: { ...r.houdini } } : {}),
     stats: r.stats.map((s) => ({
       template: s.template,
       widths: s.widths,
@@ -183,6 +184,10 @@ export function formatVerify(file: string, r: VerifyResult): string {
   if (r.summaries && r.summaries.length > 0) {
     lines.push(r.verdict === 'safe' ? 'summaries (pre => post):' : 'candidate summaries (not certified):');
     for (const s of r.summaries) for (const p of s.pairs) lines.push(`  ${s.procedure}: ${p.pre} => ${p.post}`);
+  }
+  if (r.houdini) {
+    const h = r.houdini;
+    lines.push(`observed bounds (Houdini): ${h.kept} of ${h.candidates} candidate conjuncts inductive after ${h.rounds} checker round${h.rounds === 1 ? '' : 's'} (${h.millis} ms)${h.proved ? '; they prove the program, so the template search stopped there' : '; not enough to prove the program'}`);
   }
   if (r.stats.length > 0) {
     lines.push('search:');

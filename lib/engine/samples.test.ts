@@ -5,7 +5,7 @@ import { parseProgram } from '../frontend/index.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interp/index.js';
 import { prepareAnalysis } from './prepare.js';
-import { sampleBadStates, sampleStates, type State } from './samples.js';
+import { sampleBadStates, sampleCalls, sampleStates, type State } from './samples.js';
 
 const PV1 = 'void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }\n';
 const PV2 = `int main() { int x = 0; int y = 0;
@@ -135,4 +135,26 @@ test('a failing run is reported and replays to the same assertion', (t) => {
       t.is(final, 7n, `bad state ${key(s)} at ${cut} does not end with i == 7`);
     }
   }
+});
+
+const ADD = `int Add(int i, int j) {
+  int ret;
+  if (i <= 0) { ret = j; } else { ret = Add(i - 1, j + 1); }
+  return ret;
+}
+void IP1() {
+  int r = Add(5, 3);
+  assert(r == 8);
+}
+`;
+
+test('observed calls include direct calls on a grid of arguments, off the line the program calls on', (t) => {
+  const program = parseProgram(ADD, 'add.c');
+  const calls = sampleCalls(program, 'IP1').get('Add') ?? [];
+  const value = (c: (typeof calls)[number], v: string) => c.args.get(v) ?? 0n;
+  // The program itself only calls Add(5, 3), Add(4, 4), …, Add(0, 8): i + j == 8 and the result 8.
+  t.true(calls.some((c) => value(c, 'i') === 5n && value(c, 'j') === 3n && c.result === 8n));
+  t.true(calls.some((c) => value(c, 'i') + value(c, 'j') !== 8n), 'some call is off the line i + j == 8');
+  // Every observation is a real call: the result is what Add computes.
+  for (const c of calls) t.is(c.result, value(c, 'i') > 0n ? value(c, 'i') + value(c, 'j') : value(c, 'j'));
 });

@@ -26,6 +26,8 @@ export interface Samples {
   readonly states: ReadonlyMap<number, readonly State[]>;
   /** A run of the given program that failed an assertion, if any did. */
   readonly failure?: RunResult;
+  /** Every distinct state observed at each cut-point (up to 4000), before `states` thins them out. */
+  readonly observed?: ReadonlyMap<number, readonly State[]>;
 }
 
 /** Values mostly near zero, where small programs branch, sometimes larger. */
@@ -73,7 +75,8 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     const step = Math.max(1, Math.ceil(all.length / maxPer));
     states.set(c, all.filter((_, i) => i % step === 0).slice(0, maxPer));
   }
-  return failure ? { states, failure } : { states };
+  const observed = new Map<number, State[]>([...seen].map(([c, bucket]) => [c, [...bucket.values()]]));
+  return failure ? { states, failure, observed } : { states, observed };
 }
 
 /** The entry frame's full states at the watched locations along a traced run, in order. */
@@ -181,8 +184,13 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
   const next = mulberry32(options.seed ?? 20080607);
   const stopAt = Date.now() + (options.budgetMs ?? 1000);
   const seen = new Map<string, Map<string, CallObservation>>();
-  for (let run = 0; run < runs && Date.now() < stopAt; run++) {
-    const result = runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true });
+  const observe = (callee: string, args: ReadonlyMap<string, bigint>, value: bigint): void => {
+    const bucket = seen.get(callee) ?? new Map<string, CallObservation>();
+    seen.set(callee, bucket);
+    const key = `${stateKey(args)}->${value}`;
+    if (bucket.size < maxPer && !bucket.has(key)) bucket.set(key, { args, result: value });
+  };
+  const collect = (result: RunResult): void => {
     const open: { callee: string; args: ReadonlyMap<string, bigint> }[] = [];
     for (const step of result.trace ?? []) {
       if (step.kind === 'call') {
@@ -192,12 +200,39 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
         const call = open.pop();
         const value = [...step.values.values()][0];
         if (!call || value === undefined || call.callee === '') continue;
-        const bucket = seen.get(call.callee) ?? new Map<string, CallObservation>();
-        seen.set(call.callee, bucket);
-        const key = `${stateKey(call.args)}->${value}`;
-        if (bucket.size < maxPer && !bucket.has(key)) bucket.set(key, { args: call.args, result: value });
+        observe(call.callee, call.args, value);
       }
+    }
+  };
+  for (let run = 0; run < runs && Date.now() < stopAt; run++) {
+    collect(runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }));
+  }
+  // The program's own calls often lie on one line (Fig. 3(a) calls Add(5, 3), then Add(4, 4), …: all
+  // with i + j == 8), which fits many laws. Calling each observed procedure directly on a small grid
+  // of arguments adds real calls off that line, so the law that holds in general stands out.
+  for (const callee of [...seen.keys()]) {
+    const params = program.procedures.get(callee)?.params ?? [];
+    for (const args of argumentGrid(params, next)) {
+      if (Date.now() >= stopAt) break;
+      const result = runProgram(program, { entry: callee, inputs: args, nondet: nondetStream(next, 64), nondetDefault: 0n, maxSteps, recordTrace: true });
+      if (result.outcome.kind === 'exit' && result.outcome.returnValue !== null) observe(callee, result.inputs, result.outcome.returnValue);
+      collect(result);
     }
   }
   return new Map([...seen].map(([callee, bucket]) => [callee, [...bucket.values()]]));
+}
+
+const GRID_VALUES = [0n, 1n, 2n, 3n, 5n, -1n, -2n];
+const MAX_GRID_CALLS = 49;
+
+/** Argument vectors over GRID_VALUES: all of them for up to two parameters, a random sample beyond. */
+function argumentGrid(params: readonly string[], next: () => number): Map<string, bigint>[] {
+  const total = GRID_VALUES.length ** params.length;
+  const vectors: bigint[][] = [];
+  if (total <= MAX_GRID_CALLS) {
+    for (let k = 0; k < total; k++) vectors.push(params.map((_, i) => GRID_VALUES[Math.floor(k / GRID_VALUES.length ** i) % GRID_VALUES.length]!));
+  } else {
+    for (let k = 0; k < MAX_GRID_CALLS; k++) vectors.push(params.map(() => GRID_VALUES[Math.floor(next() * GRID_VALUES.length)]!));
+  }
+  return vectors.map((v) => new Map(params.map((p, i) => [p, v[i]!])));
 }

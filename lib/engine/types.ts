@@ -81,6 +81,21 @@ export interface VerifyResult {
   readonly failingCondition?: { readonly expression: string; readonly certified: boolean };
   /** The pinned invariants the search was given (VerifyOptions.knownInvariants), by line. */
   readonly pinned?: readonly { readonly line: number; readonly expression: string }[];
+  /** The fast path before the template search (engine/houdini.ts), when it ran. */
+  readonly houdini?: HoudiniReport;
+  readonly millis: number;
+}
+
+/** Bounds observed in concrete runs, filtered by the checker to an inductive subset (Houdini). */
+export interface HoudiniReport {
+  /** Candidate conjuncts over all cut-points. */
+  readonly candidates: number;
+  /** Conjuncts in the inductive subset. */
+  readonly kept: number;
+  /** Checker rounds. */
+  readonly rounds: number;
+  /** The subset proved the program (the invariants reported are those conjuncts, minimised). */
+  readonly proved: boolean;
   readonly millis: number;
 }
 

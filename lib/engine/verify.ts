@@ -20,8 +20,9 @@ import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, resolveFuncti
 import type { RunResult } from '../interp/types.js';
 import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
+import { candidateConjuncts, proveByObservedBounds } from './houdini.js';
 import { runProgram } from '../interp/index.js';
-import type { Counterexample, InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
+import type { Counterexample, HoudiniReport, InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
 import { needsSummaries } from './summary-prepare.js';
 import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
@@ -65,6 +66,8 @@ export interface AttemptInfo {
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 60_000;
+/** Time for the Houdini fast path (it only pays off when it is quick). */
+const HOUDINI_BUDGET_MS = 3000;
 
 export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
   const started = Date.now();
@@ -83,11 +86,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     ...pinnedReport(options.knownInvariants),
   };
   const pins = options.knownInvariants ?? new Map<number, Formula>();
+  let houdini: HoudiniReport | undefined; // set once the fast path has run; every later answer reports it
   // Every "unknown" says which pins the search was held to: a wrong pin is the likeliest reason.
   const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
     ...base,
     stats: [],
     ...extra,
+    ...(houdini ? { houdini } : {}),
     verdict: 'unknown',
     reason: pins.size > 0 && !reason.includes('pinned') ? `${reason}, with the pinned invariant${pins.size > 1 ? 's' : ''} (${describePins(pins)})` : reason,
     millis: Date.now() - started,
@@ -151,9 +156,29 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   const attempts = intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0
     ? [{ step, stepIndex, hull: true, facts: conjoinFacts(hull, placed.facts) }, { step, stepIndex, hull: false, facts: placed.facts }]
     : [{ step, stepIndex, hull: false, facts: placed.facts }]));
+  // Second chance, without pins, once the first (cheapest) attempt has failed: the runs' bounds and
+  // hull, filtered by the checker to an inductive subset (Houdini), may prove the program without any
+  // larger template search. It costs a few checker rounds, more than the first SAT attempt usually
+  // does, hence not first. In a portfolio, only the lane that owns the first attempt takes it.
+  const first = attempts[0];
+  let houdiniPending = placed.facts.size === 0 && first !== undefined
+    && (!options.selectAttempt || options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
+  const tryObservedBounds = async (): Promise<VerifyResult | null> => {
+    houdiniPending = false;
+    const budgetMs = Number.isFinite(deadline) ? Math.min(HOUDINI_BUDGET_MS, (deadline - Date.now()) / 4) : HOUDINI_BUDGET_MS;
+    if (budgetMs < 100) return null;
+    const proof = await proveByObservedBounds(prepared, candidatesFromSamples(prepared, samples, hull), { budgetMs });
+    houdini = proof.report;
+    if (!proof.invariants) return null;
+    return { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
+  };
   const constantBits = constantBitsNeeded(prepared);
   for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {
     if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
+    if (houdiniPending && index > 0) {
+      const proved = await tryObservedBounds();
+      if (proved) return proved;
+    }
     // Template constants are widened to fit the program's own constants (bounds like 1000000).
     const step = { ...scheduled, widths: { ...scheduled.widths, constant: Math.max(scheduled.widths.constant, constantBits) } };
     const remaining = deadline - Date.now();
@@ -224,7 +249,11 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (!check.valid) {
       return unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, invariants: reports });
     }
-    return { ...base, stats, invariants: reports, verdict: 'safe', certified: true, millis: Date.now() - started };
+    return { ...base, stats, invariants: reports, ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started };
+  }
+  if (houdiniPending) {
+    const proved = await tryObservedBounds();
+    if (proved) return proved;
   }
   return unknown(lastReason, { stats });
 }
@@ -253,6 +282,15 @@ function pinnedReport(pins: ReadonlyMap<number, Formula> | undefined): { pinned?
 function intraproceduralSteps(steps: readonly ScheduleStep[]): readonly ScheduleStep[] {
   const plain = steps.filter((s) => (s.summaries ?? 1) === 1);
   return plain.length > 0 ? plain : steps;
+}
+
+/** Houdini's candidates at each unknown cut-point: the observed states' octagonal bounds and hull. */
+function candidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, hull: ReadonlyMap<number, Formula>): Map<number, Formula[]> {
+  return new Map(prepared.unknownCutpoints.map((c) => [c, candidateConjuncts(
+    prepared.variables.get(c) ?? [],
+    samples.observed?.get(c) ?? samples.states.get(c) ?? [],
+    hull.has(c) ? F.dnf(hull.get(c)!)[0] ?? [] : [],
+  )]));
 }
 
 /** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */

@@ -1,0 +1,175 @@
+// Facts proved before the template search: candidate conjuncts proposed by concrete runs, filtered
+// to an inductive subset by the independent checker (Houdini: Flanagan and Leino, FME 2001).
+//
+// Candidates at each cut-point are the bounds of the observed states in octagonal directions
+// (±x, ±x±y: the tightest `d·v <= k` that every observed state satisfies) and the affine hull's
+// equalities. Each round checks the conjunction of the remaining candidates with z3; a refuted
+// initiation or consecution obligation comes with the state at its target cut-point, and every
+// candidate that state violates is dropped. What remains when no such obligation is refuted is an
+// inductive invariant — proved, not guessed — so the template search may assume it as known
+// conjuncts without losing any solution: if I is inductive and proves the program, so is I ∧ H.
+import { checkInvariants, type Obligation } from '../check/certificate.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import { implies } from '../check/lia.js';
+import { getZ3 } from '../sat/z3-context.js';
+import { simplifyInvariant } from '../ir/simplify.js';
+import type { PreparedAnalysis } from './prepare.js';
+import type { HoudiniReport } from './types.js';
+import type { State } from './samples.js';
+
+export interface HoudiniResult {
+  /** The inductive conjunction at each cut-point (cut-points with none left are absent). */
+  readonly facts: Map<number, Formula>;
+  /** The candidates kept at each cut-point (their conjunction is `facts`). */
+  readonly kept: Map<number, readonly Formula[]>;
+  /** The facts alone also proved every assertion (all obligations proved). */
+  readonly provesSafety: boolean;
+  /** Checker rounds run. */
+  readonly rounds: number;
+  readonly millis: number;
+}
+
+export interface HoudiniOptions {
+  /** Stop (keeping nothing) once this time is spent. */
+  readonly budgetMs?: number;
+  readonly maxRounds?: number;
+}
+
+/** Largest number of variables whose pairs are combined (±x±y); beyond it only ±x and the hull. */
+const MAX_OCTAGON_VARIABLES = 8;
+
+/** Octagonal bounds and hull equalities of the observed states, per cut-point. */
+export function candidateConjuncts(variables: readonly string[], states: readonly State[], hull: readonly Formula[]): Formula[] {
+  if (states.length === 0) return [...hull];
+  const directions: Map<string, bigint>[] = [];
+  for (const v of variables) directions.push(new Map([[v, 1n]]), new Map([[v, -1n]]));
+  if (variables.length <= MAX_OCTAGON_VARIABLES) {
+    for (let i = 0; i < variables.length; i++) {
+      for (let j = i + 1; j < variables.length; j++) {
+        for (const a of [1n, -1n]) for (const b of [1n, -1n]) directions.push(new Map([[variables[i]!, a], [variables[j]!, b]]));
+      }
+    }
+  }
+  const out: Formula[] = [...hull];
+  const seen = new Set<string>();
+  for (const d of directions) {
+    const expr = L.fromTerms(d);
+    let max = L.evaluate(expr, (v) => states[0]!.get(v) ?? 0n);
+    for (const s of states) {
+      const value = L.evaluate(expr, (v) => s.get(v) ?? 0n);
+      if (value > max) max = value;
+    }
+    const atom = F.geqZero(L.sub(L.constant(max), expr)); // d·v <= max
+    const key = F.toC(atom);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(atom);
+  }
+  return out;
+}
+
+/** The largest subset of `candidates` (per cut-point) that the checker proves inductive. */
+export async function inductiveSubset(prepared: PreparedAnalysis, candidates: ReadonlyMap<number, readonly Formula[]>, options: HoudiniOptions = {}): Promise<HoudiniResult> {
+  const started = Date.now();
+  const deadline = started + (options.budgetMs ?? 2000);
+  const maxRounds = options.maxRounds ?? 25;
+  const current = new Map<number, Formula[]>([...candidates].map(([c, list]) => [c, [...list]]));
+  const none = (rounds: number): HoudiniResult => ({ facts: new Map(), kept: new Map(), provesSafety: false, rounds, millis: Date.now() - started });
+  for (let round = 1; round <= maxRounds; round++) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return none(round - 1);
+    const invariants = new Map<number, Formula>(prepared.unknownCutpoints.map((c) => [c, F.and(...(current.get(c) ?? []))]));
+    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
+      precondition: prepared.precondition,
+      timeoutMs: Math.max(50, Math.min(1000, remaining)),
+    });
+    const result = (provesSafety: boolean): HoudiniResult => {
+      const kept = new Map([...current].filter(([, list]) => list.length > 0));
+      const facts = new Map([...kept].map(([c, list]) => [c, F.and(...list)]));
+      return { facts, kept, provesSafety, rounds: round, millis: Date.now() - started };
+    };
+    if (check.valid) return result(true);
+    const inductiveness = check.obligations.filter((o) => (o.kind === 'initiation' || o.kind === 'consecution') && o.status !== 'proved' && current.has(o.to));
+    if (inductiveness.length === 0) {
+      // Only assertions or the exit failed: what remains is inductive, but does not prove the program.
+      return result(false);
+    }
+    for (const o of inductiveness) drop(current, o);
+  }
+  return none(maxRounds);
+}
+
+/** Removes the candidates at `o.to` that its failing state violates; all of them if it has none. */
+function drop(current: Map<number, Formula[]>, o: Obligation): void {
+  const list = current.get(o.to)!;
+  const state = o.status === 'refuted' ? o.failingState : undefined;
+  // An obligation the checker could not decide, or a state that violates no candidate (it should
+  // not happen), gives nothing to go on: keeping any candidate there would be a guess.
+  const kept = state ? list.filter((f) => F.evaluate(f, (v) => state.get(v) ?? 0n)) : [];
+  current.set(o.to, kept.length < list.length ? kept : []);
+}
+
+export interface ObservedBoundsProof {
+  /** Certified invariants (minimised), when the inductive subset proved the program. */
+  readonly invariants?: Map<number, Formula>;
+  readonly report: HoudiniReport;
+}
+
+/**
+ * Houdini over `candidates`; when the inductive subset proves the program, its conjuncts are
+ * minimised (each one implied by the others at its cut-point is dropped, last candidates first, so
+ * equalities and single-variable bounds stay) and the result is checked once more: what is returned
+ * is exactly what the checker validated.
+ */
+export async function proveByObservedBounds(prepared: PreparedAnalysis, candidates: ReadonlyMap<number, readonly Formula[]>, options: HoudiniOptions = {}): Promise<ObservedBoundsProof> {
+  // The budget is for the checker's work, not for starting z3 (which the final check needs anyway).
+  await getZ3().catch(() => undefined);
+  const started = Date.now();
+  const budgetMs = options.budgetMs ?? 2000;
+  const subset = await inductiveSubset(prepared, candidates, options);
+  // Minimising gets its own share: without it the invariants are correct but hard to read.
+  const minimiseUntil = Date.now() + budgetMs / 2;
+  const count = (m: ReadonlyMap<number, readonly Formula[]>): number => [...m.values()].reduce((n, l) => n + l.length, 0);
+  const report = (proved: boolean, rounds: number): HoudiniReport => ({ candidates: count(candidates), kept: count(subset.kept), rounds, proved, millis: Date.now() - started });
+  if (!subset.provesSafety) return { report: report(false, subset.rounds) };
+  const invariants = new Map<number, Formula>();
+  for (const c of prepared.unknownCutpoints) {
+    const atoms = F.dnf(simplifyInvariant(F.and(...substituteEqualities(subset.kept.get(c) ?? []))))[0] ?? [];
+    for (let i = atoms.length - 1; i >= 0 && Date.now() < minimiseUntil; i--) {
+      const others = atoms.filter((_, j) => j !== i);
+      const implied = await implies(F.and(...others), atoms[i]!, { timeoutMs: 200 });
+      if (implied.status === 'valid') atoms.splice(i, 1);
+    }
+    invariants.set(c, simplifyInvariant(F.and(...atoms)));
+  }
+  const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
+    precondition: prepared.precondition,
+    timeoutMs: Math.max(1000, budgetMs),
+  });
+  return check.valid ? { invariants, report: report(true, subset.rounds + 1) } : { report: report(false, subset.rounds + 1) };
+}
+
+/**
+ * Each equality that gives a variable with coefficient ±1 is used to eliminate that variable from
+ * the other atoms (the conjunction keeps its meaning, the equality stays). Bounds that only restate
+ * another one through the equality then coincide and are merged: with y == x, `y <= 50` becomes
+ * `x <= 50`. This is the cheap part of minimising; the checker does the rest.
+ */
+export function substituteEqualities(atoms: readonly Formula[]): Formula[] {
+  const out = [...atoms];
+  for (let i = 0; i < out.length; i++) {
+    const eq = out[i]!;
+    if (eq.kind !== 'atom' || eq.rel !== '==') continue;
+    const v = [...eq.expr.coeffs].find(([, k]) => k === 1n || k === -1n)?.[0];
+    if (v === undefined) continue;
+    const k = L.coefficientOf(eq.expr, v);
+    // k·v + rest == 0, so v == -rest / k == -k·rest (k is ±1).
+    const rest = L.sub(eq.expr, L.variable(v, k));
+    const value = L.scale(rest, -k);
+    const subst = new Map([[v, value]]);
+    for (let j = 0; j < out.length; j++) if (j !== i) out[j] = F.substitute(out[j]!, subst);
+  }
+  return out;
+}

@@ -10,11 +10,14 @@ import type { Mode } from './modes/types.js';
 import type { AnalysisRunner } from './runner.js';
 import { initialState, jobOptions, reduce, selectableMarks, templateLabel, TEMPLATE_FIELDS, type UiState } from './state.js';
 import { assertionOn, insertAssertion, outline, replaceAssertion } from './source-edit.js';
-import { SourcePane } from './panes/source-pane.js';
+import { maxSourceScroll, SourcePane } from './panes/source-pane.js';
 import { SearchPane } from './panes/search-pane.js';
 import { EnginesPane } from './panes/engines-pane.js';
 import { Frame } from './panes/frame.js';
 import { Help } from './panes/help.js';
+
+/** Columns `<`/`>` scroll the source pane by. */
+const SCROLL_STEP = 10;
 
 export interface AppProps {
   readonly file: string;
@@ -167,6 +170,9 @@ export function App(props: AppProps) {
         return dispatch({ type: 'trace', delta: 1, length: trace?.length ?? 0 });
       case 'p':
         return dispatch({ type: 'trace', delta: -1, length: trace?.length ?? 0 });
+      case '<':
+      case '>':
+        return dispatch({ type: 'scroll', delta: input === '>' ? SCROLL_STEP : -SCROLL_STEP, max: maxSourceScroll(state.source, sourceWidth) });
       case 'r':
         return dispatch({ type: 'rerun' });
       case 'c':
@@ -241,7 +247,7 @@ export function App(props: AppProps) {
       ) : (
         <>
           <Box height={middle}>
-            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} pinned={state.pins} selectedLine={selected?.line ?? null} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
+            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} pinned={state.pins} selectedLine={selected?.line ?? null} scroll={state.sourceScroll} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
             <Box flexDirection="column" width={rightWidth}>
               <Frame title={mode.id === 'verify' ? (trace ? 'Counterexample' : 'Invariant') : mode.name} width={rightWidth} height={resultHeight} color={color}>
                 {data !== null ? (

@@ -104,7 +104,7 @@ export function wpData(r: WpResult): WpData {
   };
 }
 
-function Preconditions({ data, height, color }: ResultProps<WpData>) {
+function Preconditions({ data, width, height, color }: ResultProps<WpData>) {
   const lines: ResultLine[] = [];
   lines.push({ text: `preconditions of ${data.function}(${data.parameters.join(', ')}), ${data.strategy}:`, dim: true });
   if (data.preconditions.length === 0) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
@@ -113,7 +113,7 @@ function Preconditions({ data, height, color }: ResultProps<WpData>) {
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   });
   lines.push({ text: `${data.queries} solver queries, ${data.concreteRuns} runs, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} />;
 }
 
 export const wpMode: Mode<WpData> = {

@@ -8,6 +8,7 @@ export function keyHelp(modes: readonly Mode[], compactModes = false): readonly 
     ...(compactModes ? [['modes', modes.map((m) => `${m.key} ${m.id}`).join('  ')] as const] : modes.map((m) => [m.key, `mode: ${m.name}`] as const)),
     ['up/down j/k', 'select a cut-point or assertion'],
     ['n / p', 'next / previous counterexample step'],
+    ['< / >', 'scroll the source sideways (… marks text out of view)'],
     ['t', 'template: compose one step; next field (disjuncts, conjuncts, bits)'],
     ['+ / -', 'grow / shrink the template field (re-runs)'],
     ['T', 'back to the named schedule'],

@@ -69,6 +69,16 @@ test('wp progress: query rows, answers, and a bar that fills as the binary searc
   t.is(bars[2]!.fraction, 1);
   t.is(bars[2]!.label, 'D1 in [3, 3]');
   t.like(bars[3], { label: 'answers 1/3' });
+  // The library's bounds are fractions in units of 1/2 (lib/conditions/wp.ts, binary search on D).
+  on({ kind: 'binary-step', entry: 'D[1][const]', low: '0/2', high: '128/2' });
+  on({ kind: 'binary-step', entry: 'D[1][const]', low: '64/2', high: '128/2' });
+  on({ kind: 'binary-step', entry: 'D[1][const]', low: '126/2', high: '127/2' });
+  const fractions = sent.slice(-3).map((m) => (m.type === 'search' && m.event.kind === 'bar' ? m.event.fraction : null));
+  t.is(fractions[0], 0);
+  t.true(fractions[1]! > 0 && fractions[2]! > fractions[1]! && fractions[2]! > 0.7, String(fractions));
+  for (const k of [2, 3, 4]) on({ kind: 'answer', expression: `a${k}` });
+  const last = sent[sent.length - 1]!;
+  t.like(last, { type: 'search', event: { kind: 'bar', label: 'answers 4 found (at most 3 reported)', fraction: 1 } });
 });
 
 test('verify: the invariant of the selected cut-point, else the first one', (t) => {

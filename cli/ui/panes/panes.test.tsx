@@ -88,4 +88,5 @@ test('help fits 80x24: the modes share a line when the list would not fit', (t) 
 test('frame title sits in the top border and keeps the width', (t) => {
   t.is(topBorder('Search', 12), '┌─ Search ─┐');
   t.is(topBorder('a very long title', 10).length, 10);
+  t.is(topBorder('a very long title', 10), '┌─ a ver…┐');
 });

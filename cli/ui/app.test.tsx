@@ -392,3 +392,19 @@ test.serial('cex mode: the concrete counterexample is shown and stepped while th
   await waitFor(/no failing condition: timeout/);
   t.regex(rightColumn(frame()), /concrete counterexample \(replayed\): y=4, n=303/, 'the concrete run stays when no condition was found');
 });
+
+test.serial('80x24: a parse error beside the assertion prompt wraps onto more rows and still fits the screen', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('a');
+  await waitFor(/assert after line \d+: _/);
+  await press('y >');
+  await press('\r');
+  await waitFor(/error:/);
+  const rows = frame().split('\n');
+  t.true(rows.length <= 24, `${rows.length} rows`);
+  t.true(rows.every((r) => r.length <= 80));
+  const tail = rows.slice(-3).join(' ').replace(/\s+/g, ' ');
+  t.regex(tail, /assert after line \d+: y >_ fig1\.c:\d+:\d+: error: \S/);
+  t.notRegex(tail, /…$/);
+});

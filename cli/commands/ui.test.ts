@@ -42,7 +42,7 @@ test.after.always(() => {
 (hasTmux ? test : test.skip)('end to end in a terminal: Fig. 1 invariant, wp on Fig. 4(a), a counterexample on Fig. 10 stepped, quit ends the workers', async (t) => {
   const exportDir = mkdtempSync(join(tmpdir(), 'farkas-ui-e2e-'));
   t.teardown(() => rmSync(exportDir, { recursive: true, force: true }));
-  tmux('new-session', '-d', '-s', 'ui', '-x', '80', '-y', '24', '-c', root, `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(main)} benchmarks/paper/fig1.c --export-dir ${JSON.stringify(exportDir)}; echo "EXIT=$?"; sleep 600`);
+  tmux('new-session', '-d', '-s', 'ui', '-x', '80', '-y', '24', '-c', root, `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(main)} benchmarks/paper/fig1.c --export-dir ${JSON.stringify(exportDir)}; r=$?; echo; echo "EXIT=$r"; sleep 600`);
   const fig1 = await waitFor(/x <= 0/);
   t.regex(fig1, /safe \(certified by z3\)/);
   t.regex(fig1, /1 1x2\s+3\/\d+\/1\s+\d+\s+\d+\s+\d+\s+sat/);

@@ -244,6 +244,8 @@ test.serial('i pins the selected invariant: kept across re-runs, passed to the n
   await waitFor(/unpinned line 7/);
   t.regex(frame(), / 7  C\s+x = x \+ y;/);
   await press('w');
+  // Keys act on the last rendered state: wait for the mode switch to be on screen (under load it lags).
+  await waitFor(/mode wp/);
   await press('i');
   await waitFor(/pinning takes an invariant: press v/);
 });

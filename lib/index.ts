@@ -16,5 +16,5 @@ export type { Program, Procedure, Edge, Location, Stmt, SourcePos } from './ir/c
 export type { Formula } from './ir/formula.js';
 export type { Linear } from './ir/linear.js';
 export { bounds, instrumentForBounds, type BoundsOptions, type BoundsResult, type LoopBound, type TightnessEvidence } from './bounds/bounds.js';
-export { cex, instrumentForCex, type CexResult, type CexCondition } from './conditions/cex.js';
+export { cex, instrumentForCex, type CexResult, type CexCondition, type CexOptions, type ConcreteCounterexample } from './conditions/cex.js';
 export { nonterm, type NontermResult, type NontermCondition } from './conditions/nonterm.js';

@@ -13,7 +13,7 @@ import { verify } from '../../lib/engine/verify.js';
 import { runProgram } from '../../lib/interp/index.js';
 import * as F from '../../lib/ir/formula.js';
 import * as L from '../../lib/ir/linear.js';
-import { cexData } from './modes/cex.js';
+import { cexData, concreteCexData } from './modes/cex.js';
 
 const bench = (p: string) => new URL(`../../../benchmarks/${p}`, import.meta.url);
 const fig1 = readFileSync(bench('paper/fig1.c'), 'utf8');
@@ -244,6 +244,8 @@ test.serial('i pins the selected invariant: kept across re-runs, passed to the n
   await waitFor(/unpinned line 7/);
   t.regex(frame(), / 7  C\s+x = x \+ y;/);
   await press('w');
+  // Keys act on the last rendered state: wait for the mode switch to be on screen (under load it lags).
+  await waitFor(/mode wp/);
   await press('i');
   await waitFor(/pinning takes an invariant: press v/);
 });
@@ -328,4 +330,83 @@ test.serial('cex mode: the failing condition\'s run steps with n/p and the sourc
   await press('p');
   await waitFor(/step 3\/\d+ {2}line 4/);
   t.regex(frame(), />\s*4 L\s+while \(i < n\)/);
+});
+
+/** The text of the right-hand panes at 80×24 (from column 40, below the header, above the Search
+ * pane), rows joined: a wrapped item reads whole. */
+function rightColumn(frame: string): string {
+  return frame.split('\n').slice(1, 15).map((l) => l.slice(40).replace(/[│┌┐└┘─]/g, ' ').trim()).join(' ').replace(/\s+/g, ' ');
+}
+
+test.serial('80x24: a long invariant is wrapped in the Invariant pane and fully readable', async (t) => {
+  const long = '(i >= 0 && n - i >= 0 && j - 2 * i <= 7 && x + y + z == 100) || (i <= -1 && j >= n + 3)';
+  const { runner, frame, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'result', data: { ...fig1Result, invariants: [{ ...fig1Result.invariants[0]!, expression: long }] } });
+  await waitFor(/safe \(certified by z3\)/);
+  t.true(frame().split('\n').every((l) => l.length <= 80));
+  t.true(rightColumn(frame()).includes(`line 7:5: ${long}`), frame());
+  t.notRegex(rightColumn(frame()), /…/, 'nothing cut');
+});
+
+test.serial('80x24: a long source line is marked with … and scrolls sideways with > and <', async (t) => {
+  const source = 'void f(int n) {\n  int x = 0; // a comment long enough to run past the right edge of the source pane: THE END\n  assert(x == 0);\n}\n';
+  const { runner, frame, press, waitFor } = open(source, 'long.c');
+  await until(() => runner.jobs.length === 1, frame);
+  t.regex(frame(), /2\s+int x = 0; \/\/ a comment lon…\s*│/);
+  t.notRegex(frame(), /THE END/);
+  await press('>'.repeat(12)); // more than enough: the scroll stops at the longest line's end
+  await waitFor(/Source long\.c from col \d+/);
+  t.notRegex(frame(), /THE END…/);
+  t.regex(frame(), /THE END/);
+  t.regex(frame(), /2\s+…/, 'text scrolled off to the left is marked too');
+  await press('<<<<<<<<');
+  await waitFor(/Source long\.c ─/);
+  t.regex(frame(), /2\s+int x = 0;/);
+});
+
+test.serial('cex mode: the concrete counterexample is shown and stepped while the most-general search runs, then the conditions replace it', async (t) => {
+  const source = readFileSync(bench('conditions/bug1.c'), 'utf8');
+  const program = parseProgram(source, 'bug1.c');
+  const input = new Map([['y', 4n], ['n', 303n]]);
+  const run = runProgram(program, { entry: 'Bug1', inputs: input, nondet: [], recordTrace: true });
+  const { runner, frame, press, waitFor } = open(source, 'bug1.c');
+  await until(() => runner.jobs.length === 1, frame);
+  await press('C');
+  await until(() => runner.jobs.length === 2, frame);
+  const job = runner.current;
+  job.post({ type: 'partial', data: concreteCexData(program, 'bug1.c', 'Bug1', { input, nondet: [], line: 7, run }) });
+  await waitFor(/step 1\/\d+ {2}line 3/);
+  t.regex(rightColumn(frame()), /concrete counterexample \(replayed\): y=4, n=303 fails at line 7/);
+  t.regex(frame(), /searching most-general conditions/);
+  t.regex(frame(), /Search\s+[\d.]+ s [|/\\-]/, 'the search is still running');
+  const trace = concreteCexData(program, 'bug1.c', 'Bug1', { input, nondet: [], line: 7, run }).trace!;
+  const firstAssert = trace.findIndex((r) => r.line === 7);
+  await press('n'.repeat(firstAssert));
+  await waitFor(new RegExp(`step ${firstAssert + 1}/\\d+ {2}line 7 `));
+  t.regex(frame(), />\s*7  A\s+assert\(x < 200\);/);
+  t.regex(frame(), /y=4 n=303 x=0/);
+  const rows = trace.length;
+  await press('n'.repeat(rows));
+  await until(() => new RegExp(`step ${rows}/${rows} line 7 assertion fails`).test(rightColumn(frame())), frame);
+  t.regex(frame(), /x=200/);
+  job.post({ type: 'result', data: cexData(program, 'bug1.c', { function: 'Bug1', nondetInputs: [], instrumented: program, conditions: [], dropped: [], reason: 'timeout before a precondition was found', stats: { queries: [], iterations: 1, concreteRuns: 1, millis: 1 } }, { input, nondet: [], line: 7, run }) });
+  await waitFor(/no failing condition: timeout/);
+  t.regex(rightColumn(frame()), /concrete counterexample \(replayed\): y=4, n=303/, 'the concrete run stays when no condition was found');
+});
+
+test.serial('80x24: a parse error beside the assertion prompt wraps onto more rows and still fits the screen', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('a');
+  await waitFor(/assert after line \d+: _/);
+  await press('y >');
+  await press('\r');
+  await waitFor(/error:/);
+  const rows = frame().split('\n');
+  t.true(rows.length <= 24, `${rows.length} rows`);
+  t.true(rows.every((r) => r.length <= 80));
+  const tail = rows.slice(-3).join(' ').replace(/\s+/g, ' ');
+  t.regex(tail, /assert after line \d+: y >_ fig1\.c:\d+:\d+: error: \S/);
+  t.notRegex(tail, /…$/);
 });

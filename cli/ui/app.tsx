@@ -10,11 +10,15 @@ import type { Mode } from './modes/types.js';
 import type { AnalysisRunner } from './runner.js';
 import { initialState, jobOptions, reduce, selectableMarks, templateLabel, TEMPLATE_FIELDS, type UiState } from './state.js';
 import { assertionOn, insertAssertion, outline, replaceAssertion } from './source-edit.js';
-import { SourcePane } from './panes/source-pane.js';
+import { maxSourceScroll, SourcePane } from './panes/source-pane.js';
 import { SearchPane } from './panes/search-pane.js';
 import { EnginesPane } from './panes/engines-pane.js';
 import { Frame } from './panes/frame.js';
 import { Help } from './panes/help.js';
+import { wrapText } from './wrap.js';
+
+/** Columns `<`/`>` scroll the source pane by. */
+const SCROLL_STEP = 10;
 
 export interface AppProps {
   readonly file: string;
@@ -167,6 +171,9 @@ export function App(props: AppProps) {
         return dispatch({ type: 'trace', delta: 1, length: trace?.length ?? 0 });
       case 'p':
         return dispatch({ type: 'trace', delta: -1, length: trace?.length ?? 0 });
+      case '<':
+      case '>':
+        return dispatch({ type: 'scroll', delta: input === '>' ? SCROLL_STEP : -SCROLL_STEP, max: maxSourceScroll(state.source, sourceWidth) });
       case 'r':
         return dispatch({ type: 'rerun' });
       case 'c':
@@ -220,28 +227,37 @@ export function App(props: AppProps) {
   latest.current = onKey;
   useInput((input, key) => latest.current(input, key));
 
+  const prompt = state.prompt;
+  const promptLabel = prompt?.kind === 'open' ? 'open file: ' : prompt?.kind === 'add-assert' ? `assert after line ${prompt.line}: ` : prompt ? `assert on line ${prompt.line}: ` : '';
+  const fullHint = `? help  q quit  ${modes.map((x) => `${x.key} ${x.id}`).join('  ')}  n/p step  t/+/- template  c cut-set  a/e assert  i pin  l sp-at  < > scroll  o open  x/W export`;
+  // A narrow terminal gets the keys used most; `?` lists every key.
+  const hint = fullHint.length <= columns ? fullHint : `? all keys  q quit  ${modes.map((x) => x.key).join(' ')}: modes  n/p step  t/+/- template  < > scroll`;
+  const footer = prompt ? `${promptLabel}${prompt.value}_${state.status ? `   ${state.status}` : ''}` : state.status || hint;
+  // A long message (a parse error beside the prompt, an export path) wraps onto up to three rows,
+  // taken from the Search pane.
+  const footerRows = wrapText(footer, columns);
+  const shownFooter = footerRows.length <= 3 ? footerRows : [...footerRows.slice(0, 2), `${footerRows[2]!.slice(0, Math.max(0, columns - 1))}…`];
   // Layout: header, [source | result + engines], search, footer; fits 80×24 and grows with the terminal.
-  const searchHeight = Math.max(6, Math.min(10, Math.floor(rows / 3)));
-  const middle = Math.max(6, rows - 2 - searchHeight);
+  const searchHeight = Math.max(4, Math.max(6, Math.min(10, Math.floor(rows / 3))) - (shownFooter.length - 1));
+  const middle = Math.max(6, rows - 1 - shownFooter.length - searchHeight);
   const sourceWidth = Math.max(30, Math.floor(columns * 0.5));
   const rightWidth = columns - sourceWidth;
   const enginesHeight = Math.min(Math.max(3, state.engines.length + 2), Math.floor(middle / 2));
   const resultHeight = middle - enginesHeight;
   const field = state.template ? ` [${TEMPLATE_FIELDS[state.templateField]}]` : '';
-  const header = `farkas  ${state.file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : mode.id === 'sp' ? ` (${state.spAt === null ? 'exit' : `line ${state.spAt}`})` : ''}  cut-set ${state.cutset}  template ${templateLabel(state)}${field}`;
-  const prompt = state.prompt;
-  const promptLabel = prompt?.kind === 'open' ? 'open file: ' : prompt?.kind === 'add-assert' ? `assert after line ${prompt.line}: ` : prompt ? `assert on line ${prompt.line}: ` : '';
-  const hint = `? help  q quit  ${modes.map((x) => `${x.key} ${x.id}`).join('  ')}  t/+/- template  c cut-set  a/e assert  i pin  l sp-at  o open  x/W export`;
+  // The file's directory goes first when the line is too long (the Source pane's title has the path).
+  const headerFor = (file: string) => `farkas  ${file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : mode.id === 'sp' ? ` (${state.spAt === null ? 'exit' : `line ${state.spAt}`})` : ''}  cut-set ${state.cutset}  template ${templateLabel(state)}${field}`;
+  const header = headerFor(state.file).length <= columns ? headerFor(state.file) : headerFor(basename(state.file));
   const Result = mode.Result;
   return (
     <Box flexDirection="column" width={columns} height={rows}>
       <Text wrap="truncate" bold {...(color ? { color: 'cyan' } : {})}>{header}</Text>
       {state.help ? (
-        <Help modes={modes} height={rows - 2} />
+        <Help modes={modes} height={rows - 2} width={columns} />
       ) : (
         <>
           <Box height={middle}>
-            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} pinned={state.pins} selectedLine={selected?.line ?? null} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
+            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} pinned={state.pins} selectedLine={selected?.line ?? null} scroll={state.sourceScroll} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
             <Box flexDirection="column" width={rightWidth}>
               <Frame title={mode.id === 'verify' ? (trace ? 'Counterexample' : 'Invariant') : mode.name} width={rightWidth} height={resultHeight} color={color}>
                 {data !== null ? (
@@ -256,7 +272,9 @@ export function App(props: AppProps) {
           <SearchPane rows={state.rows} running={state.running} phase={state.phase} elapsedMillis={state.elapsedMillis} bar={state.bar} error={state.error} width={columns} height={searchHeight} color={color} />
         </>
       )}
-      <Text wrap="truncate" {...(color && state.status && !prompt ? { color: 'yellow' } : {})}>{prompt ? `${promptLabel}${prompt.value}_${state.status ? `   ${state.status}` : ''}` : state.status || hint}</Text>
+      {shownFooter.map((row, i) => (
+        <Text key={i} wrap="truncate" {...(color && state.status && !prompt ? { color: 'yellow' } : {})}>{row}</Text>
+      ))}
     </Box>
   );
 }

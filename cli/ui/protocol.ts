@@ -56,6 +56,8 @@ export type WorkerMessage =
   | { readonly type: 'search'; readonly event: SearchEvent }
   | { readonly type: 'cutpoints'; readonly points: readonly SourceMark[] }
   | { readonly type: 'result'; readonly data: unknown }
+  /** A provisional result while the search goes on (cex: a concrete counterexample); `result` replaces it. */
+  | { readonly type: 'partial'; readonly data: unknown }
   | { readonly type: 'engines'; readonly rows: readonly EngineRow[] }
   | { readonly type: 'witness'; readonly witness: WitnessOutcomeView }
   /** Positioned input errors arrive as their `file:line:col: error: …` text. */

@@ -49,3 +49,25 @@ test('assertions are inserted after a line and edited in place', (t) => {
   t.is(assertionOn(src, 2), null);
   t.is(replaceAssertion(src, 3, 'x < 1').split('\n')[2], '  assert(x < 1);');
 });
+
+test('a partial result is shown while the search runs on; stepping it is kept until the final result', (t) => {
+  let s = reduce(start(), { type: 'job-started', at: 1000 });
+  s = reduce(s, { type: 'message', message: { type: 'partial', data: { concrete: 1 } }, at: 1200 });
+  t.true(s.running);
+  t.deepEqual(s.result, { mode: 'verify', data: { concrete: 1 } });
+  s = reduce(s, { type: 'trace', delta: 3, length: 10 });
+  s = reduce(s, { type: 'message', message: { type: 'partial', data: { concrete: 2 } }, at: 1300 });
+  t.is(s.traceIndex, 3);
+  s = reduce(s, { type: 'message', message: { type: 'result', data: { final: true } }, at: 2000 });
+  t.false(s.running);
+  t.is(s.traceIndex, 0);
+});
+
+test('the source pane scroll stays within 0 and the longest line', (t) => {
+  let s = reduce(start(), { type: 'scroll', delta: -10, max: 25 });
+  t.is(s.sourceScroll, 0);
+  s = reduce(reduce(reduce(s, { type: 'scroll', delta: 10, max: 25 }), { type: 'scroll', delta: 10, max: 25 }), { type: 'scroll', delta: 10, max: 25 });
+  t.is(s.sourceScroll, 25);
+  s = reduce(s, { type: 'source', file: 'g.c', source: '', loops: [], asserts: [] });
+  t.is(s.sourceScroll, 0, 'another program starts at column 1');
+});

@@ -81,6 +81,8 @@ export interface UiState {
   readonly engines: readonly EngineRow[];
   readonly selected: number;
   readonly traceIndex: number;
+  /** Columns of the source pane scrolled off to the left (`<`/`>`). */
+  readonly sourceScroll: number;
   readonly prompt: Prompt | null;
   readonly help: boolean;
   readonly status: string;
@@ -115,6 +117,7 @@ export function initialState(init: { file: string; source: string; loops: readon
     engines: [],
     selected: 0,
     traceIndex: 0,
+    sourceScroll: 0,
     prompt: null,
     help: false,
     status: '',
@@ -150,6 +153,7 @@ export type Action =
   | { readonly type: 'mode'; readonly mode: string }
   | { readonly type: 'select'; readonly delta: number; readonly count: number }
   | { readonly type: 'trace'; readonly delta: number; readonly length: number }
+  | { readonly type: 'scroll'; readonly delta: number; readonly max: number }
   | { readonly type: 'prompt-type'; readonly text: string }
   | { readonly type: 'prompt-erase'; readonly count: number }
   | { readonly type: 'pin'; readonly pin: Pin }
@@ -183,6 +187,9 @@ function onMessage(s: UiState, m: WorkerMessage, at: number): UiState {
     case 'result':
       // The search is over; the job may go on with second opinions (the Engines pane).
       return { ...s, result: { mode: s.mode, data: m.data }, running: false, elapsedMillis: at - s.startedAt, phase: `done in ${((at - s.startedAt) / 1000).toFixed(1)} s`, traceIndex: 0 };
+    case 'partial':
+      // Shown (and steppable) while the search runs on; the step is kept if it is already being stepped.
+      return { ...s, result: { mode: s.mode, data: m.data }, ...(s.result ? {} : { traceIndex: 0 }) };
     case 'engines':
       return { ...s, engines: m.rows };
     case 'witness':
@@ -212,6 +219,8 @@ export function reduce(s: UiState, a: Action): UiState {
       return a.count === 0 ? s : { ...s, selected: (s.selected + a.delta + a.count) % a.count };
     case 'trace':
       return a.length === 0 ? s : { ...s, traceIndex: Math.max(0, Math.min(a.length - 1, s.traceIndex + a.delta)) };
+    case 'scroll':
+      return { ...s, sourceScroll: Math.max(0, Math.min(a.max, s.sourceScroll + a.delta)) };
     case 'prompt-type':
       return s.prompt ? { ...s, prompt: { ...s.prompt, value: s.prompt.value + a.text } } : s;
     case 'prompt-erase':
@@ -235,7 +244,7 @@ export function reduce(s: UiState, a: Action): UiState {
     }
     case 'source':
       // Pins and the sp line belong to a file: another file starts without them.
-      return { ...s, ...(a.file !== s.file ? { pins: [], spAt: null } : {}), file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, selected: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
+      return { ...s, ...(a.file !== s.file ? { pins: [], spAt: null } : {}), file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, selected: 0, sourceScroll: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
   }
 }
 

@@ -1,6 +1,7 @@
-// A counterexample, one step at a time (n/p): the statement, its line, and the values after it.
-import { Box, Text } from 'ink';
+// A counterexample, one step at a time (n/p): the statement, its line, and the values after it, each
+// wrapped to the pane's width.
 import type { TraceRow } from './trace.js';
+import { LineList, rowCount, type ResultLine } from './modes/line-list.js';
 
 export interface TraceViewProps {
   readonly title: string;
@@ -11,18 +12,18 @@ export interface TraceViewProps {
   readonly color: boolean;
 }
 
-export function TraceView({ title, rows, index, height, color }: TraceViewProps) {
+export function TraceView({ title, rows, index, width, height, color }: TraceViewProps) {
   const at = Math.max(0, Math.min(index, rows.length - 1));
   const row = rows[at]!;
   const last = at === rows.length - 1;
   const state = row.state.map(([k, v]) => (row.changed.includes(k) ? `${k}=${v}*` : `${k}=${v}`)).join(' ');
-  return (
-    <Box flexDirection="column">
-      <Text wrap="truncate" bold {...(color ? { color: 'red' } : {})}>{title}</Text>
-      <Text wrap="truncate">{`step ${at + 1}/${rows.length}  line ${row.line}${row.depth > 0 ? ` (in ${row.procedure})` : ''}${last ? '  assertion fails' : ''}`}</Text>
-      <Text wrap="truncate" bold>{row.text}</Text>
-      <Text wrap="wrap">{state || '(no variables set yet)'}</Text>
-      {height > 5 ? <Text wrap="truncate" dimColor={color}>n/p: next/previous step</Text> : null}
-    </Box>
-  );
+  const lines: ResultLine[] = [
+    { text: title, bold: true, color: 'red' },
+    { text: `step ${at + 1}/${rows.length}  line ${row.line}${row.depth > 0 ? ` (in ${row.procedure})` : ''}${last ? '  assertion fails' : ''}` },
+    { text: row.text, bold: true },
+    { text: state || '(no variables set yet)' },
+  ];
+  // The key hint only when it fits: it must never push the values out.
+  const hint: ResultLine = { text: 'n/p: next/previous step', dim: true };
+  return <LineList lines={rowCount([...lines, hint], width) <= height ? [...lines, hint] : lines} width={width} height={height} color={color} />;
 }

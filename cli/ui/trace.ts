@@ -10,8 +10,9 @@ export interface TraceRow {
   readonly text: string;
   /** Variables this step changed. */
   readonly changed: readonly string[];
-  /** Every variable set so far in this frame, after the step. */
-  readonly state: ReadonlyArray<readonly [string, bigint]>;
+  /** Every variable set so far in this frame, after the step, as decimal text: rows are React props,
+   * and React's development build cannot print a bigint in a pair when it logs changed props. */
+  readonly state: ReadonlyArray<readonly [string, string]>;
 }
 
 /** Steps shown at most; longer runs keep their first and last steps. */
@@ -23,11 +24,15 @@ export interface TraceInput {
   readonly nondet: readonly bigint[];
 }
 
+function asText(values: ReadonlyMap<string, bigint>): [string, string][] {
+  return [...values].map(([k, v]) => [k, v.toString()]);
+}
+
 /** Replays a counterexample with the interpreter, recording every step. */
 export function recordTrace(program: Program, cex: TraceInput): TraceRow[] {
   const run = runProgram(program, { entry: cex.entry, inputs: cex.inputs, nondet: cex.nondet, nondetDefault: null, recordTrace: true, maxSteps: 200_000 });
   const frames: Map<string, bigint>[] = [new Map(cex.inputs)];
-  const rows: TraceRow[] = [{ line: program.procedures.get(cex.entry)?.pos.line ?? 1, procedure: cex.entry, depth: 0, text: `call ${cex.entry}`, changed: [...cex.inputs.keys()], state: [...cex.inputs] }];
+  const rows: TraceRow[] = [{ line: program.procedures.get(cex.entry)?.pos.line ?? 1, procedure: cex.entry, depth: 0, text: `call ${cex.entry}`, changed: [...cex.inputs.keys()], state: asText(cex.inputs) }];
   for (const step of run.trace ?? []) {
     if (step.kind === 'return') {
       frames.length = Math.max(1, step.depth + 1);
@@ -37,7 +42,7 @@ export function recordTrace(program: Program, cex: TraceInput): TraceRow[] {
     const frame = frames[depth] ?? (frames[depth] = new Map());
     for (const [k, v] of step.values) frame.set(k, v);
     if (step.kind === 'return') continue;
-    rows.push({ line: step.pos.line, procedure: step.procedure, depth: step.depth, text: step.text, changed: [...step.values.keys()], state: [...frame].filter(([k]) => !k.startsWith('$') && !k.startsWith('__')) });
+    rows.push({ line: step.pos.line, procedure: step.procedure, depth: step.depth, text: step.text, changed: [...step.values.keys()], state: asText(frame).filter(([k]) => !k.startsWith('$') && !k.startsWith('__')) });
   }
   return rows.length <= MAX_TRACE_ROWS ? rows : [...rows.slice(0, MAX_TRACE_ROWS / 2), ...rows.slice(-MAX_TRACE_ROWS / 2)];
 }

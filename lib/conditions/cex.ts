@@ -15,8 +15,8 @@ import type { RunResult } from '../interp/types.js';
 import { replayed } from '../engine/verify.js';
 import { resolveFunction } from '../engine/prepare.js';
 import { withErrorVariable, withNegatedAssertions } from './instrument.js';
-import { nondetAsParameters, nondetStreamOf, type NondetInput } from './nondet-inputs.js';
-import { failingInputIn, inputRunner } from './points.js';
+import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
+import { candidateInputs, failingInputIn, inputRunner } from './points.js';
 import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
 import { withIterationCounters } from '../bounds/instrument.js';
@@ -47,7 +47,26 @@ export interface CexResult {
   readonly stats: ConditionStats;
 }
 
+/** A failing run of the original program found by sampling inputs, replayed by the interpreter: a
+ * counterexample, though not yet a condition (no precondition search has run for it). */
+export interface ConcreteCounterexample {
+  /** Values of the original function's parameters. */
+  readonly input: ReadonlyMap<string, bigint>;
+  /** The nondet stream of the replayed run. */
+  readonly nondet: readonly bigint[];
+  /** Line of the failing assertion. */
+  readonly line: number;
+  /** The replayed run, step by step. */
+  readonly run: RunResult;
+}
+
 export interface CexOptions extends Omit<WpOptions, 'strategy'> {
+  /** Called at most once, before the most-general search, with the first input found (by sampling,
+   * within `concreteBudgetMs`) on which the program fails an assertion, replayed by the interpreter;
+   * a caller can show it while the search goes on. Without it no such sampling runs. */
+  readonly onCounterexample?: (c: ConcreteCounterexample) => void;
+  /** Time for that sampling (default 5000 ms; it ends at the first failing input). */
+  readonly concreteBudgetMs?: number;
   /** B2, bound assertions on every loop (default true); without it non-termination conditions come back. */
   readonly loopBounds?: boolean;
   /** B1, the error variable (default true); without it each assertion is negated in place, which asks
@@ -79,34 +98,65 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const fn = resolveFunction(program, options.function);
   const whole = nondetAsParameters(program, fn);
   const target = whole.program;
-  if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn);
+  if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn, options.onCounterexample);
+  if (options.onCounterexample) {
+    const first = firstFailure(program, whole, fn, options.concreteBudgetMs ?? 5000);
+    if (first) options.onCounterexample(first);
+  }
   const instrumented = instrument(target, fn, options);
   const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn });
   const runner = inputRunner(target, fn, [], { maxSteps: 20000, seed: 5 });
   const conditions: CexCondition[] = [];
   const dropped: { expression: string; reason: string }[] = [];
-  const originalParams = program.procedures.get(fn)!.params;
   for (const answer of result.preconditions) {
     const found = (await failingInputIn(runner, result.parameters, answer.formula, F.FALSE, { budgetMs: 5000 }))?.failure ?? null;
-    // The failing run, as a run of the original program: parameter values and the nondet stream.
-    const failing = found && whole.inputs.length > 0
-      ? runProgram(program, { entry: fn, inputs: new Map([...found.inputs].filter(([k]) => originalParams.includes(k))), nondet: nondetStreamOf(whole, fn, found), nondetDefault: null, recordTrace: true, maxSteps: found.steps + 1000 })
-      : found;
-    const replay = failing && failing.outcome.kind === 'assertion-failed' ? replayed(program, fn, failing) : null;
-    if (!failing || !replay) {
+    const replay = found ? replayOnOriginal(program, whole, fn, found) : null;
+    if (!found || !replay) {
       dropped.push({ expression: answer.expression, reason: 'no input inside it fails an assertion of the original program' });
       continue;
     }
-    const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
-    conditions.push({ ...answer, input: found!.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run });
+    conditions.push({ ...answer, input: found.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
   }
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
   return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), stats: result.stats };
 }
 
+/** A failing run of the rewritten program (nondet reads as parameters), replayed on the original
+ * program: its parameter values and nondet stream, the failing line and the recorded run; null when
+ * the original does not fail an assertion on it. */
+function replayOnOriginal(program: Program, whole: NondetParameters, fn: string, found: RunResult): ConcreteCounterexample | null {
+  const originalParams = program.procedures.get(fn)!.params;
+  const failing = whole.inputs.length > 0
+    ? runProgram(program, { entry: fn, inputs: new Map([...found.inputs].filter(([k]) => originalParams.includes(k))), nondet: nondetStreamOf(whole, fn, found), nondetDefault: null, recordTrace: true, maxSteps: found.steps + 1000 })
+    : found;
+  const replay = failing.outcome.kind === 'assertion-failed' ? replayed(program, fn, failing) : null;
+  if (!replay) return null;
+  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
+  return { input: replay.inputs, nondet: replay.nondet, line: replay.line, run };
+}
+
+/** The first sampled input (smallest first, then a few large ones: candidateInputs) on which the
+ * program fails an assertion, replayed; null when none fails within the budget. A first pass cuts
+ * runs short: inputs on which a loop never ends (common among samples) must not eat the budget
+ * before the failing ones are reached; a second pass allows long runs. */
+function firstFailure(program: Program, whole: NondetParameters, fn: string, budgetMs: number): ConcreteCounterexample | null {
+  const stopAt = Date.now() + budgetMs;
+  const inputs = candidateInputs(whole.program.procedures.get(fn)!.params);
+  for (const maxSteps of [1000, 20000]) {
+    const runner = inputRunner(whole.program, fn, [], { maxSteps, seed: 5 });
+    for (const input of inputs) {
+      if (Date.now() >= stopAt) return null;
+      const failure = runner.run(input).failure;
+      const replay = failure ? replayOnOriginal(program, whole, fn, failure) : null;
+      if (replay) return replay;
+    }
+  }
+  return null;
+}
+
 /** No parameters and no nondet read outside a loop: there is nothing to state a condition over. The
  * answer is `1` when a run fails (replayed; not certified: no precondition search ran). */
-function withoutInputs(program: Program, fn: string): CexResult {
+function withoutInputs(program: Program, fn: string, onCounterexample?: (c: ConcreteCounterexample) => void): CexResult {
   const started = Date.now();
   const runner = inputRunner(program, fn, [], { maxSteps: 100_000, seed: 5, streams: 8 });
   const failing = runner.run(new Map()).failure;
@@ -115,6 +165,7 @@ function withoutInputs(program: Program, fn: string): CexResult {
   const instrumented = program;
   if (!failing || !replay) return { function: fn, nondetInputs: [], instrumented, conditions: [], dropped: [], reason: 'the function has no inputs to state a condition over, and none of its runs failed', stats };
   const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
+  onCounterexample?.({ input: replay.inputs, nondet: replay.nondet, line: replay.line, run });
   const condition: CexCondition = { expression: '1', formula: F.TRUE, certified: false, invariants: [], neighbours: [], locallyOptimal: false, input: new Map(), nondet: replay.nondet, line: replay.line, replayed: true, run };
   return { function: fn, nondetInputs: [], instrumented, conditions: [condition], dropped: [], stats };
 }

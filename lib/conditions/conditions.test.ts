@@ -118,7 +118,11 @@ test('cex on a whole program: the nondet read becomes nondet_1, and the conditio
   const program = load('benchmarks/conditions/needle.c');
   const rewritten = nondetAsParameters(program, 'main');
   t.deepEqual(rewritten.inputs.map((i) => [i.parameter, i.target, i.line]), [['nondet_1', 'x', 6]]);
-  const r = await cex(program, { timeoutMs: 120_000 });
+  const concrete: bigint[][] = [];
+  const r = await cex(program, { timeoutMs: 120_000, onCounterexample: (c) => concrete.push([...c.nondet]) });
+  // The first sampled failure is reported as a run of the original program: the nondet value, not nondet_1.
+  t.is(concrete.length, 1);
+  t.is(runProgram(program, { entry: 'main', nondet: concrete[0]!, nondetDefault: null }).outcome.kind, 'assertion-failed');
   t.deepEqual(r.nondetInputs.map((i) => i.parameter), ['nondet_1']);
   t.true(r.conditions.length >= 1, r.reason);
   for (const c of r.conditions) {
@@ -127,6 +131,31 @@ test('cex on a whole program: the nondet read becomes nondet_1, and the conditio
     t.deepEqual(c.nondet, [value]);
     t.is(runProgram(program, { entry: 'main', nondet: [...c.nondet], nondetDefault: null }).outcome.kind, 'assertion-failed');
   }
+});
+
+test('cex reports a replayed concrete counterexample on Fig. 10 (Bug1) before the most-general search starts', async (t) => {
+  const { cex } = await import('./cex.js');
+  const program = load('benchmarks/conditions/bug1.c');
+  const events: string[] = [];
+  const found: { input: ReadonlyMap<string, bigint>; line: number; steps: number }[] = [];
+  await cex(program, {
+    timeoutMs: 2000,
+    onProgress: (e) => events.push(e.kind),
+    onCounterexample: (c) => {
+      events.push('counterexample');
+      found.push({ input: c.input, line: c.line, steps: c.run.trace?.length ?? 0 });
+    },
+  });
+  t.is(found.length, 1);
+  t.is(events[0], 'counterexample');
+  const { input, line, steps } = found[0]!;
+  t.is(line, 7);
+  t.true(steps > 0, 'the run is recorded step by step');
+  // Inside the paper's failing region (0 < y < 9, the loop passes x = 200), and the interpreter agrees.
+  const y = input.get('y')!;
+  t.true(y >= 1n && y <= 8n && input.get('n')! > 200n, [...input].join(' '));
+  const run = runProgram(program, { entry: 'Bug1', inputs: input, nondet: [], nondetDefault: null });
+  t.is(run.outcome.kind, 'assertion-failed');
 });
 
 test('cex: B1 (the error variable) finds n >= 6 for an assertion checked in a loop; negating the assertion instead gives the paper\'s useless n <= 0', async (t) => {

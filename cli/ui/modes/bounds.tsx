@@ -95,7 +95,7 @@ function loopLines(l: LoopBoundView, selected: boolean): ResultLine[] {
   ];
 }
 
-function LoopBounds({ data, selected, height, color }: ResultProps<BoundsData>) {
+function LoopBounds({ data, selected, width, height, color }: ResultProps<BoundsData>) {
   const isSelected = (l: LoopBoundView) => selected !== null && l.line === selected.line;
   // The selected loop first, so that it stays visible in a short pane.
   const ordered = [...data.loops.filter(isSelected), ...data.loops.filter((l) => !isSelected(l))];
@@ -104,7 +104,7 @@ function LoopBounds({ data, selected, height, color }: ResultProps<BoundsData>) 
   for (const l of ordered) lines.push(...loopLines(l, isSelected(l)));
   for (const p of data.procedures) lines.push({ text: `procedure ${p.procedure}: ${p.summary}` });
   lines.push({ text: `${data.runs} runs (${data.nonTerminatingRuns} did not return), ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} />;
 }
 
 export const boundsMode: Mode<BoundsData> = {

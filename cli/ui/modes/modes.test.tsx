@@ -8,7 +8,8 @@ import type { WorkerMessage } from '../protocol.js';
 import type { WpResult } from '../../../lib/conditions/types.js';
 import * as F from '../../../lib/ir/formula.js';
 import { readFileSync } from 'node:fs';
-import { cexData, cexMode } from './cex.js';
+import { cexData, cexMode, concreteCexData } from './cex.js';
+import { LineList } from './line-list.js';
 import { nontermData, nontermMode } from './nonterm.js';
 import { boundsData, boundsEvents, boundsMode } from './bounds.js';
 import type { BoundsResult } from '../../../lib/bounds/bounds.js';
@@ -68,6 +69,16 @@ test('wp progress: query rows, answers, and a bar that fills as the binary searc
   t.is(bars[2]!.fraction, 1);
   t.is(bars[2]!.label, 'D1 in [3, 3]');
   t.like(bars[3], { label: 'answers 1/3' });
+  // The library's bounds are fractions in units of 1/2 (lib/conditions/wp.ts, binary search on D).
+  on({ kind: 'binary-step', entry: 'D[1][const]', low: '0/2', high: '128/2' });
+  on({ kind: 'binary-step', entry: 'D[1][const]', low: '64/2', high: '128/2' });
+  on({ kind: 'binary-step', entry: 'D[1][const]', low: '126/2', high: '127/2' });
+  const fractions = sent.slice(-3).map((m) => (m.type === 'search' && m.event.kind === 'bar' ? m.event.fraction : null));
+  t.is(fractions[0], 0);
+  t.true(fractions[1]! > 0 && fractions[2]! > fractions[1]! && fractions[2]! > 0.7, String(fractions));
+  for (const k of [2, 3, 4]) on({ kind: 'answer', expression: `a${k}` });
+  const last = sent[sent.length - 1]!;
+  t.like(last, { type: 'search', event: { kind: 'bar', label: 'answers 4 found (at most 3 reported)', fraction: 1 } });
 });
 
 test('verify: the invariant of the selected cut-point, else the first one', (t) => {
@@ -76,7 +87,7 @@ test('verify: the invariant of the selected cut-point, else the first one', (t) 
     invariants: [{ line: 5, col: 3, expression: 'a >= 0', function: 'f' }, { line: 9, col: 3, expression: 'b <= a', function: 'f' }],
   };
   const at9 = render(<verifyMode.Result data={data} selected={{ line: 9, col: 3 }} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
-  t.regex(at9, /line 9:3\n.*b <= a/);
+  t.regex(at9, /line 9:3: b <= a/);
   t.regex(at9, /2 cut-points/);
   const other = render(<verifyMode.Result data={data} selected={{ line: 12, col: 3 }} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
   t.regex(other, /line 5:3 \(first cut-point\)/);
@@ -132,12 +143,35 @@ test('cex: the failing conditions, then the first one\'s run one step at a time'
   t.like(json.conditions[0], { expression: 'n >= 11', input: { n: '11' }, line: 6 });
 });
 
+test('cex: a concrete counterexample before any condition: labelled, stepped, exported with its input', (t) => {
+  const { program } = boundTenCex();
+  const input = new Map([['n', 12n]]);
+  const run = runProgram(program, { entry: 'boundTen', inputs: input, nondet: [], recordTrace: true });
+  const data = concreteCexData(program, 'bound-ten.c', 'boundTen', { input, nondet: [], line: 6, run });
+  const frame = render(<cexMode.Result data={data} selected={null} traceIndex={2} pins={[]} width={60} height={9} color={false} />).lastFrame()!;
+  t.regex(frame, /searching most-general conditions…/);
+  t.regex(frame, /concrete counterexample \(replayed\): n=12 fails at line 6/);
+  t.regex(frame, /step 3\/\d+ {2}line 4/);
+  t.regex(frame, /n=12 i=0/);
+  t.like(JSON.parse(JSON.stringify(cexMode.exportJson(data))), { searching: true, concreteCounterexample: { input: { n: '12' }, line: 6, replayed: true } });
+});
+
 test('cex: no failing condition says why, without a trace', (t) => {
   const { program, result } = boundTenCex();
   const data = cexData(program, 'bound-ten.c', { ...result, conditions: [], reason: 'only non-termination conditions were found' });
   t.is(cexMode.trace!(data), undefined);
   const frame = render(<cexMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={60} height={8} color={false} />).lastFrame()!;
-  t.regex(frame, /no failing condition: only non-termination conditions were found/);
+  t.regex(frame, /no failing condition: only non-termination conditions were\s+found/);
+});
+
+test('result lists wrap long lines at the pane width and cut at whole lines, saying how many are left', (t) => {
+  const long = 'i >= 0 && n - i >= 0 && j - 2 * i <= 7 && x + y + z == 100';
+  const lines = [{ text: `1. ${long}  [certified]` }, { text: 'second' }, { text: 'third' }];
+  const all = render(<LineList lines={lines} width={30} height={6} color={false} />).lastFrame()!;
+  t.true(all.split('\n').every((r) => r.length <= 30));
+  t.true(all.replace(/\s+/g, ' ').includes(`1. ${long} [certified] second third`), all);
+  const cut = render(<LineList lines={lines} width={30} height={4} color={false} />).lastFrame()!;
+  t.regex(cut.replace(/\s+/g, ' '), /\[certified\] … 2 more \(x exports all\)$/);
 });
 
 test('nonterm: each condition with the iterations of a run that does not return', (t) => {

@@ -64,7 +64,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'result', data: nontermData(job.file, r) });
 }
 
-function NontermConditions({ data, height, color }: ResultProps<NontermData>) {
+function NontermConditions({ data, width, height, color }: ResultProps<NontermData>) {
   const lines: ResultLine[] = [{ text: `${data.function}: ${data.verdict}${data.reason ? ` (${data.reason})` : ''}`, dim: data.conditions.length > 0 }];
   data.conditions.forEach((c, i) => {
     lines.push({ text: `${i + 1}. ${c.expression}  ${c.certified ? '[certified]' : '[not certified]'}${c.locallyOptimal ? ' [locally weakest]' : ''}`, bold: true });
@@ -74,7 +74,7 @@ function NontermConditions({ data, height, color }: ResultProps<NontermData>) {
     for (const n of c.neighbours) lines.push({ text: `   not ${n.expression}: ${n.why}`, dim: true });
   });
   lines.push({ text: `${data.queries} solver queries, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} />;
 }
 
 export const nontermMode: Mode<NontermData> = {

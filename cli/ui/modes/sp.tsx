@@ -63,7 +63,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'result', data: spData(r) });
 }
 
-function Postcondition({ data, height, color }: ResultProps<SpData>) {
+function Postcondition({ data, width, height, color }: ResultProps<SpData>) {
   const p = data.postcondition;
   const lines: ResultLine[] = [{ text: `strongest postcondition of ${data.function} ${data.at === 'exit' ? 'at the exit' : `at the cut-point on line ${data.line}`} over ${data.variables.join(', ')}:`, dim: true }];
   if (!p) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
@@ -72,7 +72,7 @@ function Postcondition({ data, height, color }: ResultProps<SpData>) {
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   }
   lines.push({ text: `${data.queries} solver queries, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} />;
 }
 
 export const spMode: Mode<SpData> = {

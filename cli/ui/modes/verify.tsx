@@ -1,6 +1,5 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
-import { Box, Text } from 'ink';
 import * as F from '../../../lib/ir/formula.js';
 import type { Formula } from '../../../lib/ir/formula.js';
 import type { Program } from '../../../lib/ir/cfg.js';
@@ -16,6 +15,7 @@ import type { Pin } from '../state.js';
 import { recordTrace, type TraceRow } from '../trace.js';
 import { TraceView } from '../trace-view.js';
 import type { Mode, ResultProps } from './types.js';
+import { LineList, rowCount, type ResultLine } from './line-list.js';
 
 export interface VerifyData {
   readonly verdict: string;
@@ -184,26 +184,19 @@ function InvariantPane({ data, selected, traceIndex, pins, width, height, color 
   const at = invariantAt(data, selected);
   const shown = at ?? data.invariants[0];
   const pinned = shown ? pinnedText(shown, pins) : null;
-  return (
-    <Box flexDirection="column">
-      <Text wrap="truncate">
-        <Text bold {...(color ? { color: verdictColor } : {})}>{data.verdict}</Text>
-        {data.verdict === 'safe' ? (data.certified ? ' (certified by z3)' : '') : data.reason ? `: ${data.reason}` : ''}
-      </Text>
-      {shown ? (
-        <>
-          <Text wrap="truncate">{`line ${shown.line}:${shown.col}${at ? '' : ' (first cut-point)'}`}</Text>
-          <Text wrap="wrap" bold>{shown.expression}</Text>
-          <Text wrap="truncate">{`template ${data.template ?? '-'}, widths ${data.widths ?? '-'}${data.certified ? '' : '; not certified (candidate)'}`}</Text>
-          {pinned ? <Text wrap="truncate" {...(color ? { color: 'magenta' } : {})}>{pinned}</Text> : null}
-          {data.pinned && data.pinned.length > 0 ? <Text wrap="truncate" {...(color ? { color: 'magenta' } : {})}>{`search used pin${data.pinned.length > 1 ? 's' : ''}: ${data.pinned.map((p) => `line ${p.line}: ${p.expression}`).join('; ')}`}</Text> : null}
-        </>
-      ) : (
-        <Text wrap="truncate">no invariants</Text>
-      )}
-      {data.invariants.length > 1 && height > (pinned ? 5 : 4) ? <Text wrap="truncate" dimColor={color}>{`${data.invariants.length} cut-points: ↑/↓ to select`}</Text> : null}
-    </Box>
-  );
+  // The invariant right after the verdict, wrapped, so a short pane loses the details first.
+  const lines: ResultLine[] = [{ text: `${data.verdict}${data.verdict === 'safe' ? (data.certified ? ' (certified by z3)' : '') : data.reason ? `: ${data.reason}` : ''}`, bold: true, color: verdictColor }];
+  if (shown) {
+    lines.push({ text: `line ${shown.line}:${shown.col}${at ? '' : ' (first cut-point)'}: ${shown.expression}`, bold: true });
+    lines.push({ text: `template ${data.template ?? '-'}, widths ${data.widths ?? '-'}${data.certified ? '' : '; not certified (candidate)'}` });
+    if (pinned) lines.push({ text: pinned, color: 'magenta' });
+    if (data.pinned && data.pinned.length > 0) lines.push({ text: `search used pin${data.pinned.length > 1 ? 's' : ''}: ${data.pinned.map((p) => `line ${p.line}: ${p.expression}`).join('; ')}`, color: 'magenta' });
+  } else {
+    lines.push({ text: 'no invariants' });
+  }
+  const hint: ResultLine = { text: `${data.invariants.length} cut-points: ↑/↓ to select`, dim: true };
+  const withHint = data.invariants.length > 1 && rowCount([...lines, hint], width) <= height;
+  return <LineList lines={withHint ? [...lines, hint] : lines} width={width} height={height} color={color} />;
 }
 
 export const verifyMode: Mode<VerifyData> = {

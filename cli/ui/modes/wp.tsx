@@ -28,6 +28,12 @@ export interface WpData {
 
 const MAX_ANSWERS = 3;
 
+/** "7" or "7/2" as numerator and denominator; null for anything else. */
+function fraction(text: string): readonly [bigint, bigint] | null {
+  const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text);
+  return m && m[2] !== '0' ? [BigInt(m[1]!), BigInt(m[2] ?? '1')] : null;
+}
+
 /** Maps the search's events to Search-pane rows; the binary search's bar shrinks with its interval.
  * `maxAnswers`: the most answers the search reports (the answers bar's end). */
 export function conditionEvents(emit: Emit, maxAnswers = MAX_ANSWERS): (e: ConditionEvent) => void {
@@ -46,19 +52,23 @@ export function conditionEvents(emit: Emit, maxAnswers = MAX_ANSWERS): (e: Condi
         send({ kind: 'row-done', index: e.index, variables: e.stats.variables, clauses: e.stats.clauses, satMillis: e.stats.satMillis, result: e.stats.result, ...(e.stats.reason ? { reason: e.stats.reason } : {}) });
         return;
       case 'answer':
+        // An answer a later one contains is dropped by the search: more may be found than are reported.
         answers++;
         send({ kind: 'phase', text: `answer: ${e.expression}` });
-        send({ kind: 'bar', label: `answers ${answers}/${maxAnswers}`, fraction: Math.min(1, answers / maxAnswers) });
+        send({ kind: 'bar', label: answers <= maxAnswers ? `answers ${answers}/${maxAnswers}` : `answers ${answers} found (at most ${maxAnswers} reported)`, fraction: Math.min(1, answers / maxAnswers) });
         return;
       case 'binary-step': {
-        if (!/^-?\d+$/.test(e.low) || !/^-?\d+$/.test(e.high)) return;
-        const width = BigInt(e.high) - BigInt(e.low);
+        // The bounds are integers or fractions in units of the search's denominator ("3/2").
+        const low = fraction(e.low);
+        const high = fraction(e.high);
+        if (!low || !high) return;
+        const width = high[0] * low[1] - low[0] * high[1];
         const first = initialWidth.get(e.entry) ?? width;
         initialWidth.set(e.entry, first);
         // Display only: bits of the interval left, relative to the start.
         const bits = (w: bigint) => (w <= 0n ? 0 : w.toString(2).length);
-        const fraction = bits(first) === 0 ? 1 : 1 - bits(width) / bits(first);
-        send({ kind: 'bar', label: `${e.entry} in [${e.low}, ${e.high}]`, fraction });
+        const done = bits(first) === 0 ? 1 : 1 - bits(width) / bits(first);
+        send({ kind: 'bar', label: `${e.entry} in [${e.low}, ${e.high}]`, fraction: done });
         return;
       }
     }
@@ -104,7 +114,7 @@ export function wpData(r: WpResult): WpData {
   };
 }
 
-function Preconditions({ data, height, color }: ResultProps<WpData>) {
+function Preconditions({ data, width, height, color }: ResultProps<WpData>) {
   const lines: ResultLine[] = [];
   lines.push({ text: `preconditions of ${data.function}(${data.parameters.join(', ')}), ${data.strategy}:`, dim: true });
   if (data.preconditions.length === 0) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
@@ -113,7 +123,7 @@ function Preconditions({ data, height, color }: ResultProps<WpData>) {
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   });
   lines.push({ text: `${data.queries} solver queries, ${data.concreteRuns} runs, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} />;
 }
 
 export const wpMode: Mode<WpData> = {

@@ -13,7 +13,9 @@ export interface FrameProps {
 
 export function topBorder(title: string, width: number): string {
   const inner = Math.max(0, width - 2);
-  const label = ` ${title} `.slice(0, Math.max(0, inner - 1));
+  const room = Math.max(0, inner - 1);
+  // A title too long for the border ends in … rather than stopping mid-word unmarked.
+  const label = ` ${title} `.length <= room ? ` ${title} ` : ` ${title}`.slice(0, Math.max(0, room - 1)) + (room > 0 ? '…' : '');
   return `┌─${label}${'─'.repeat(Math.max(0, inner - 1 - label.length))}┐`;
 }
 

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { render } from 'ink-testing-library';
+import { Box } from 'ink';
 import { readFileSync } from 'node:fs';
 import { SourcePane } from './source-pane.js';
 import { SearchPane, progressBar } from './search-pane.js';
@@ -78,9 +79,12 @@ test('help lists the key of every mode and quit', (t) => {
 });
 
 test('help fits 80x24: the modes share a line when the list would not fit', (t) => {
-  const frame = render(<Help modes={MODES} height={22} />).lastFrame()!;
+  const frame = render(<Box width={80}><Help modes={MODES} height={22} width={80} /></Box>).lastFrame()!;
   t.regex(frame, /q\s+quit/);
   t.true(frame.split('\n').length <= 22);
+  t.notRegex(frame, /…\s*│/, 'no description is cut');
+  t.true(frame.split('\n').every((l) => l.length <= 80));
+  t.regex(frame, /<\s*\/\s*>\s+scroll the source sideways/);
   const tall = render(<Help modes={MODES} height={40} />).lastFrame()!;
   for (const m of MODES) t.regex(tall, new RegExp(`${m.key}\\s+mode: ${m.name}`));
 });
@@ -88,4 +92,5 @@ test('help fits 80x24: the modes share a line when the list would not fit', (t) 
 test('frame title sits in the top border and keeps the width', (t) => {
   t.is(topBorder('Search', 12), '┌─ Search ─┐');
   t.is(topBorder('a very long title', 10).length, 10);
+  t.is(topBorder('a very long title', 10), '┌─ a ver…┐');
 });

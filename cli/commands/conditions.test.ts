@@ -29,7 +29,8 @@ test('wp --json on Swap: the contract fields, a certified precondition and a rep
   t.is(p.expression, 'x <= 8');
   t.true(p.certified);
   t.deepEqual(p.neighbours.map((n: { expression: string; input: Record<string, string>; replayed: boolean }) => [n.expression, n.input, n.replayed]), [['x <= 9', { x: '9' }, true]]);
-  t.true(out.stats.solverCalls >= 1);
+  // Swap's precondition comes from the sampled inputs (observed.ts), so it may need no solver call.
+  t.is(typeof out.stats.solverCalls, 'number');
 });
 
 test('sp prints the postcondition and its evidence; --at picks a loop', async (t) => {

@@ -19,6 +19,8 @@ export interface InputRun {
   readonly failure: RunResult | null;
   /** States the passing runs reached at the watched cut-points. */
   readonly reached: ReadonlyMap<number, readonly State[]>;
+  /** Every run from this input returned (none was cut off by the step limit or blocked by an assume). */
+  readonly returned: boolean;
 }
 
 export interface InputRunner {
@@ -44,21 +46,29 @@ export function inputRunner(program: Program, fn: string, watched: readonly numb
       if (known) return known;
       const reached = new Map<number, State[]>();
       let failure: RunResult | null = null;
+      let returned = true;
       for (let k = 0; k < streams && !failure; k++) {
         runs++;
         const result = runProgram(program, { entry: fn, inputs: input, nondet: k === 0 ? [] : nondetStream(next, 128), nondetDefault: 0n, maxSteps, recordTrace: true });
         if (result.outcome.kind === 'assertion-failed') failure = result;
         else {
+          if (result.outcome.kind !== 'exit') returned = false;
           // A run that read no nondet value is the only run from this input: other streams repeat it.
           if (result.nondetConsumed.length === result.inputsFromNondet.length) k = streams;
           for (const [loc, states] of statesAlong(program, fn, result, watchedSet)) {
             const list = reached.get(loc) ?? [];
             reached.set(loc, list);
-            for (const s of states) if (list.length < 6) list.push(s);
+            // The first states and the last one: a loop's extremes are usually where the run left it.
+            for (const s of states) if (list.length < 5) list.push(s);
+            const last = states.at(-1);
+            if (last !== undefined && list.length >= 5 && list[list.length - 1] !== last) {
+              if (list.length < 6) list.push(last);
+              else list[5] = last;
+            }
           }
         }
       }
-      const out: InputRun = { input, failure, reached: failure ? new Map() : reached };
+      const out: InputRun = { input, failure, reached: failure ? new Map() : reached, returned: returned && !failure };
       memo.set(key, out);
       return out;
     },

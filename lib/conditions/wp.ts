@@ -28,6 +28,7 @@ import { affineHull } from '../engine/equalities.js';
 import { candidateInputs, failingInputIn, inputRunner, type InputRun, type InputRunner } from './points.js';
 import { conjunction, neighbours } from './neighbours.js';
 import { SearchContext, type ConditionOptions } from './search.js';
+import { observedPrecondition } from './observed.js';
 import type { ConditionAnswer, NeighbourEvidence, WpResult } from './types.js';
 
 export interface WpOptions extends ConditionOptions {
@@ -108,6 +109,9 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   return { function: fn, strategy, parameters: params, preconditions: answers, ...(reason ? { reason } : {}), stats: ctx.stats(runner.runs) };
 }
 
+/** Time for the data-driven first try of each neighbourhood search. */
+const OBSERVED_BUDGET_MS = 30_000;
+
 class WpSearch {
   private readonly maxConjuncts: number;
 
@@ -150,6 +154,17 @@ class WpSearch {
   }
 
   async neighbourhood(uncovered: readonly State[]): Promise<Candidate | null> {
+    // First the precondition the sampled inputs propose, checked by Houdini (observed.ts): when it
+    // holds, no solver query is needed to find it; the report below still looks for a failing
+    // input in each neighbour.
+    const seeds = this.passing.filter((r) => uncovered.includes(r.input));
+    const observed = await observedPrecondition({
+      prepared: this.ctx.problem.prepared, runner: this.runner, params: this.params, passing: this.passing, failing: this.failing,
+      deadline: Date.now() + Math.min(OBSERVED_BUDGET_MS, this.ctx.remaining() / 3),
+    }, seeds);
+    if (observed && (await this.ctx.certify(observed.invariants, { precondition: conjunction(observed.atoms) }))) {
+      return { atoms: observed.atoms, invariants: observed.invariants, attempt: this.attempts[0]! };
+    }
     for (const attempt of this.attempts) {
       const { step, facts } = attempt;
       for (let n = 1; n <= this.maxConjuncts; n++) {

@@ -42,7 +42,9 @@ const MAX_OCTAGON_VARIABLES = 8;
 
 /** Octagonal bounds and hull equalities of the observed states, per cut-point. */
 export function candidateConjuncts(variables: readonly string[], states: readonly State[], hull: readonly Formula[]): Formula[] {
-  if (states.length === 0) return [...hull];
+  // No run reached the cut-point: perhaps none can (the else-branch of a precondition), and then
+  // `false` is its invariant; if one can, the checker refutes it at once.
+  if (states.length === 0) return [F.FALSE];
   const directions: Map<string, bigint>[] = [];
   for (const v of variables) directions.push(new Map([[v, 1n]]), new Map([[v, -1n]]));
   if (variables.length <= MAX_OCTAGON_VARIABLES) {

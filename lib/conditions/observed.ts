@@ -1,0 +1,184 @@
+// A precondition proposed by the sampled inputs, before any solver search (wp's neighbourhood
+// strategy tries it first). The same contract as paper 004's Fig. 6 — a relation R that is a
+// precondition and whose shifted neighbours each contain a failing input — with the candidates
+// taken from data and checked by the certificate checker instead of found by SAT:
+//   1. R: octagonal bounds (±p, ±p±q) of passing inputs, cut by one octagonal atom at a time until no
+//      known failing input is inside (each cut keeps the side with most passing inputs);
+//   2. R is a precondition when the passing runs' octagonal bounds at the cut-points, filtered to an
+//      inductive subset under R (Houdini, engine/houdini.ts), also prove every assertion;
+//   3. weakening: an atom is dropped, or its constant relaxed (doubling steps, then halving back),
+//      while the weaker relation contains no failing input the runner finds and is still proved.
+// Nothing here is trusted: wp certifies the answer again and collects the neighbour evidence.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import { normaliseInequality } from '../ir/simplify.js';
+import { candidateConjuncts, inductiveSubset } from '../engine/houdini.js';
+import { affineHull } from '../engine/equalities.js';
+import type { PreparedAnalysis } from '../engine/prepare.js';
+import type { State } from '../engine/samples.js';
+import { candidateInputs, failingInputIn, type InputRun, type InputRunner } from './points.js';
+import { conjunction } from './neighbours.js';
+
+export interface ObservedSearch {
+  readonly prepared: PreparedAnalysis;
+  readonly runner: InputRunner;
+  readonly params: readonly string[];
+  readonly passing: readonly InputRun[];
+  /** Known failing inputs; ones found here are added (they are witnesses for later searches too). */
+  readonly failing: InputRun[];
+  readonly deadline: number;
+}
+
+export interface ObservedPrecondition {
+  readonly atoms: readonly Linear[];
+  readonly invariants: ReadonlyMap<number, Formula>;
+}
+
+const MAX_CUTS = 8;
+const MAX_RELAXATIONS = 20;
+
+/** A precondition covering `seeds` (uncovered passing inputs), or null when the data do not give one. */
+export async function observedPrecondition(search: ObservedSearch, seeds: readonly InputRun[]): Promise<ObservedPrecondition | null> {
+  // A run cut off by the step limit may still have failed later (a loop bound of B2 not yet
+  // exceeded): only inputs whose runs returned say where the precondition lies.
+  const hull = separatedHull(search, seeds.filter((r) => r.returned));
+  if (hull === null) return null;
+  let atoms: readonly Linear[] = hull;
+  const first = await provedUnder(search, atoms);
+  if (!first) return null;
+  let proof: ReadonlyMap<number, Formula> = first;
+  // Drop atoms the precondition does not need (upper bounds of the sampled box, mostly).
+  for (let i = atoms.length - 1; i >= 0 && Date.now() < search.deadline; i--) {
+    const weaker: readonly Linear[] = atoms.filter((_, j) => j !== i);
+    const tried = await weakerIfProved(search, atoms, weaker);
+    if (tried) {
+      atoms = weaker;
+      proof = tried;
+    }
+  }
+  // Relax each remaining constant: e >= 0 to e + k >= 0 with k doubling, then back down.
+  for (let i = 0; i < atoms.length && Date.now() < search.deadline; i++) {
+    let step = 1n;
+    let relaxations = 0;
+    while (step >= 1n && relaxations++ < MAX_RELAXATIONS && Date.now() < search.deadline) {
+      const weaker: readonly Linear[] = atoms.map((e, j) => (j === i ? L.addConstant(e, step) : e));
+      const tried = await weakerIfProved(search, atoms, weaker);
+      if (tried) {
+        atoms = weaker;
+        proof = tried;
+        step *= 2n;
+      } else {
+        step /= 2n;
+      }
+    }
+  }
+  return { atoms, invariants: proof };
+}
+
+/** Octagonal directions over the parameters. */
+function directions(params: readonly string[]): Linear[] {
+  const out: Linear[] = [];
+  for (const p of params) out.push(L.variable(p), L.variable(p, -1n));
+  for (let i = 0; i < params.length; i++) {
+    for (let j = i + 1; j < params.length; j++) {
+      for (const a of [1n, -1n]) for (const b of [1n, -1n]) out.push(L.add(L.variable(params[i]!, a), L.variable(params[j]!, b)));
+    }
+  }
+  return out;
+}
+
+const value = (e: Linear, s: State): bigint => L.evaluate(e, (v) => s.get(v) ?? 0n);
+
+/** `d >= min over the cluster` for every direction d; the cluster shrinks while a failing input is inside. */
+function separatedHull(search: ObservedSearch, seeds: readonly InputRun[]): Linear[] | null {
+  const dirs = directions(search.params);
+  let cluster = seeds.map((r) => r.input);
+  const cuts: Linear[] = [];
+  for (let round = 0; round <= MAX_CUTS && cluster.length > 0; round++) {
+    const hull = dirs.map((d) => L.addConstant(d, -cluster.reduce((m, s) => (value(d, s) < m ? value(d, s) : m), value(d, cluster[0]!))));
+    const atoms = dedupe([...cuts, ...hull]);
+    const inside = search.failing.find((f) => atoms.every((e) => value(e, f.input) >= 0n));
+    if (!inside) return atoms;
+    // The cut d >= d(f) + 1 that keeps most of the cluster.
+    let best: { cut: Linear; kept: State[] } | null = null;
+    for (const d of dirs) {
+      const cut = L.addConstant(d, -(value(d, inside.input) + 1n));
+      const kept = cluster.filter((s) => value(cut, s) >= 0n);
+      if (!best || kept.length > best.kept.length) best = { cut, kept };
+    }
+    if (!best || best.kept.length === 0) return null;
+    cuts.push(best.cut);
+    cluster = best.kept;
+  }
+  return null;
+}
+
+function dedupe(atoms: readonly Linear[]): Linear[] {
+  const tightest = new Map<string, Linear>();
+  for (const raw of atoms) {
+    const e = normaliseInequality(raw);
+    const key = L.key({ coeffs: e.coeffs, constant: 0n });
+    const prev = tightest.get(key);
+    if (!prev || e.constant < prev.constant) tightest.set(key, e);
+  }
+  return [...tightest.values()];
+}
+
+/** Invariants proving every assertion under the precondition `atoms`, from the runs inside it. */
+async function provedUnder(search: ObservedSearch, atoms: readonly Linear[], extra: readonly InputRun[] = []): Promise<ReadonlyMap<number, Formula> | null> {
+  const remaining = search.deadline - Date.now();
+  if (remaining <= 0) return null;
+  const relation = conjunction(atoms);
+  const { prepared } = search;
+  const inside = [...search.passing, ...extra].filter((r) => F.evaluate(relation, (v) => r.input.get(v) ?? 0n));
+  const candidates = new Map<number, Formula[]>();
+  for (const c of prepared.unknownCutpoints) {
+    const vars = prepared.variables.get(c) ?? [];
+    const states = inside.flatMap((r) => r.reached.get(c) ?? []);
+    candidates.set(c, candidateConjuncts(vars, states, affineHull(vars, states)));
+  }
+  const under = { ...prepared, precondition: F.and(prepared.precondition, relation) };
+  const result = await inductiveSubset(under, candidates, { budgetMs: Math.min(8000, remaining) });
+  if (!result.provesSafety) return null;
+  // Every cut-point gets its invariant (true where no candidate survived), as the checker expects.
+  return new Map(prepared.unknownCutpoints.map((c) => [c, result.facts.get(c) ?? F.TRUE]));
+}
+
+/** The proof for `weaker` if no failing input is found in it beyond `current` and the checker proves it. */
+async function weakerIfProved(search: ObservedSearch, current: readonly Linear[], weaker: readonly Linear[]): Promise<ReadonlyMap<number, Formula> | null> {
+  const region = conjunction(weaker);
+  const holds = (s: State): boolean => F.evaluate(region, (v) => s.get(v) ?? 0n);
+  if (search.failing.some((f) => holds(f.input))) return null;
+  const found = await failingInputIn(search.runner, search.params, region, conjunction(current), { budgetMs: 300 });
+  if (found) {
+    search.failing.unshift(found);
+    return null;
+  }
+  return provedUnder(search, weaker, passingRunsIn(search, weaker, current));
+}
+
+/**
+ * Passing runs from inputs in `weaker` but not in `current`: the candidates must see how the program
+ * behaves in the added slab too (inputs on the slab's boundary, near the sampled ones, then grid points).
+ */
+function passingRunsIn(search: ObservedSearch, weaker: readonly Linear[], current: readonly Linear[]): InputRun[] {
+  const inSlab = (s: State): boolean => weaker.every((e) => value(e, s) >= 0n) && current.some((e) => value(e, s) < 0n);
+  const probes: State[] = [];
+  // Each sampled input moved onto the slab: the violated atom of `current` made tight, one parameter at a time.
+  for (const r of search.passing) {
+    for (const p of search.params) {
+      for (const d of [-1n, 1n, -2n, 2n]) {
+        const moved = new Map(r.input).set(p, (r.input.get(p) ?? 0n) + d);
+        if (inSlab(moved)) probes.push(moved);
+      }
+    }
+    if (probes.length >= 40) break;
+  }
+  for (const input of candidateInputs(search.params)) {
+    if (probes.length >= 80) break;
+    if (inSlab(input)) probes.push(input);
+  }
+  return probes.map((s) => search.runner.run(s)).filter((r) => !r.failure);
+}

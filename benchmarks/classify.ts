@@ -37,6 +37,8 @@ export interface VerifyReport {
   readonly schedule?: string;
   readonly stats: readonly VerifyStep[];
   readonly millis?: number;
+  /** verify's observed-bounds fast path (engine/houdini.ts), when it ran. */
+  readonly houdini?: { readonly proved: boolean };
   readonly [key: string]: unknown;
 }
 
@@ -150,7 +152,8 @@ export function toRecord(task: { id: string; file: string; expected: Expected },
     status,
     correctness: judge(task.expected, status),
     ...(reason !== undefined ? { reason } : {}),
-    ...(last?.template !== undefined ? { template: last.template } : {}),
+    // A proof by the observed bounds is named as such: the last template step is the one that failed.
+    ...(report?.houdini?.proved ? { template: 'houdini' } : last?.template !== undefined ? { template: last.template } : {}),
     ...(last?.widths !== undefined ? { widths: last.widths } : {}),
     ...(typeof last?.summaries === 'number' ? { q: last.summaries } : {}),
     steps: report?.stats.length ?? 0,

@@ -160,13 +160,15 @@ test('a SAT back end returning wrong models never yields safe', async (t) => {
 
 test('a back end that never answers gives unknown with its reason; one that says unsat exhausts the schedule', async (t) => {
   const silent: SatBackend = { name: 'silent', solve: async () => ({ status: 'unknown', reason: 'out of memory (simulated)', millis: 0, backend: 'silent' }) };
-  const r1 = await verify(pv1(), { backend: silent });
+  // Cut-set headers: Fig. 1 then needs the disjunction x < 0 || y > 0 at the loop, which the observed
+  // bounds (conjunctions, proved without the SAT back end) cannot give, so only the back end could.
+  const r1 = await verify(pv1(), { backend: silent, cutset: 'headers' });
   t.is(r1.verdict, 'unknown');
   t.false(r1.certified);
   t.regex(r1.reason ?? '', /out of memory \(simulated\)/);
   t.true(r1.stats.every((s) => s.result === 'unknown'));
   const refusing: SatBackend = { name: 'refusing', solve: async () => ({ status: 'unsat', millis: 0, backend: 'refusing' }) };
-  const r2 = await verify(pv1(), { backend: refusing, schedule: 'conjunctive' });
+  const r2 = await verify(pv1(), { backend: refusing, schedule: 'conjunctive', cutset: 'headers' });
   t.is(r2.verdict, 'unknown');
   t.false(r2.certified);
   t.regex(r2.reason ?? '', /no invariant found/);

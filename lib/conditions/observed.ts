@@ -37,7 +37,7 @@ export interface ObservedPrecondition {
 }
 
 const MAX_CUTS = 8;
-const MAX_RELAXATIONS = 20;
+const MAX_RELAXATIONS = 30;
 
 /** A precondition covering `seeds` (uncovered passing inputs), or null when the data do not give one. */
 export async function observedPrecondition(search: ObservedSearch, seeds: readonly InputRun[]): Promise<ObservedPrecondition | null> {
@@ -49,13 +49,17 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
   const first = await provedUnder(search, atoms);
   if (!first) return null;
   let proof: ReadonlyMap<number, Formula> = first;
-  // Drop atoms the precondition does not need (upper bounds of the sampled box, mostly).
-  for (let i = atoms.length - 1; i >= 0 && Date.now() < search.deadline; i--) {
+  // Drop atoms the precondition does not need (bounds of the sampled box, mostly). Single-parameter
+  // atoms are tried first, so that a relational atom (n - y >= 299) is kept over the box bound it
+  // makes redundant (n >= 303): the relational one relaxes further.
+  for (let i = 0; i < atoms.length && Date.now() < search.deadline; ) {
     const weaker: readonly Linear[] = atoms.filter((_, j) => j !== i);
     const tried = await weakerIfProved(search, atoms, weaker);
     if (tried) {
       atoms = weaker;
       proof = tried;
+    } else {
+      i++;
     }
   }
   // Relax each remaining constant: e >= 0 to e + k >= 0 with k doubling, then back down.
@@ -161,24 +165,34 @@ async function weakerIfProved(search: ObservedSearch, current: readonly Linear[]
 
 /**
  * Passing runs from inputs in `weaker` but not in `current`: the candidates must see how the program
- * behaves in the added slab too (inputs on the slab's boundary, near the sampled ones, then grid points).
+ * behaves in the added slab too. Sampled inputs are moved along one parameter onto the slab (just
+ * outside the atom of `current` that was dropped or relaxed, and onto the relaxed atom's new
+ * boundary), so the probes are spread like the samples; grid points in the slab come after.
  */
 function passingRunsIn(search: ObservedSearch, weaker: readonly Linear[], current: readonly Linear[]): InputRun[] {
   const inSlab = (s: State): boolean => weaker.every((e) => value(e, s) >= 0n) && current.some((e) => value(e, s) < 0n);
-  const probes: State[] = [];
-  // Each sampled input moved onto the slab: the violated atom of `current` made tight, one parameter at a time.
+  const weakerKeys = new Set(weaker.map((e) => L.key(e)));
+  const changed = current.filter((e) => !weakerKeys.has(L.key(e)));
+  const targets = changed.flatMap((e) => {
+    const relaxedTo = weaker.find((w) => L.key({ coeffs: w.coeffs, constant: 0n }) === L.key({ coeffs: e.coeffs, constant: 0n }));
+    // e(s') = -1 is just outside `current`; for a relaxation by k, e(s') = -k is on the new boundary.
+    return [{ atom: e, at: -1n }, ...(relaxedTo && relaxedTo.constant - e.constant > 1n ? [{ atom: e, at: e.constant - relaxedTo.constant }] : [])];
+  });
+  const probes = new Map<string, State>();
   for (const r of search.passing) {
-    for (const p of search.params) {
-      for (const d of [-1n, 1n, -2n, 2n]) {
-        const moved = new Map(r.input).set(p, (r.input.get(p) ?? 0n) + d);
-        if (inSlab(moved)) probes.push(moved);
+    if (probes.size >= 60) break;
+    for (const { atom, at } of targets) {
+      for (const p of search.params) {
+        const a = L.coefficientOf(atom, p);
+        if (a !== 1n && a !== -1n) continue;
+        const moved = new Map(r.input).set(p, (r.input.get(p) ?? 0n) + (at - value(atom, r.input)) * a);
+        if (inSlab(moved)) probes.set(L.key(L.fromTerms([...moved].map(([k, v]) => [k, v] as [string, bigint]))), moved);
       }
     }
-    if (probes.length >= 40) break;
   }
   for (const input of candidateInputs(search.params)) {
-    if (probes.length >= 80) break;
-    if (inSlab(input)) probes.push(input);
+    if (probes.size >= 80) break;
+    if (inSlab(input)) probes.set(L.key(L.fromTerms([...input].map(([k, v]) => [k, v] as [string, bigint]))), input);
   }
-  return probes.map((s) => search.runner.run(s)).filter((r) => !r.failure);
+  return [...probes.values()].map((s) => search.runner.run(s)).filter((r) => !r.failure);
 }

@@ -110,7 +110,7 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
 }
 
 /** Time for the data-driven first try of each neighbourhood search. */
-const OBSERVED_BUDGET_MS = 30_000;
+const OBSERVED_BUDGET_MS = 60_000;
 
 class WpSearch {
   private readonly maxConjuncts: number;
@@ -162,7 +162,7 @@ class WpSearch {
       prepared: this.ctx.problem.prepared, runner: this.runner, params: this.params, passing: this.passing, failing: this.failing,
       deadline: Date.now() + Math.min(OBSERVED_BUDGET_MS, this.ctx.remaining() / 3),
     }, seeds);
-    if (observed && (await this.ctx.certify(observed.invariants, { precondition: conjunction(observed.atoms) }))) {
+    if (observed && (await this.everyShiftFails(observed.atoms)) && (await this.ctx.certify(observed.invariants, { precondition: conjunction(observed.atoms) }))) {
       return { atoms: observed.atoms, invariants: observed.invariants, attempt: this.attempts[0]! };
     }
     for (const attempt of this.attempts) {
@@ -198,6 +198,23 @@ class WpSearch {
       }
     }
     return null;
+  }
+
+  /**
+   * Each shifted neighbour (e_j + 1 >= 0) of the precondition contains a failing input: otherwise the
+   * data-driven answer stopped short (its weakening ran out of time) and the solver search does better.
+   */
+  private async everyShiftFails(atoms: readonly Linear[]): Promise<boolean> {
+    const relation = conjunction(atoms);
+    for (const [j, e] of atoms.entries()) {
+      const shifted = conjunction(atoms.map((a, i) => (i === j ? L.addConstant(e, 1n) : a)));
+      const inside = F.and(shifted, F.not(relation));
+      if (this.failing.some((r) => F.evaluate(inside, (v) => r.input.get(v) ?? 0n))) continue;
+      const run = await failingInputIn(this.runner, this.params, shifted, relation, { budgetMs: 1000 });
+      if (!run) return false;
+      this.failing.unshift(run);
+    }
+    return true;
   }
 
   /**

@@ -51,7 +51,8 @@ test('wp: the binary strategy (Fig. 5) and the neighbourhood strategy cover the 
   // Binary search may stop at a different local optimum (j <= 0 is one: j <= 1 needs a disjunctive
   // invariant), but the union of the answers is the same set of inputs.
   const union = (r: typeof binary) => F.or(...r.preconditions.map((a) => a.formula));
-  t.is((await equivalent(union(binary), union(neighbourhood))).status, 'valid');
+  const answers = (r: typeof binary) => `${r.preconditions.map((a) => a.expression).join('; ')}${r.reason ? ` (${r.reason})` : ''}`;
+  t.is((await equivalent(union(binary), union(neighbourhood))).status, 'valid', `binary: ${answers(binary)}; neighbourhood: ${answers(neighbourhood)}`);
   t.true(binary.stats.queries.length > neighbourhood.stats.queries.length, 'binary search asks the solver entry by entry');
 });
 

@@ -7,15 +7,14 @@
 // parameters and the globals it reads — to its return value only, which is exactly what the
 // certificate checker's summary pairs can express), and must be loop-free (its body is checked
 // without invariants).
-import type { Edge, Procedure, Program } from '../ir/cfg.js';
-import * as F from '../ir/formula.js';
+import type { Procedure, Program } from '../ir/cfg.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { inlineCalls, recursiveProcedures } from '../ir/inline.js';
 import { returnName } from '../ir/summary-names.js';
 import { resolveFunction } from '../engine/prepare.js';
-import { cubesOf, normalizeCube, type Atom } from '../interpolate/constraints.js';
-import { ERROR, Unsupported, type Transition, type Update } from './model.js';
+import type { Atom } from '../interpolate/constraints.js';
+import { edgeTransitions, Unsupported, type Transition } from './model.js';
 
 export interface CallInfo {
   readonly callee: string;
@@ -90,23 +89,10 @@ function procModel(program: Program, proc: Procedure, summarised: boolean, globa
     if (proc.locations.some((l) => l.loopHeader)) throw new Unsupported(`recursive procedure '${proc.name}' contains a loop; summaries are checked on loop-free bodies only`);
   }
   const transitions: InterTransition[] = [];
-  const add = (edge: Edge, to: number, guard: Atom[] | null, update: Update | null, call?: CallInfo): void => {
-    if (guard === null) return;
-    transitions.push({ id: transitions.length, from: edge.from, to, edge, guard, update, ...(call ? { call } : {}) });
-  };
   for (const edge of proc.edges) {
     const s = edge.stmt;
-    switch (s.kind) {
-      case 'assign': add(edge, edge.to, [], { kind: 'assign', target: s.target, expr: s.expr }); break;
-      case 'havoc': add(edge, edge.to, [], { kind: 'havoc', target: s.target }); break;
-      case 'skip': add(edge, edge.to, [], null); break;
-      case 'assume': for (const cube of cubesOf(s.cond)) add(edge, edge.to, normalizeCube(cube), null); break;
-      case 'assert':
-        for (const cube of cubesOf(s.cond)) add(edge, edge.to, normalizeCube(cube), null);
-        for (const cube of cubesOf(F.not(s.cond))) add(edge, ERROR, normalizeCube(cube), null);
-        break;
-      case 'call': add(edge, edge.to, [], null, { callee: s.callee, args: s.args, target: s.target }); break;
-    }
+    const call = s.kind === 'call' ? { call: { callee: s.callee, args: s.args, target: s.target } } : {};
+    for (const { to, guard, update } of edgeTransitions(edge)) transitions.push({ id: transitions.length, from: edge.from, to, edge, guard, update, ...call });
   }
   const outgoing = new Map<number, InterTransition[]>();
   for (const t of transitions) outgoing.set(t.from, [...(outgoing.get(t.from) ?? []), t]);

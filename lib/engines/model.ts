@@ -45,6 +45,31 @@ export interface EngineModel {
 
 export class Unsupported extends Error {}
 
+/**
+ * What an edge does, as guarded updates: one per DNF cube of an assume's or assert's condition (cubes
+ * false over the integers dropped), an assert's negated cubes going to ERROR. A call is a plain
+ * step here; engines that keep calls attach what they need to it.
+ */
+export function edgeTransitions(edge: Edge): { to: number; guard: Atom[]; update: Update | null }[] {
+  const out: { to: number; guard: Atom[]; update: Update | null }[] = [];
+  const add = (to: number, guard: Atom[] | null, update: Update | null): void => {
+    if (guard !== null) out.push({ to, guard, update });
+  };
+  const s = edge.stmt;
+  switch (s.kind) {
+    case 'assign': add(edge.to, [], { kind: 'assign', target: s.target, expr: s.expr }); break;
+    case 'havoc': add(edge.to, [], { kind: 'havoc', target: s.target }); break;
+    case 'skip':
+    case 'call': add(edge.to, [], null); break;
+    case 'assume': for (const cube of cubesOf(s.cond)) add(edge.to, normalizeCube(cube), null); break;
+    case 'assert':
+      for (const cube of cubesOf(s.cond)) add(edge.to, normalizeCube(cube), null);
+      for (const cube of cubesOf(F.not(s.cond))) add(ERROR, normalizeCube(cube), null);
+      break;
+  }
+  return out;
+}
+
 export function buildModel(original: Program, functionName: string | undefined): EngineModel {
   const fn = resolveFunction(original, functionName);
   const { program } = inlineCalls(original, fn);
@@ -52,23 +77,9 @@ export function buildModel(original: Program, functionName: string | undefined):
   const calls = [...new Set(proc.edges.flatMap((e) => (e.stmt.kind === 'call' ? [e.stmt.callee] : [])))];
   if (calls.length > 0) throw new Unsupported(`recursive procedure(s) ${calls.join(', ')}: this engine inlines calls and has no procedure summaries`);
   const transitions: Transition[] = [];
-  const add = (edge: Edge, to: number, guard: Atom[] | null, update: Update | null): void => {
-    if (guard === null) return; // a cube false over the integers: no transition
-    transitions.push({ id: transitions.length, from: edge.from, to, edge, guard, update });
-  };
   for (const edge of proc.edges) {
-    const s = edge.stmt;
-    switch (s.kind) {
-      case 'assign': add(edge, edge.to, [], { kind: 'assign', target: s.target, expr: s.expr }); break;
-      case 'havoc': add(edge, edge.to, [], { kind: 'havoc', target: s.target }); break;
-      case 'skip': add(edge, edge.to, [], null); break;
-      case 'assume': for (const cube of cubesOf(s.cond)) add(edge, edge.to, normalizeCube(cube), null); break;
-      case 'assert':
-        for (const cube of cubesOf(s.cond)) add(edge, edge.to, normalizeCube(cube), null);
-        for (const cube of cubesOf(F.not(s.cond))) add(edge, ERROR, normalizeCube(cube), null);
-        break;
-      case 'call': throw new Unsupported('call left after inlining');
-    }
+    if (edge.stmt.kind === 'call') throw new Unsupported('call left after inlining');
+    for (const { to, guard, update } of edgeTransitions(edge)) transitions.push({ id: transitions.length, from: edge.from, to, edge, guard, update });
   }
   const outgoing = new Map<number, Transition[]>();
   for (const t of transitions) outgoing.set(t.from, [...(outgoing.get(t.from) ?? []), t]);

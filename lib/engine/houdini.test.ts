@@ -125,3 +125,25 @@ test('equalities eliminate a variable from the other atoms, so restated bounds c
   const vars = new Set(reduced.slice(1).flatMap((f) => [...F.variablesOf(f)]));
   t.is(vars.size, 1);
 });
+
+// y >= 1 fails initiation (y starts at 0) and consecution (y decreases) in the same round; the
+// consecution state may violate nothing else. x >= 0 must survive: it is inductive and proves the assertion.
+const SAME_ROUND = `void down(int n) {
+  int x = 0;
+  int y = 0;
+  while (x < n) {
+    x = x + 1;
+    y = y - 1;
+  }
+  assert(x >= 0);
+}
+`;
+
+test('a state judged against candidates an earlier obligation of its round removed does not empty the cut-point', async (t) => {
+  const prepared = prepareAnalysis(parseProgram(SAME_ROUND, 'down.c'), undefined, 'headers');
+  const [header] = prepared.unknownCutpoints;
+  const candidates = [F.geqZero(L.addConstant(L.variable('y'), -1n)), F.geqZero(L.variable('x'))];
+  const result = await inductiveSubset(prepared, new Map([[header!, candidates]]), { budgetMs: 60_000 });
+  t.deepEqual(conjuncts(result.kept.get(header!) ?? []), ['x >= 0']);
+  t.true(result.provesSafety);
+});

@@ -98,19 +98,24 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
       // Only assertions or the exit failed: what remains is inductive, but does not prove the program.
       return result(false);
     }
-    for (const o of inductiveness) drop(current, o);
+    // Every failing state was found against this round's candidates: judge each against them, not
+    // against what an earlier obligation of the same round already removed (a state violating only
+    // removed candidates would otherwise look like one violating none, and empty the cut-point).
+    const checked = new Map([...current].map(([c, list]) => [c, [...list]]));
+    for (const o of inductiveness) drop(current, checked.get(o.to)!, o);
   }
   return none(maxRounds);
 }
 
-/** Removes the candidates at `o.to` that its failing state violates; all of them if it has none. */
-function drop(current: Map<number, Formula[]>, o: Obligation): void {
-  const list = current.get(o.to)!;
+/** Removes the candidates at `o.to` that its failing state violates (`checked`: the candidates the
+ * checker was given); all of them if it has none. */
+function drop(current: Map<number, Formula[]>, checked: readonly Formula[], o: Obligation): void {
   const state = o.status === 'refuted' ? o.failingState : undefined;
-  // An obligation the checker could not decide, or a state that violates no candidate (it should
-  // not happen), gives nothing to go on: keeping any candidate there would be a guess.
-  const kept = state ? list.filter((f) => F.evaluate(f, (v) => state.get(v) ?? 0n)) : [];
-  current.set(o.to, kept.length < list.length ? kept : []);
+  // An obligation the checker could not decide, or a state that violates no checked candidate (it
+  // should not happen), gives nothing to go on: keeping any candidate there would be a guess.
+  const holds = (f: Formula): boolean => state !== undefined && F.evaluate(f, (v) => state.get(v) ?? 0n);
+  const violatesOne = checked.some((f) => !holds(f));
+  current.set(o.to, violatesOne ? current.get(o.to)!.filter(holds) : []);
 }
 
 export interface ObservedBoundsProof {

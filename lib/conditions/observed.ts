@@ -62,9 +62,12 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
       i++;
     }
   }
-  // Relax each remaining constant: e >= 0 to e + k >= 0 with k doubling, then back down.
+  // Relax each remaining constant: e >= 0 to e + k >= 0, galloping (k doubles while the weaker
+  // relation holds), then from the first failure a binary search (k halves, never doubles again:
+  // doubling after a halving oscillated until MAX_RELAXATIONS).
   for (let i = 0; i < atoms.length && Date.now() < search.deadline; i++) {
     let step = 1n;
+    let galloping = true;
     let relaxations = 0;
     while (step >= 1n && relaxations++ < MAX_RELAXATIONS && Date.now() < search.deadline) {
       const weaker: readonly Linear[] = atoms.map((e, j) => (j === i ? L.addConstant(e, step) : e));
@@ -72,10 +75,10 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
       if (tried) {
         atoms = weaker;
         proof = tried;
-        step *= 2n;
       } else {
-        step /= 2n;
+        galloping = false;
       }
+      step = galloping ? step * 2n : step / 2n;
     }
   }
   return { atoms, invariants: proof };
@@ -141,7 +144,11 @@ async function provedUnder(search: ObservedSearch, atoms: readonly Linear[], ext
   for (const c of prepared.unknownCutpoints) {
     const vars = prepared.variables.get(c) ?? [];
     const states = inside.flatMap((r) => r.reached.get(c) ?? []);
-    candidates.set(c, candidateConjuncts(vars, states, affineHull(vars, states)));
+    // The relation's own atoms are candidates where their variables are in scope: the runs inside
+    // rarely touch its boundary (no sampled input with i == j), so the octagonal bound the data give
+    // (i - j >= 1) fails initiation and the one needed (i - j >= 0) would be missing.
+    const inScope = atoms.filter((e) => L.variablesOf(e).every((v) => vars.includes(v))).map((e) => F.geqZero(e));
+    candidates.set(c, [...(states.length > 0 ? inScope : []), ...candidateConjuncts(vars, states, affineHull(vars, states))]);
   }
   const under = { ...prepared, precondition: F.and(prepared.precondition, relation) };
   const result = await inductiveSubset(under, candidates, { budgetMs: Math.min(8000, remaining) });

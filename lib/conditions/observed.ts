@@ -14,12 +14,13 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { normaliseInequality } from '../ir/simplify.js';
-import { candidateConjuncts, inductiveSubset } from '../engine/houdini.js';
+import { candidateConjuncts, inductiveSubset, unitDirections } from '../engine/houdini.js';
 import { affineHull } from '../engine/equalities.js';
 import type { PreparedAnalysis } from '../engine/prepare.js';
 import type { State } from '../engine/samples.js';
 import { candidateInputs, failingInputIn, type InputRun, type InputRunner } from './points.js';
 import { conjunction } from './neighbours.js';
+import { implies } from '../check/lia.js';
 
 export interface ObservedSearch {
   readonly prepared: PreparedAnalysis;
@@ -45,7 +46,7 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
   // exceeded): only inputs whose runs returned say where the precondition lies.
   const hull = separatedHull(search, seeds.filter((r) => r.returned));
   if (hull === null) return null;
-  let atoms: readonly Linear[] = hull;
+  let atoms: readonly Linear[] = await irredundant(hull);
   const first = await provedUnder(search, atoms);
   if (!first) return null;
   let proof: ReadonlyMap<number, Formula> = first;
@@ -84,16 +85,18 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
   return { atoms, invariants: proof };
 }
 
-/** Octagonal directions over the parameters. */
+/**
+ * Most variables in one candidate direction for `n` variables: three- and four-term sums matter
+ * (Merge's m3 >= m1 + m2 at the entry, k - i + m2 <= m3 in its second loop) and stay affordable for
+ * the few variables of a small function; octagons beyond that.
+ */
+function termsFor(n: number): number {
+  return n <= 5 ? 4 : n <= 7 ? 3 : 2;
+}
+
+/** Unit directions over the parameters. */
 function directions(params: readonly string[]): Linear[] {
-  const out: Linear[] = [];
-  for (const p of params) out.push(L.variable(p), L.variable(p, -1n));
-  for (let i = 0; i < params.length; i++) {
-    for (let j = i + 1; j < params.length; j++) {
-      for (const a of [1n, -1n]) for (const b of [1n, -1n]) out.push(L.add(L.variable(params[i]!, a), L.variable(params[j]!, b)));
-    }
-  }
-  return out;
+  return unitDirections(params, Math.min(3, termsFor(params.length))).map((d) => L.fromTerms(d));
 }
 
 const value = (e: Linear, s: State): bigint => L.evaluate(e, (v) => s.get(v) ?? 0n);
@@ -122,6 +125,20 @@ function separatedHull(search: ObservedSearch, seeds: readonly InputRun[]): Line
   return null;
 }
 
+/**
+ * The same region with each atom the others imply left out (three-term directions first, then
+ * octagonal ones, bounds last): the weakening below tries every atom, and a redundant one costs a
+ * Houdini run without changing the region.
+ */
+async function irredundant(atoms: readonly Linear[]): Promise<Linear[]> {
+  let kept = [...atoms];
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const others = kept.filter((_, j) => j !== i);
+    if ((await implies(conjunction(others), F.geqZero(kept[i]!), { timeoutMs: 2000 })).status === 'valid') kept = others;
+  }
+  return kept;
+}
+
 function dedupe(atoms: readonly Linear[]): Linear[] {
   const tightest = new Map<string, Linear>();
   for (const raw of atoms) {
@@ -148,7 +165,7 @@ async function provedUnder(search: ObservedSearch, atoms: readonly Linear[], ext
     // rarely touch its boundary (no sampled input with i == j), so the octagonal bound the data give
     // (i - j >= 1) fails initiation and the one needed (i - j >= 0) would be missing.
     const inScope = atoms.filter((e) => L.variablesOf(e).every((v) => vars.includes(v))).map((e) => F.geqZero(e));
-    candidates.set(c, [...(states.length > 0 ? inScope : []), ...candidateConjuncts(vars, states, affineHull(vars, states))]);
+    candidates.set(c, [...(states.length > 0 ? inScope : []), ...candidateConjuncts(vars, states, affineHull(vars, states), { maxTerms: termsFor(vars.length) })]);
   }
   const under = { ...prepared, precondition: F.and(prepared.precondition, relation) };
   const result = await inductiveSubset(under, candidates, { budgetMs: Math.min(8000, remaining) });

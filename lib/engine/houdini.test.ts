@@ -7,7 +7,7 @@ import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkInvariants } from '../check/certificate.js';
 import { equivalent } from '../check/lia.js';
-import { candidateConjuncts, inductiveSubset, substituteEqualities } from './houdini.js';
+import { candidateConjuncts, inductiveSubset, substituteEqualities, unitDirections } from './houdini.js';
 import { prepareAnalysis } from './prepare.js';
 import { verify } from './verify.js';
 
@@ -146,4 +146,13 @@ test('a state judged against candidates an earlier obligation of its round remov
   const result = await inductiveSubset(prepared, new Map([[header!, candidates]]), { budgetMs: 60_000 });
   t.deepEqual(conjuncts(result.kept.get(header!) ?? []), ['x >= 0']);
   t.true(result.provesSafety);
+});
+
+test('unit directions: intervals, then octagons, then three-term sums, each with every sign', (t) => {
+  const show = (d: Map<string, bigint>) => [...d].map(([v, c]) => `${c > 0n ? '+' : '-'}${v}`).join('');
+  t.deepEqual(unitDirections(['x', 'y'], 2).map(show), ['+x', '-x', '+y', '-y', '+x+y', '+x-y', '-x+y', '-x-y']);
+  const three = unitDirections(['a', 'b', 'c', 'd'], 3);
+  t.is(three.length, 8 + 6 * 4 + 4 * 8);
+  t.true(three.map(show).includes('-a+b-d'));
+  t.is(new Set(three.map(show)).size, three.length);
 });

@@ -40,20 +40,36 @@ export interface HoudiniOptions {
 /** Largest number of variables whose pairs are combined (±x±y); beyond it only ±x and the hull. */
 const MAX_OCTAGON_VARIABLES = 8;
 
-/** Octagonal bounds and hull equalities of the observed states, per cut-point. */
-export function candidateConjuncts(variables: readonly string[], states: readonly State[], hull: readonly Formula[]): Formula[] {
+/**
+ * Directions Σ ±v over at most `maxTerms` of `variables` (1: intervals, 2: octagons): fewer terms
+ * first (minimisation drops later candidates first, so the simple bounds stay), then by variables,
+ * then by signs. Each direction and its negation are both listed.
+ */
+export function unitDirections(variables: readonly string[], maxTerms: number): Map<string, bigint>[] {
+  const out: Map<string, bigint>[] = [];
+  const signed = (chosen: readonly string[], terms: readonly (readonly [string, bigint])[]): void => {
+    if (terms.length === chosen.length) out.push(new Map(terms));
+    else for (const sign of [1n, -1n]) signed(chosen, [...terms, [chosen[terms.length]!, sign]]);
+  };
+  const choose = (size: number, from: number, chosen: readonly string[]): void => {
+    if (chosen.length === size) return signed(chosen, []);
+    for (let i = from; i < variables.length; i++) choose(size, i + 1, [...chosen, variables[i]!]);
+  };
+  for (let size = 1; size <= maxTerms; size++) choose(size, 0, []);
+  return out;
+}
+
+export interface CandidateOptions {
+  /** Most variables in one direction (default 2, octagons, up to MAX_OCTAGON_VARIABLES variables). */
+  readonly maxTerms?: number;
+}
+
+/** Bounds of the observed states in unit directions (octagonal by default) and hull equalities, per cut-point. */
+export function candidateConjuncts(variables: readonly string[], states: readonly State[], hull: readonly Formula[], options: CandidateOptions = {}): Formula[] {
   // No run reached the cut-point: perhaps none can (the else-branch of a precondition), and then
   // `false` is its invariant; if one can, the checker refutes it at once.
   if (states.length === 0) return [F.FALSE];
-  const directions: Map<string, bigint>[] = [];
-  for (const v of variables) directions.push(new Map([[v, 1n]]), new Map([[v, -1n]]));
-  if (variables.length <= MAX_OCTAGON_VARIABLES) {
-    for (let i = 0; i < variables.length; i++) {
-      for (let j = i + 1; j < variables.length; j++) {
-        for (const a of [1n, -1n]) for (const b of [1n, -1n]) directions.push(new Map([[variables[i]!, a], [variables[j]!, b]]));
-      }
-    }
-  }
+  const directions = unitDirections(variables, options.maxTerms ?? (variables.length <= MAX_OCTAGON_VARIABLES ? 2 : 1));
   const out: Formula[] = [...hull];
   const seen = new Set<string>();
   for (const d of directions) {

@@ -3,13 +3,13 @@
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
 import { parseProgram } from '../../lib/frontend/index.js';
-import { wp } from '../../lib/conditions/wp.js';
+import { FURTHER_ANSWER_MIN_MS, wp } from '../../lib/conditions/wp.js';
 import { sp } from '../../lib/conditions/sp.js';
 import { nonterm, type NontermResult } from '../../lib/conditions/nonterm.js';
 import { cex, instrumentForCex, type CexResult } from '../../lib/conditions/cex.js';
 import { printProcedure } from '../../lib/ir/print.js';
 import { formatRunResult, runResultToJson } from '../../lib/interp/index.js';
-import type { ConditionAnswer, ConditionEvent, ConditionStats, NeighbourEvidence, SpResult, WpResult } from '../../lib/conditions/types.js';
+import type { ConditionAnswer, ConditionEvent, ConditionStats, IncompleteSearch, NeighbourEvidence, SpResult, WpResult } from '../../lib/conditions/types.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT } from '../exit-codes.js';
 import { readSource, runCommand } from '../common.js';
@@ -57,6 +57,17 @@ function progress(quiet: boolean | undefined): ((e: ConditionEvent) => void) | u
 }
 
 export const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
+
+const INCOMPLETE_WP = { inputs: 'safe', answers: 'precondition' };
+const INCOMPLETE_CEX = { inputs: 'failing', answers: 'condition' };
+
+function incompleteText(i: IncompleteSearch, words: typeof INCOMPLETE_WP): string {
+  return `${i.uncoveredInputs} sampled ${words.inputs} input(s) lie outside every ${words.answers}; no further one was found within ${Math.round(i.budgetMs / 1000)} s (each further ${words.answers} gets as long as the first took, at least ${FURTHER_ANSWER_MIN_MS / 1000} s)`;
+}
+
+function incompleteJson(i: IncompleteSearch, words: typeof INCOMPLETE_WP): Record<string, unknown> {
+  return { uncoveredInputs: i.uncoveredInputs, budgetMs: i.budgetMs, note: incompleteText(i, words) };
+}
 
 function neighbourJson(n: NeighbourEvidence): Record<string, unknown> {
   return {
@@ -123,6 +134,10 @@ checker proved the function's assertions under it, with the listed invariants. E
 hyperplane shifted by one, or rotated onto another) gets an input inside it but outside the
 precondition on which the program fails an assertion, replayed by the interpreter.
 
+Several answers (--max-answers): each further one must cover a sampled safe input outside the earlier
+ones, and its search gets as long as the first answer took (at least ${FURTHER_ANSWER_MIN_MS / 1000} s); when that runs out
+with such inputs left, the output says so ("incomplete").
+
 ${answerExitCodes('a precondition')}`)
     .action((file: string, opts: CommonCliOptions & { strategy: 'neighbourhood' | 'binary'; maxAnswers: string }) =>
       runCommand(async () => {
@@ -139,6 +154,7 @@ ${answerExitCodes('a precondition')}`)
           console.log(`${file}: function ${result.function}(${result.parameters.join(', ')}): ${result.preconditions.length} precondition(s) [${result.strategy}]`);
           result.preconditions.forEach((a, i) => printAnswer(a, 'precondition', i));
           if (result.reason) console.log(`reason: ${result.reason}`);
+          if (result.incomplete) console.log(`incomplete: ${incompleteText(result.incomplete, INCOMPLETE_WP)}`);
           printStats(result.stats);
         }
         return result.preconditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
@@ -249,7 +265,8 @@ assert(err == 1) is added (B1); every loop gets a counter and assert(counter <= 
 to the iteration counts of concrete runs that reach the end (B2), so a condition cannot consist of
 inputs on which the function just never returns. Weakest preconditions of that program are computed
 (farkas wp); a condition is reported only with an input inside it on which the original program fails
-an assertion, replayed by the interpreter. Conditions without one are listed as dropped.
+an assertion, replayed by the interpreter. Conditions without one are listed as dropped. As in wp,
+each further condition's search gets as long as the first took (at least ${FURTHER_ANSWER_MIN_MS / 1000} s).
 
 Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
     .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean; errorVariable: boolean }) =>
@@ -272,6 +289,7 @@ Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for ba
           });
           for (const d of result.dropped) console.log(`dropped: ${d.expression} (${d.reason})`);
           if (result.reason) console.log(`reason: ${result.reason}`);
+          if (result.incomplete) console.log(`incomplete: ${incompleteText(result.incomplete, INCOMPLETE_CEX)}`);
           printStats(result.stats);
         }
         return result.conditions.length > 0 ? EXIT.UNSAFE : EXIT.UNKNOWN;
@@ -294,6 +312,7 @@ export function cexJson(file: string, r: CexResult): Record<string, unknown> {
     })),
     dropped: r.dropped,
     ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.incomplete ? { incomplete: incompleteJson(r.incomplete, INCOMPLETE_CEX) } : {}),
     stats: statsJson(r.stats),
   };
 }
@@ -318,6 +337,7 @@ export function wpJson(file: string, r: WpResult): Record<string, unknown> {
     parameters: r.parameters,
     preconditions: r.preconditions.map(answerJson),
     ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.incomplete ? { incomplete: incompleteJson(r.incomplete, INCOMPLETE_WP) } : {}),
     stats: statsJson(r.stats),
   };
 }

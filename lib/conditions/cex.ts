@@ -18,7 +18,7 @@ import { withErrorVariable, withNegatedAssertions } from './instrument.js';
 import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
 import { candidateInputs, failingInputIn, inputRunner } from './points.js';
 import { wp, type WpOptions } from './wp.js';
-import type { ConditionAnswer, ConditionStats } from './types.js';
+import type { ConditionAnswer, ConditionStats, IncompleteSearch } from './types.js';
 import { withIterationCounters } from '../bounds/instrument.js';
 import { observeIterations } from '../bounds/bounds.js';
 import { fitBounds } from '../bounds/fit.js';
@@ -44,6 +44,8 @@ export interface CexResult {
   /** Certified preconditions of the instrumented program without a replayed failing input. */
   readonly dropped: readonly { readonly expression: string; readonly reason: string }[];
   readonly reason?: string;
+  /** Failing inputs were left outside every condition when the time for more ran out. */
+  readonly incomplete?: IncompleteSearch;
   readonly stats: ConditionStats;
 }
 
@@ -118,7 +120,8 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
     conditions.push({ ...answer, input: found.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
   }
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
-  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), stats: result.stats };
+  const incomplete = result.incomplete;
+  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(incomplete ? { incomplete } : {}), stats: result.stats };
 }
 
 /** A failing run of the rewritten program (nondet reads as parameters), replayed on the original

@@ -50,12 +50,25 @@ export class SearchContext {
       .map((s) => ({ ...s, widths: { ...s.widths, constant: Math.max(s.widths.constant, constantBits) } }));
   }
 
+  /** End of the current part of the search (never later than `deadline`). */
+  private windowEnd = Infinity;
+
+  /** Gives the next part of the search at most `ms` (within the whole search's deadline). */
+  limitNextPart(ms: number): void {
+    this.windowEnd = Date.now() + ms;
+  }
+
   get timedOut(): boolean {
-    return Date.now() >= this.deadline;
+    return this.remaining() <= 0;
   }
 
   remaining(): number {
-    return this.deadline - Date.now();
+    return Math.min(this.deadline, this.windowEnd) - Date.now();
+  }
+
+  /** The whole search's time is spent (not just the current part's). */
+  get deadlinePassed(): boolean {
+    return Date.now() >= this.deadline;
   }
 
   async query(q: Omit<ConditionQuery, 'problem' | 'backend' | 'timeoutMs'>, purpose: string): Promise<QueryOutcome> {

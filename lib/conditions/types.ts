@@ -46,6 +46,14 @@ export type ConditionEvent =
   | { readonly kind: 'answer'; readonly expression: string }
   | { readonly kind: 'binary-step'; readonly entry: string; readonly low: string; readonly high: string };
 
+/** The search for further answers stopped at its time limit with sampled inputs still uncovered. */
+export interface IncompleteSearch {
+  /** Sampled inputs the search wanted covered (wp: safe ones; cex: failing ones) outside every answer. */
+  readonly uncoveredInputs: number;
+  /** Time the last search had: as long as the first answer took, at least FURTHER_ANSWER_MIN_MS. */
+  readonly budgetMs: number;
+}
+
 export interface WpResult {
   readonly function: string;
   readonly strategy: 'neighbourhood' | 'binary';
@@ -53,6 +61,9 @@ export interface WpResult {
   readonly preconditions: readonly ConditionAnswer[];
   /** Set when no precondition was found. */
   readonly reason?: string;
+  /** Set when sampled passing inputs lie outside every answer and the search for a further one
+   * ran out of its time: the answers are not known to cover every safe input. */
+  readonly incomplete?: IncompleteSearch;
   readonly stats: ConditionStats;
 }
 

@@ -29,7 +29,7 @@ import { candidateInputs, failingInputIn, inputRunner, type InputRun, type Input
 import { conjunction, neighbours } from './neighbours.js';
 import { SearchContext, type ConditionOptions } from './search.js';
 import { observedPrecondition } from './observed.js';
-import type { ConditionAnswer, NeighbourEvidence, WpResult } from './types.js';
+import type { ConditionAnswer, IncompleteSearch, NeighbourEvidence, WpResult } from './types.js';
 
 export interface WpOptions extends ConditionOptions {
   readonly strategy?: 'neighbourhood' | 'binary';
@@ -86,14 +86,24 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   }
   // An answer that a later one contains is dropped and does not count: binary search can stop at a
   // small region first (j <= -48) and reach the larger one (j <= 0) from another uncovered input.
+  // Each further answer may take as long as the first did, and at least FURTHER_ANSWER_MIN_MS: a
+  // passing input left outside every answer may lie in no conjunctive precondition within the
+  // templates (Bug1's y == 3, n == 202, whose failing set is not linear), and the search for one
+  // would otherwise run to the timeout after the answer is known.
+  let firstAnswerMs = 0;
+  let incomplete: IncompleteSearch | undefined;
   for (let k = 0, tries = 0; k < (options.maxAnswers ?? 3) && tries < 2 * (options.maxAnswers ?? 3); k++, tries++) {
     const uncovered = passing.map((r) => r.input).filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
     if (uncovered.length === 0) break;
+    const budget = Math.max(FURTHER_ANSWER_MIN_MS, firstAnswerMs);
+    if (answers.length > 0) ctx.limitNextPart(budget);
     const found = strategy === 'binary' ? await search.binary(uncovered) : await search.neighbourhood(uncovered);
     if (!found) {
       if (answers.length === 0) reason = ctx.timedOut ? 'timeout before a precondition was found' : 'no precondition within the templates covers a passing input';
+      else if (ctx.timedOut) incomplete = { uncoveredInputs: uncovered.length, budgetMs: budget };
       break;
     }
+    if (answers.length === 0) firstAnswerMs = Date.now() - ctx.started;
     const answer = await search.report(found);
     for (let i = answers.length - 1; i >= 0; i--) {
       if ((await implies(answers[i]!.formula, answer.formula, { timeoutMs: 5000 })).status === 'valid') {
@@ -103,11 +113,14 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
     }
     answers.push(answer);
     options.onProgress?.({ kind: 'answer', expression: answer.expression });
-    if (ctx.timedOut) break;
+    if (ctx.deadlinePassed) break;
   }
   if (failing.length === 0 && answers.length === 0) reason = 'no sampled input fails an assertion';
-  return { function: fn, strategy, parameters: params, preconditions: answers, ...(reason ? { reason } : {}), stats: ctx.stats(runner.runs) };
+  return { function: fn, strategy, parameters: params, preconditions: answers, ...(reason ? { reason } : {}), ...(incomplete ? { incomplete } : {}), stats: ctx.stats(runner.runs) };
 }
+
+/** Least time each answer after the first may take. */
+export const FURTHER_ANSWER_MIN_MS = 20_000;
 
 /** Time for the data-driven first try of each neighbourhood search. */
 const OBSERVED_BUDGET_MS = 60_000;

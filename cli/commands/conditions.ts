@@ -174,6 +174,11 @@ independent checker proved that the postcondition holds, with the listed invaria
 (a hyperplane shifted inwards by one, or rotated onto another) gets a reachable state that violates
 it, found by running the program on concrete inputs and reproduced by re-running it.
 
+The first candidate comes from the reached states: their affine hull and tightest bounds in unit
+directions (±v, ±v±w, …), with invariants from the states the runs passed through, filtered by the
+checker (Houdini). The template search then tries for 10 s to add conjuncts to it; without such a
+candidate, the template search alone runs.
+
 ${answerExitCodes('a postcondition')}`)
     .action((file: string, opts: CommonCliOptions & { at?: string }) =>
       runCommand(async () => {

@@ -21,8 +21,14 @@ import { AnalysisUnsupported, resolveFunction } from '../engine/prepare.js';
 import { PathExplosionError } from '../vc/cutset.js';
 import { reachableStates, type ReachedState } from './points.js';
 import { conjunction, neighbours } from './neighbours.js';
+import { observedPostcondition } from './observed-post.js';
 import { SearchContext, type ConditionOptions } from './search.js';
 import type { ConditionAnswer, NeighbourEvidence, SpResult } from './types.js';
+
+/** Time for the data-driven first try. */
+const OBSERVED_BUDGET_MS = 30_000;
+/** Time for the template search to strengthen the data-driven answer. */
+const STRENGTHEN_MS = 10_000;
 
 export interface SpOptions extends ConditionOptions {
   /** Source line of a cut-point (a loop) instead of the exit. */
@@ -66,23 +72,35 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   }
   // The equalities every reached state satisfies are guessed as part of the answer (x == 2*m + 2);
   // the template supplies the inequalities. Without them too, in case the runs were not varied enough.
-  const targetEqs = affineHull(variables, reached.map((r) => r.state));
-  const targetFacts = targetEqs.length > 0 ? F.and(...targetEqs) : undefined;
-  const none = new Map<number, Formula>();
-  const attempts: { step: (typeof ctx.steps)[number]; facts: ReadonlyMap<number, Formula>; targetFacts?: Formula }[] = ctx.steps.flatMap((step) => [
-    ...(targetFacts ? [{ step, facts: hull, targetFacts }] : []),
-    ...(hull.size > 0 ? [{ step, facts: hull }] : []),
-    { step, facts: none },
-  ]);
-  const states = reached.map((r) => r.state);
+  const atExit = target === prepared.cut.proc.exit;
   let found: { atoms: readonly Linear[]; invariants: ReadonlyMap<number, Formula>; relation: Formula } | null = null;
+  // First the postcondition the reached states propose, proved by Houdini (observed-post.ts); the
+  // template search below then only looks for conjuncts to add to it (speedometer's d <= s + 5*t is
+  // not a unit direction), within STRENGTHEN_MS.
+  const observed = await observedPostcondition(prepared, target, variables, reached, Math.min(OBSERVED_BUDGET_MS, ctx.remaining() / 3));
+  if (observed) {
+    const relation = F.and(...observed.atoms);
+    if (await certify(ctx, observed.invariants, relation, atExit)) found = { atoms: equalityAtoms(relation), invariants: observed.invariants, relation };
+  }
+  const targetEqs = affineHull(variables, reached.map((r) => r.state));
+  const targetFacts = found ? found.relation : targetEqs.length > 0 ? F.and(...targetEqs) : undefined;
+  const none = new Map<number, Formula>();
+  // Strengthening the data-driven answer, its invariants are known conjuncts: the template then only
+  // needs what the new conjunct adds (d <= s + 5*t and s <= 5 for the speedometer).
+  const known = found ? new Map(prepared.unknownCutpoints.map((c) => [c, F.and(hull.get(c) ?? F.TRUE, found!.invariants.get(c) ?? F.TRUE)] as const)) : hull;
+  const attempts: { step: (typeof ctx.steps)[number]; facts: ReadonlyMap<number, Formula>; targetFacts?: Formula }[] = ctx.steps.flatMap((step) => [
+    ...(targetFacts ? [{ step, facts: known, targetFacts }] : []),
+    ...(found ? [] : [...(hull.size > 0 ? [{ step, facts: hull }] : []), { step, facts: none }]),
+  ]);
+  if (found) ctx.limitNextPart(STRENGTHEN_MS);
+  const states = reached.map((r) => r.state);
   search: for (const attempt of attempts) {
-    for (let n = attempt.targetFacts ? 1 : 2; n <= (ctx.options.maxConjuncts ?? 4); n++) {
+    for (let n = attempt.targetFacts ? 1 : 2; n <= (found ? 2 : (ctx.options.maxConjuncts ?? 4)); n++) {
       if (ctx.timedOut) break search;
       ctx.iterations++;
       const q = await ctx.query({ ...attempt, conjuncts: n, includeAll: states, reached: others, shiftWitnesses: { direction: -1, states } }, 'locally strongest postcondition');
       if (q.status !== 'sat') continue;
-      if (!(await certify(ctx, q.invariants, q.relation, target === prepared.cut.proc.exit))) continue;
+      if (!(await certify(ctx, q.invariants, q.relation, atExit))) continue;
       const factAtoms = attempt.targetFacts ? equalityAtoms(attempt.targetFacts) : [];
       found = { atoms: [...factAtoms, ...q.atoms], invariants: q.invariants, relation: q.relation };
       // Fig. 8's loop: move to a strictly stronger relation (one that excludes a state the current one
@@ -95,14 +113,14 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
           { ...attempt, conjuncts: n, includeAll: states, reached: others, shiftWitnesses: { direction: -1, states }, strongerThan: found.relation, excludeSome: probes },
           'strictly stronger postcondition',
         );
-        if (stronger.status !== 'sat' || !(await certify(ctx, stronger.invariants, stronger.relation, target === prepared.cut.proc.exit))) break;
+        if (stronger.status !== 'sat' || !(await certify(ctx, stronger.invariants, stronger.relation, atExit))) break;
         found = { atoms: [...(attempt.targetFacts ? equalityAtoms(attempt.targetFacts) : []), ...stronger.atoms], invariants: stronger.invariants, relation: stronger.relation };
       }
       break search;
     }
   }
   if (!found) {
-    return { ...base, postcondition: null, reason: ctx.timedOut ? 'timeout before a postcondition was found' : 'no postcondition within the templates', stats: ctx.stats(reached.length) };
+    return { ...base, postcondition: null, reason: ctx.deadlinePassed ? 'timeout before a postcondition was found' : 'no postcondition within the templates', stats: ctx.stats(reached.length) };
   }
   const postcondition = await report(ctx, fn, target, found.atoms, found.invariants, reached);
   options.onProgress?.({ kind: 'answer', expression: postcondition.expression });

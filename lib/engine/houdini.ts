@@ -26,6 +26,8 @@ export interface HoudiniResult {
   readonly kept: Map<number, readonly Formula[]>;
   /** The facts alone also proved every assertion (all obligations proved). */
   readonly provesSafety: boolean;
+  /** The postcondition candidates kept (HoudiniOptions.postcondition): they hold at the exit. */
+  readonly post: readonly Formula[];
   /** Checker rounds run. */
   readonly rounds: number;
   readonly millis: number;
@@ -35,6 +37,9 @@ export interface HoudiniOptions {
   /** Stop (keeping nothing) once this time is spent. */
   readonly budgetMs?: number;
   readonly maxRounds?: number;
+  /** Candidate conjuncts of a postcondition at the exit, filtered like the invariants: a refuted exit
+   * obligation drops those its failing state violates (sp's data-driven first try). */
+  readonly postcondition?: readonly Formula[];
 }
 
 /** Largest number of variables whose pairs are combined (±x±y); beyond it only ±x and the hull. */
@@ -57,6 +62,15 @@ export function unitDirections(variables: readonly string[], maxTerms: number): 
   };
   for (let size = 1; size <= maxTerms; size++) choose(size, 0, []);
   return out;
+}
+
+/**
+ * Most variables in one candidate direction for `n` variables, for the condition searches (wp, sp):
+ * three- and four-term sums matter (Merge's m3 >= m1 + m2 at the entry, k - i + m2 <= m3 in its
+ * second loop) and stay affordable for the few variables of a small function; octagons beyond that.
+ */
+export function unitTermsFor(n: number): number {
+  return n <= 5 ? 4 : n <= 7 ? 3 : 2;
 }
 
 export interface CandidateOptions {
@@ -93,45 +107,53 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
   const started = Date.now();
   const deadline = started + (options.budgetMs ?? 2000);
   const maxRounds = options.maxRounds ?? 25;
+  // The postcondition's candidates live beside the cut-points' under a key no location has.
+  const EXIT = -1;
   const current = new Map<number, Formula[]>([...candidates].map(([c, list]) => [c, [...list]]));
-  const none = (rounds: number): HoudiniResult => ({ facts: new Map(), kept: new Map(), provesSafety: false, rounds, millis: Date.now() - started });
+  if (options.postcondition) current.set(EXIT, [...options.postcondition]);
+  const none = (rounds: number): HoudiniResult => ({ facts: new Map(), kept: new Map(), post: [], provesSafety: false, rounds, millis: Date.now() - started });
   for (let round = 1; round <= maxRounds; round++) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return none(round - 1);
     const invariants = new Map<number, Formula>(prepared.unknownCutpoints.map((c) => [c, F.and(...(current.get(c) ?? []))]));
     const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
       precondition: prepared.precondition,
+      ...(options.postcondition ? { postcondition: F.and(...current.get(EXIT)!) } : {}),
       timeoutMs: Math.max(50, Math.min(1000, remaining)),
     });
     const result = (provesSafety: boolean): HoudiniResult => {
-      const kept = new Map([...current].filter(([, list]) => list.length > 0));
+      const kept = new Map([...current].filter(([c, list]) => c !== EXIT && list.length > 0));
       const facts = new Map([...kept].map(([c, list]) => [c, F.and(...list)]));
-      return { facts, kept, provesSafety, rounds: round, millis: Date.now() - started };
+      return { facts, kept, post: current.get(EXIT) ?? [], provesSafety, rounds: round, millis: Date.now() - started };
     };
     if (check.valid) return result(true);
-    const inductiveness = check.obligations.filter((o) => (o.kind === 'initiation' || o.kind === 'consecution') && o.status !== 'proved' && current.has(o.to));
+    const refutable = (o: Obligation): boolean => o.status !== 'proved' && (o.kind === 'exit' ? current.has(EXIT) : (o.kind === 'initiation' || o.kind === 'consecution') && current.has(o.to));
+    const inductiveness = check.obligations.filter(refutable);
     if (inductiveness.length === 0) {
-      // Only assertions or the exit failed: what remains is inductive, but does not prove the program.
+      // Only assertions failed: what remains is inductive, but does not prove the program.
       return result(false);
     }
     // Every failing state was found against this round's candidates: judge each against them, not
     // against what an earlier obligation of the same round already removed (a state violating only
     // removed candidates would otherwise look like one violating none, and empty the cut-point).
     const checked = new Map([...current].map(([c, list]) => [c, [...list]]));
-    for (const o of inductiveness) drop(current, checked.get(o.to)!, o);
+    for (const o of inductiveness) {
+      const key = o.kind === 'exit' ? EXIT : o.to;
+      drop(current, key, checked.get(key)!, o);
+    }
   }
   return none(maxRounds);
 }
 
-/** Removes the candidates at `o.to` that its failing state violates (`checked`: the candidates the
- * checker was given); all of them if it has none. */
-function drop(current: Map<number, Formula[]>, checked: readonly Formula[], o: Obligation): void {
+/** Removes the candidates at `key` (`o.to`, or the exit's) that its failing state violates (`checked`:
+ * the candidates the checker was given); all of them if it has none. */
+function drop(current: Map<number, Formula[]>, key: number, checked: readonly Formula[], o: Obligation): void {
   const state = o.status === 'refuted' ? o.failingState : undefined;
   // An obligation the checker could not decide, or a state that violates no checked candidate (it
   // should not happen), gives nothing to go on: keeping any candidate there would be a guess.
   const holds = (f: Formula): boolean => state !== undefined && F.evaluate(f, (v) => state.get(v) ?? 0n);
   const violatesOne = checked.some((f) => !holds(f));
-  current.set(o.to, violatesOne ? current.get(o.to)!.filter(holds) : []);
+  current.set(key, violatesOne ? current.get(key)!.filter(holds) : []);
 }
 
 export interface ObservedBoundsProof {
@@ -158,20 +180,27 @@ export async function proveByObservedBounds(prepared: PreparedAnalysis, candidat
   const report = (proved: boolean, rounds: number): HoudiniReport => ({ candidates: count(candidates), kept: count(subset.kept), rounds, proved, millis: Date.now() - started });
   if (!subset.provesSafety) return { report: report(false, subset.rounds) };
   const invariants = new Map<number, Formula>();
-  for (const c of prepared.unknownCutpoints) {
-    const atoms = F.dnf(simplifyInvariant(F.and(...substituteEqualities(subset.kept.get(c) ?? []))))[0] ?? [];
-    for (let i = atoms.length - 1; i >= 0 && Date.now() < minimiseUntil; i--) {
-      const others = atoms.filter((_, j) => j !== i);
-      const implied = await implies(F.and(...others), atoms[i]!, { timeoutMs: 200 });
-      if (implied.status === 'valid') atoms.splice(i, 1);
-    }
-    invariants.set(c, simplifyInvariant(F.and(...atoms)));
-  }
+  for (const c of prepared.unknownCutpoints) invariants.set(c, F.and(...(await minimalConjuncts(subset.kept.get(c) ?? [], minimiseUntil))));
   const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
     precondition: prepared.precondition,
     timeoutMs: Math.max(1000, budgetMs),
   });
   return check.valid ? { invariants, report: report(true, subset.rounds + 1) } : { report: report(false, subset.rounds + 1) };
+}
+
+/**
+ * The same conjunction, shorter: equalities substituted into the other conjuncts, then each conjunct
+ * the others imply dropped (last ones first, so equalities and single-variable bounds stay), while
+ * time is left until `until`.
+ */
+export async function minimalConjuncts(conjuncts: readonly Formula[], until: number): Promise<Formula[]> {
+  const atoms = F.dnf(simplifyInvariant(F.and(...substituteEqualities(conjuncts))))[0] ?? [];
+  for (let i = atoms.length - 1; i >= 0 && Date.now() < until; i--) {
+    const others = atoms.filter((_, j) => j !== i);
+    const implied = await implies(F.and(...others), atoms[i]!, { timeoutMs: 200 });
+    if (implied.status === 'valid') atoms.splice(i, 1);
+  }
+  return atoms;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { normaliseInequality } from '../ir/simplify.js';
-import { candidateConjuncts, inductiveSubset, unitDirections } from '../engine/houdini.js';
+import { candidateConjuncts, inductiveSubset, unitDirections, unitTermsFor } from '../engine/houdini.js';
 import { affineHull } from '../engine/equalities.js';
 import type { PreparedAnalysis } from '../engine/prepare.js';
 import type { State } from '../engine/samples.js';
@@ -85,18 +85,9 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
   return { atoms, invariants: proof };
 }
 
-/**
- * Most variables in one candidate direction for `n` variables: three- and four-term sums matter
- * (Merge's m3 >= m1 + m2 at the entry, k - i + m2 <= m3 in its second loop) and stay affordable for
- * the few variables of a small function; octagons beyond that.
- */
-function termsFor(n: number): number {
-  return n <= 5 ? 4 : n <= 7 ? 3 : 2;
-}
-
 /** Unit directions over the parameters. */
 function directions(params: readonly string[]): Linear[] {
-  return unitDirections(params, Math.min(3, termsFor(params.length))).map((d) => L.fromTerms(d));
+  return unitDirections(params, Math.min(3, unitTermsFor(params.length))).map((d) => L.fromTerms(d));
 }
 
 const value = (e: Linear, s: State): bigint => L.evaluate(e, (v) => s.get(v) ?? 0n);
@@ -165,7 +156,7 @@ async function provedUnder(search: ObservedSearch, atoms: readonly Linear[], ext
     // rarely touch its boundary (no sampled input with i == j), so the octagonal bound the data give
     // (i - j >= 1) fails initiation and the one needed (i - j >= 0) would be missing.
     const inScope = atoms.filter((e) => L.variablesOf(e).every((v) => vars.includes(v))).map((e) => F.geqZero(e));
-    candidates.set(c, [...(states.length > 0 ? inScope : []), ...candidateConjuncts(vars, states, affineHull(vars, states), { maxTerms: termsFor(vars.length) })]);
+    candidates.set(c, [...(states.length > 0 ? inScope : []), ...candidateConjuncts(vars, states, affineHull(vars, states), { maxTerms: unitTermsFor(vars.length) })]);
   }
   const under = { ...prepared, precondition: F.and(prepared.precondition, relation) };
   const result = await inductiveSubset(under, candidates, { budgetMs: Math.min(8000, remaining) });

@@ -7,7 +7,7 @@ import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkInvariants } from '../check/certificate.js';
 import { equivalent } from '../check/lia.js';
-import { candidateConjuncts, inductiveSubset, substituteEqualities, unitDirections } from './houdini.js';
+import { candidateConjuncts, inductiveSubset, splitCandidates, substituteEqualities, unitDirections } from './houdini.js';
 import { prepareAnalysis } from './prepare.js';
 import { verify } from './verify.js';
 
@@ -155,4 +155,22 @@ test('unit directions: intervals, then octagons, then three-term sums, each with
   t.is(three.length, 8 + 6 * 4 + 4 * 8);
   t.true(three.map(show).includes('-a+b-d'));
   t.is(new Set(three.map(show)).size, three.length);
+});
+
+test('with loop-header cut-points, Fig. 2 needs a disjunctive invariant: candidates split by x <= 50 give it', async (t) => {
+  const result = await verify(parseProgram(PV2, 'pv2.c'), { cutset: 'headers' });
+  t.is(result.verdict, 'safe', result.reason);
+  t.true(result.certified);
+  t.true(result.houdini?.proved);
+  const [inv] = result.invariants;
+  t.regex(inv!.expression, /\(x <= 50 && y == x\) \|\| \(x >= 51 && x \+ y == 102\)/);
+});
+
+test('split candidates: an implication per bound of the states on each side of the guard', (t) => {
+  const guard = F.compare(L.variable('x'), '<=', L.constant(50n));
+  const split = conjuncts(splitCandidates(['x', 'y'], [state(0, 0), state(50, 50), state(51, 51), state(60, 42)], [guard]));
+  t.true(split.includes('x >= 51 || y == x'), split.join(', '));
+  t.true(split.includes('x <= 50 || x + y == 102'), split.join(', '));
+  // A side no state reached is excluded outright.
+  t.deepEqual(conjuncts(splitCandidates(['x'], [new Map([['x', 3n]])], [guard])).filter((c) => !c.includes('||')), ['x <= 50']);
 });

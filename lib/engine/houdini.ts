@@ -18,6 +18,7 @@ import { simplifyInvariant } from '../ir/simplify.js';
 import type { PreparedAnalysis } from './prepare.js';
 import type { HoudiniReport } from './types.js';
 import type { State } from './samples.js';
+import { affineHull } from './equalities.js';
 
 export interface HoudiniResult {
   /** The inductive conjunction at each cut-point (cut-points with none left are absent). */
@@ -100,6 +101,36 @@ export function candidateConjuncts(variables: readonly string[], states: readonl
     out.push(atom);
   }
   return out;
+}
+
+/** Most guards a cut-point's candidates are split by. */
+const MAX_SPLIT_GUARDS = 4;
+
+/**
+ * Candidates case-split by a branch condition g of the program: `g → c` for each bound c of the
+ * states where g holds, and `¬g → c` for those where it does not (`¬g` alone when no state has g).
+ * Their conjunction is the disjunctive invariant (g ∧ C1) ∨ (¬g ∧ C2) that a loop with phases needs
+ * at its header (Fig. 2 with loop-header cut-points: y == x while x <= 50, x + y == 102 after),
+ * and Houdini drops each implication like any other candidate.
+ */
+export function splitCandidates(variables: readonly string[], states: readonly State[], guards: readonly Formula[]): Formula[] {
+  const out: Formula[] = [];
+  for (const g of guards.slice(0, MAX_SPLIT_GUARDS)) {
+    for (const part of [g, negated(g)]) {
+      const inside = states.filter((s) => F.evaluate(part, (v) => s.get(v) ?? 0n));
+      if (inside.length === 0) {
+        out.push(negated(part));
+        continue;
+      }
+      for (const c of candidateConjuncts(variables, inside, affineHull(variables, inside))) out.push(F.or(negated(part), c));
+    }
+  }
+  return out;
+}
+
+/** ¬f, as an atom over the integers when f is `e >= 0` (¬(e >= 0) is -e - 1 >= 0). */
+function negated(f: Formula): Formula {
+  return f.kind === 'atom' && f.rel === '>=' ? F.geqZero(L.addConstant(L.negate(f.expr), -1n)) : F.not(f);
 }
 
 /** The largest subset of `candidates` (per cut-point) that the checker proves inductive. */
@@ -194,13 +225,59 @@ export async function proveByObservedBounds(prepared: PreparedAnalysis, candidat
  * time is left until `until`.
  */
 export async function minimalConjuncts(conjuncts: readonly Formula[], until: number): Promise<Formula[]> {
-  const atoms = F.dnf(simplifyInvariant(F.and(...substituteEqualities(conjuncts))))[0] ?? [];
+  const plain = conjuncts.every((f) => f.kind === 'atom');
+  // Split candidates (part → c) are kept as implications: the DNF of their conjunction is a
+  // disjunction of cubes, not one cube to take atoms from. Those the unconditional conjuncts or
+  // their own part already state go first, without a solver call.
+  const atoms = plain ? F.dnf(simplifyInvariant(F.and(...substituteEqualities(conjuncts))))[0] ?? [] : withoutRestatedSplits(conjuncts);
   for (let i = atoms.length - 1; i >= 0 && Date.now() < until; i--) {
     const others = atoms.filter((_, j) => j !== i);
     const implied = await implies(F.and(...others), atoms[i]!, { timeoutMs: 200 });
     if (implied.status === 'valid') atoms.splice(i, 1);
   }
-  return atoms;
+  return plain ? atoms : groupedSplits(atoms);
+}
+
+/** A split candidate `¬part ∨ c` as [part, c]; null for any other conjunct. */
+function splitOf(f: Formula): [Formula, Formula] | null {
+  if (f.kind !== 'or' || f.args.length !== 2) return null;
+  const [guard, c] = f.args as [Formula, Formula];
+  return [negated(guard), c];
+}
+
+function withoutRestatedSplits(conjuncts: readonly Formula[]): Formula[] {
+  const unconditional = new Set(conjuncts.filter((f) => !splitOf(f)).map((f) => F.toC(f)));
+  return conjuncts.filter((f) => {
+    const split = splitOf(f);
+    return !split || !(unconditional.has(F.toC(split[1])) || F.toC(split[1]) === F.toC(split[0]));
+  });
+}
+
+/** The conjunction with each guard's split candidates written as one disjunction, (g ∧ C1) ∨ (¬g ∧ C2). */
+function groupedSplits(conjuncts: readonly Formula[]): Formula[] {
+  const parts = new Map<string, { part: Formula; cs: Formula[] }>();
+  const out: Formula[] = [];
+  for (const f of conjuncts) {
+    const split = splitOf(f);
+    if (!split) {
+      out.push(f);
+      continue;
+    }
+    const key = F.toC(split[0]);
+    const entry = parts.get(key) ?? { part: split[0], cs: [] };
+    entry.cs.push(split[1]);
+    parts.set(key, entry);
+  }
+  const done = new Set<string>();
+  for (const [key, { part, cs }] of parts) {
+    if (done.has(key)) continue;
+    const otherKey = F.toC(negated(part));
+    const other = parts.get(otherKey);
+    done.add(key).add(otherKey);
+    const branch = (p: Formula, list: readonly Formula[]): Formula => F.and(p, ...list);
+    out.push(other ? F.or(branch(part, cs), branch(other.part, other.cs)) : F.or(negated(part), F.and(...cs)));
+  }
+  return out;
 }
 
 /**

@@ -3,6 +3,7 @@
 // independent certificate check (z3, integer arithmetic) → verdict. "safe" is only ever reported
 // after the certificate check has proved every obligation.
 import * as F from '../ir/formula.js';
+import * as L from '../ir/linear.js';
 import type { Formula } from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { buildFarkasSystem } from '../constraints/farkas.js';
@@ -20,7 +21,7 @@ import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, resolveFuncti
 import type { RunResult } from '../interp/types.js';
 import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
-import { candidateConjuncts, proveByObservedBounds } from './houdini.js';
+import { candidateConjuncts, proveByObservedBounds, splitCandidates } from './houdini.js';
 import { runProgram } from '../interp/index.js';
 import type { Counterexample, HoudiniReport, InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
 import { needsSummaries } from './summary-prepare.js';
@@ -167,7 +168,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     houdiniPending = false;
     const budgetMs = Number.isFinite(deadline) ? Math.min(HOUDINI_BUDGET_MS, (deadline - Date.now()) / 4) : HOUDINI_BUDGET_MS;
     if (budgetMs < 100) return null;
-    const proof = await proveByObservedBounds(prepared, candidatesFromSamples(prepared, samples, hull), { budgetMs });
+    options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
+    const plain = candidatesFromSamples(prepared, samples, hull);
+    let proof = await proveByObservedBounds(prepared, plain, { budgetMs });
+    // Not proved with conjunctions: once more with candidates split by the program's branch
+    // conditions, which state the disjunctive invariants of loops with phases.
+    const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
+    if (split) proof = await proveByObservedBounds(prepared, split, { budgetMs });
     houdini = proof.report;
     if (!proof.invariants) return null;
     return { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
@@ -291,6 +298,34 @@ function candidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, hul
     samples.observed?.get(c) ?? samples.states.get(c) ?? [],
     hull.has(c) ? F.dnf(hull.get(c)!)[0] ?? [] : [],
   )]));
+}
+
+/** `plain` plus, at each cut-point, candidates split by the atoms of the procedure's branch
+ * conditions over its variables; null when no cut-point has such a condition. */
+function splitCandidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, plain: ReadonlyMap<number, readonly Formula[]>): Map<number, Formula[]> | null {
+  const guards = new Map<string, Formula>();
+  for (const edge of prepared.cut.proc.edges) {
+    if (edge.stmt.kind !== 'assume') continue;
+    for (const cube of F.dnf(edge.stmt.cond)) {
+      for (const atom of cube) {
+        // g and ¬g split alike: one of them, by the text of the >= form.
+        if (atom.kind !== 'atom' || atom.rel !== '>=') continue;
+        const flipped = F.toC(F.not(atom));
+        if (!guards.has(flipped)) guards.set(F.toC(atom), atom);
+      }
+    }
+  }
+  let any = false;
+  const out = new Map<number, Formula[]>();
+  for (const c of prepared.unknownCutpoints) {
+    const vars = prepared.variables.get(c) ?? [];
+    const own = [...guards.values()].filter((g) => g.kind === 'atom' && L.variablesOf(g.expr).every((v) => vars.includes(v)));
+    const states = samples.observed?.get(c) ?? samples.states.get(c) ?? [];
+    const extra = own.length > 0 && states.length > 0 ? splitCandidates(vars, states, own) : [];
+    if (extra.length > 0) any = true;
+    out.set(c, [...(plain.get(c) ?? []), ...extra]);
+  }
+  return any ? out : null;
 }
 
 /** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */

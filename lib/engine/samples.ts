@@ -204,7 +204,10 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
       }
     }
   };
-  for (let run = 0; run < runs && Date.now() < stopAt; run++) {
+  // Half the budget at most for the program's own runs: a run with a large nondet input can take
+  // its whole step budget (count(n) for n near a million), and the grid below must still get its turn.
+  const runsUntil = Date.now() + (stopAt - Date.now()) / 2;
+  for (let run = 0; run < runs && Date.now() < runsUntil; run++) {
     collect(runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }));
   }
   // The program's own calls often lie on one line (Fig. 3(a) calls Add(5, 3), then Add(4, 4), …: all
@@ -214,7 +217,9 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
     const params = program.procedures.get(callee)?.params ?? [];
     for (const args of argumentGrid(params, next)) {
       if (Date.now() >= stopAt) break;
-      const result = runProgram(program, { entry: callee, inputs: args, nondet: nondetStream(next, 64), nondetDefault: 0n, maxSteps, recordTrace: true });
+      // No nondet stream: past its end a quotient's havoc takes the value its assumption pins (n / 2),
+      // where a random stream value would block the run; other nondet reads take 0.
+      const result = runProgram(program, { entry: callee, inputs: args, nondet: [], nondetDefault: 0n, maxSteps, recordTrace: true });
       if (result.outcome.kind === 'exit' && result.outcome.returnValue !== null) observe(callee, result.inputs, result.outcome.returnValue);
       collect(result);
     }

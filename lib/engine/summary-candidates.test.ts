@@ -1,4 +1,5 @@
-// Candidate summary pairs from observed calls: clustering by affine law, input boxes as pre-conditions.
+// Candidate summary pairs from observed calls: clustering by affine law, input boxes (opened where no
+// observation contradicts the law) as pre-conditions.
 import test from 'ava';
 import * as F from '../ir/formula.js';
 import { atomsFormula, candidatePairs } from './summary-candidates.js';
@@ -45,4 +46,13 @@ test('two inputs: the law result == i + j is found from spread-out observations'
   t.is(pairs.length, 1);
   t.true(F.evaluate(atomsFormula(pairs[0]!.post), (v) => ({ i: 7n, j: 2n, r: 9n })[v]!));
   t.false(F.evaluate(atomsFormula(pairs[0]!.post), (v) => ({ i: 7n, j: 2n, r: 8n })[v]!));
+});
+
+test('a pre-condition keeps only the bounds some observation needs: count(n) gives n <= 1 and n >= 2, not boxes', (t) => {
+  // count(n) == 1 for n <= 1 and 2n - 1 beyond; the calls seen stop at n = 5, the law does not.
+  const count = (n: bigint) => (n <= 1n ? 1n : 2n * n - 1n);
+  const states = [-2n, -1n, 0n, 1n, 2n, 3n, 5n].map((n) => new Map([['n', n], ['r', count(n)]]));
+  const pairs = candidatePairs(['n'], 'r', states, { maxPairs: 2 });
+  const shown = pairs.map((p) => `${F.toC(atomsFormula(p.pre))} => ${F.toC(atomsFormula(p.post))}`);
+  t.deepEqual(shown.map((s) => s.split(' => ')[0]).sort(), ['n <= 1', 'n >= 2'], shown.join(' | '));
 });

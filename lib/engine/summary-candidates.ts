@@ -35,16 +35,34 @@ export interface CandidateOptions {
  */
 export function candidatePairs(inputs: readonly string[], result: string, observations: readonly State[], options: CandidateOptions): CandidatePair[] {
   const pairs: CandidatePair[] = [];
-  let remaining = dedupe(observations);
+  const all = dedupe(observations);
+  let remaining = all;
   const next = mulberry32(options.seed ?? 91);
   while (pairs.length < options.maxPairs && remaining.length >= inputs.length + 2) {
     const law = bestLaw(inputs, result, remaining, options.tries ?? 600, next);
     if (!law) break;
     const cluster = remaining.filter((s) => holds(law, s));
     remaining = remaining.filter((s) => !holds(law, s));
-    pairs.push({ pre: box(inputs, cluster), post: [law, L.negate(law)] });
+    pairs.push({ pre: opened(box(inputs, cluster), law, all), post: [law, L.negate(law)] });
   }
   return pairs;
+}
+
+/**
+ * The cluster's box without the bounds no observation asks for: a bound is dropped when every
+ * observation inside the wider region still obeys the law. The box's far sides only mark where the
+ * sampling stopped (count's 2 <= n <= 5 for a law that holds for all n >= 2), and a pre-condition
+ * bounded there cannot cover the program's own calls beyond it.
+ */
+function opened(pre: readonly Linear[], law: Linear, observations: readonly State[]): Linear[] {
+  let atoms = [...pre];
+  for (let i = 0; i < atoms.length; ) {
+    const wider = atoms.filter((_, j) => j !== i);
+    const inside = observations.filter((s) => wider.every((e) => L.evaluate(e, (v) => s.get(v) ?? 0n) >= 0n));
+    if (inside.every((s) => holds(law, s))) atoms = wider;
+    else i++;
+  }
+  return atoms;
 }
 
 /** Conjunction of the atoms (for reports and tests). */

@@ -74,13 +74,21 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   // the template supplies the inequalities. Without them too, in case the runs were not varied enough.
   const atExit = target === prepared.cut.proc.exit;
   let found: { atoms: readonly Linear[]; invariants: ReadonlyMap<number, Formula>; relation: Formula } | null = null;
-  // First the postcondition the reached states propose, proved by Houdini (observed-post.ts); the
-  // template search below then only looks for conjuncts to add to it (speedometer's d <= s + 5*t is
-  // not a unit direction), within STRENGTHEN_MS.
+  // First the postcondition the reached states propose, proved by Houdini (observed-post.ts). Unless
+  // it is locally strongest already, the template search below then only looks for conjuncts to add
+  // to it (speedometer's d <= s + 5*t is not a unit direction), within STRENGTHEN_MS.
   const observed = await observedPostcondition(prepared, target, variables, reached, Math.min(OBSERVED_BUDGET_MS, ctx.remaining() / 3));
   if (observed) {
     const relation = F.and(...observed.atoms);
-    if (await certify(ctx, observed.invariants, relation, atExit)) found = { atoms: equalityAtoms(relation), invariants: observed.invariants, relation };
+    if (await certify(ctx, observed.invariants, relation, atExit)) {
+      found = { atoms: equalityAtoms(relation), invariants: observed.invariants, relation };
+      // Already locally strongest (a reached state violates each neighbour): nothing to strengthen.
+      const postcondition = await report(ctx, fn, target, found.atoms, found.invariants, reached);
+      if (postcondition.locallyOptimal) {
+        options.onProgress?.({ kind: 'answer', expression: postcondition.expression });
+        return { ...base, postcondition, stats: ctx.stats(reached.length) };
+      }
+    }
   }
   const targetEqs = affineHull(variables, reached.map((r) => r.state));
   const targetFacts = found ? found.relation : targetEqs.length > 0 ? F.and(...targetEqs) : undefined;

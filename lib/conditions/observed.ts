@@ -85,9 +85,10 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
   return { atoms, invariants: proof };
 }
 
-/** Unit directions over the parameters. */
+/** Unit directions over the parameters: three-term ones for up to three parameters (Merge's
+ * m3 >= m1 + m2), octagonal beyond (each atom of the hull costs an implication check and a Houdini run). */
 function directions(params: readonly string[]): Linear[] {
-  return unitDirections(params, Math.min(3, unitTermsFor(params.length))).map((d) => L.fromTerms(d));
+  return unitDirections(params, params.length <= 3 ? 3 : 2).map((d) => L.fromTerms(d));
 }
 
 const value = (e: Linear, s: State): bigint => L.evaluate(e, (v) => s.get(v) ?? 0n);

@@ -71,7 +71,9 @@ export function unitDirections(variables: readonly string[], maxTerms: number): 
  * second loop) and stay affordable for the few variables of a small function; octagons beyond that.
  */
 export function unitTermsFor(n: number): number {
-  return n <= 5 ? 4 : n <= 7 ? 3 : 2;
+  // Seven variables with three terms are already ~400 candidates, and checker rounds over them cost
+  // seconds (Fig. 9's counted loop), so beyond five variables only octagons.
+  return n <= 5 ? 4 : 2;
 }
 
 export interface CandidateOptions {

@@ -164,14 +164,16 @@ interface Attempt {
  * wrong guess costs a little time and loses no solution.
  */
 function scheduleAttempts(schedule: Schedule, guesses: Guesses): Attempt[] {
-  // When a procedure has several guessed laws, its best-supported law alone with a searched
-  // pre-condition comes before all of them: one pair is the simpler summary when it suffices (Fig.
-  // 3(a): i >= 0 ⇒ \result == i + j covers the calls that \result == j explains too).
+  // When a procedure has several guessed laws, its best-supported law alone (as guessed, then with a
+  // searched pre-condition) comes before all of them: one pair is the simpler summary when it
+  // suffices (Fig. 3(a): i >= 0 ⇒ \result == i + j covers the calls that \result == j explains too).
   const firstOnly: Guesses = new Map([...guesses].map(([name, pairs]) => [name, pairs.slice(0, 1)]));
   const several = [...guesses.values()].some((pairs) => pairs.length > 1);
-  const guided: Guided[] = guesses.size > 0
-    ? [{ mode: 'pairs', pairs: guesses }, ...(several ? [{ mode: 'posts' as const, pairs: firstOnly }] : []), { mode: 'posts', pairs: guesses }]
-    : [];
+  const guided: Guided[] = guesses.size === 0
+    ? []
+    : several
+      ? [{ mode: 'pairs', pairs: firstOnly }, { mode: 'posts', pairs: firstOnly }, { mode: 'pairs', pairs: guesses }, { mode: 'posts', pairs: guesses }]
+      : [{ mode: 'pairs', pairs: guesses }, { mode: 'posts', pairs: guesses }];
   return schedule.steps.flatMap((step) => [...guided.map((g) => ({ step, guided: g })), { step, guided: null }]);
 }
 

@@ -120,8 +120,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
     conditions.push({ ...answer, input: found.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
   }
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
-  const incomplete = result.incomplete;
-  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(incomplete ? { incomplete } : {}), stats: result.stats };
+  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(result.incomplete ? { incomplete: result.incomplete } : {}), stats: result.stats };
 }
 
 /** A failing run of the rewritten program (nondet reads as parameters), replayed on the original

@@ -70,8 +70,6 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
     const eqs = affineHull(prepared.variables.get(c) ?? [], others.get(c) ?? []);
     if (eqs.length > 0) hull.set(c, F.and(...eqs));
   }
-  // The equalities every reached state satisfies are guessed as part of the answer (x == 2*m + 2);
-  // the template supplies the inequalities. Without them too, in case the runs were not varied enough.
   const atExit = target === prepared.cut.proc.exit;
   let found: { atoms: readonly Linear[]; invariants: ReadonlyMap<number, Formula>; relation: Formula } | null = null;
   // First the postcondition the reached states propose, proved by Houdini (observed-post.ts). Unless
@@ -90,6 +88,9 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
       }
     }
   }
+  // Without a data-driven answer, the equalities every reached state satisfies are guessed as part of
+  // the answer (x == 2*m + 2); the template supplies the inequalities. Without them too, in case the
+  // runs were not varied enough.
   const targetEqs = affineHull(variables, reached.map((r) => r.state));
   const targetFacts = found ? found.relation : targetEqs.length > 0 ? F.and(...targetEqs) : undefined;
   const none = new Map<number, Formula>();

@@ -131,7 +131,7 @@ export function splitCandidates(variables: readonly string[], states: readonly S
 }
 
 /** ¬f, as an atom over the integers when f is `e >= 0` (¬(e >= 0) is -e - 1 >= 0). */
-function negated(f: Formula): Formula {
+export function negated(f: Formula): Formula {
   return f.kind === 'atom' && f.rel === '>=' ? F.geqZero(L.addConstant(L.negate(f.expr), -1n)) : F.not(f);
 }
 

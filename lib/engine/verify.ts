@@ -21,7 +21,7 @@ import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, resolveFuncti
 import type { RunResult } from '../interp/types.js';
 import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
-import { candidateConjuncts, proveByObservedBounds, splitCandidates } from './houdini.js';
+import { candidateConjuncts, negated, proveByObservedBounds, splitCandidates } from './houdini.js';
 import { runProgram } from '../interp/index.js';
 import type { Counterexample, HoudiniReport, InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
 import { needsSummaries } from './summary-prepare.js';
@@ -308,10 +308,9 @@ function splitCandidatesFromSamples(prepared: PreparedAnalysis, samples: Samples
     if (edge.stmt.kind !== 'assume') continue;
     for (const cube of F.dnf(edge.stmt.cond)) {
       for (const atom of cube) {
-        // g and ¬g split alike: one of them, by the text of the >= form.
+        // g and ¬g split alike (an if's two assume edges): keep one of them.
         if (atom.kind !== 'atom' || atom.rel !== '>=') continue;
-        const flipped = F.toC(F.not(atom));
-        if (!guards.has(flipped)) guards.set(F.toC(atom), atom);
+        if (!guards.has(F.toC(negated(atom)))) guards.set(F.toC(atom), atom);
       }
     }
   }

@@ -106,6 +106,24 @@ for (const strategy of ['headers', 'paths'] as const) {
   });
 }
 
+test('inputs that must be equal to pass an early return still reach the loop (correlated draws)', (t) => {
+  // Independent draws almost never give j == k == n > 0; without correlated streams the loop's
+  // cut-point saw no state at all and Houdini had nothing to propose.
+  const source = `int nondet(); int main() { int j = nondet(); int k = nondet(); int n = nondet();
+    if (!(j == n && k == n && n > 0)) return 0;
+    while (j > 0 && n > 0) { j--; k--; }
+    assert(k == 0); return 0; }
+`;
+  const prepared = prepareAnalysis(parseProgram(source, 'equal-inputs.c'), undefined, 'paths');
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, NO_TIME_LIMIT);
+  t.is(samples.failure, undefined);
+  for (const c of prepared.unknownCutpoints) {
+    const states = samples.states.get(c) ?? [];
+    t.true(states.length >= 4, `cut-point ${c}: only ${states.length} states`);
+    for (const s of states) t.is(s.get('j'), s.get('k'), 'every reached state has j == k');
+  }
+});
+
 test('Fig. 1 (paths): the loop-body cut-point has no failing neighbours, so no bad states', (t) => {
   // At the cut-point after the loop test x < 0 holds; from x <= 0 the loop can only exit with y > 0.
   const prepared = prepareAnalysis(parseProgram(PV1, 'pv1.c'), undefined, 'paths');

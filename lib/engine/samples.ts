@@ -41,6 +41,27 @@ export function nondetStream(next: () => number, length: number): bigint[] {
   return out;
 }
 
+/**
+ * Like nondetStream, but each value after the first repeats an earlier one of the stream with
+ * probability 1/2 (sometimes off by one): programs that assume relations between their inputs
+ * (`assume(j == n && k == n)`) block nearly every independent draw, and equal inputs are what they need.
+ */
+export function correlatedNondetStream(next: () => number, length: number): bigint[] {
+  const fresh = nondetStream(next, length);
+  const out: bigint[] = [];
+  for (let i = 0; i < length; i++) {
+    if (i > 0 && next() < 0.5) {
+      const earlier = out[Math.floor(next() * i)]!;
+      const r = next();
+      out.push(earlier + (r < 0.8 ? 0n : r < 0.9 ? 1n : -1n));
+    } else out.push(fresh[i]!);
+  }
+  return out;
+}
+
+/** A cut-point with fewer distinct states than this after the independent runs is rarely reached. */
+const FEW_STATES = 4;
+
 export function sampleStates(program: Program, fn: string, cutpoints: readonly number[], options: SampleOptions = {}): Samples {
   const runs = options.runs ?? 48;
   const maxSteps = options.maxSteps ?? 4000;
@@ -50,8 +71,14 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
   let failure: RunResult | undefined;
   const stopAt = Date.now() + (options.budgetMs ?? 1000);
-  for (let run = 0; run < runs && Date.now() < stopAt; run++) {
-    const result = runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true });
+  // When independent draws leave a cut-point almost unvisited (the inputs must first pass a test
+  // like `if (!(j == n && k == n)) return`), as many runs again with correlated values.
+  const rarelyReached = (): boolean => [...seen.values()].some((bucket) => bucket.size < FEW_STATES);
+  let total = runs;
+  for (let run = 0; run < total && Date.now() < stopAt; run++) {
+    if (run === runs - 1 && rarelyReached()) total = 2 * runs;
+    const nondet = run < runs ? nondetStream(next, 256) : correlatedNondetStream(next, 256);
+    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true });
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
     for (const [loc, states] of statesAlong(program, fn, result, watched)) {
       const bucket = seen.get(loc)!;

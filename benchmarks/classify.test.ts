@@ -88,8 +88,10 @@ test('toRecord reports the deciding step and the SAT time of all steps', (t) => 
   const recursive = { ...json, stats: [{ ...step('1x2q2+pairs', 80, 900, 30, 'sat'), summaries: 2 }] };
   t.is(toRecord({ id: 'm91', file: 'm.c', expected: 'safe' }, 'paths', outcome(0, recursive), 60).q, 2);
   // Proved by the observed bounds after a failed first step: the template column says so.
-  const observed = { ...json, stats: [step('1x2+eq', 50, 300, 12, 'unsat')], houdini: { proved: true, candidates: 18, kept: 18, rounds: 2, millis: 900 } };
-  t.is(toRecord({ id: 'fig2', file: 'f.c', expected: 'safe' }, 'paths', outcome(0, observed), 60).template, 'houdini');
+  const observed = { ...json, stats: [{ ...step('1x2+eq', 50, 300, 12, 'unsat'), solverMs: 10 }], houdini: { proved: true, candidates: 18, kept: 18, rounds: 2, millis: 900 } };
+  const houdiniRecord = toRecord({ id: 'fig2', file: 'f.c', expected: 'safe' }, 'paths', outcome(0, observed), 60);
+  t.is(houdiniRecord.template, 'houdini');
+  t.is(houdiniRecord.solverMillis, 10 + 900, 'solve time: the SAT step and the checker rounds');
   const notProved = { ...observed, houdini: { ...observed.houdini, proved: false } };
   t.is(toRecord({ id: 'fig2', file: 'f.c', expected: 'safe' }, 'paths', outcome(0, notProved), 60).template, '1x2+eq');
 });

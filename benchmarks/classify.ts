@@ -38,7 +38,7 @@ export interface VerifyReport {
   readonly stats: readonly VerifyStep[];
   readonly millis?: number;
   /** verify's observed-bounds fast path (engine/houdini.ts), when it ran. */
-  readonly houdini?: { readonly proved: boolean };
+  readonly houdini?: { readonly proved: boolean; readonly millis?: number };
   readonly [key: string]: unknown;
 }
 
@@ -144,6 +144,7 @@ export function toRecord(task: { id: string; file: string; expected: Expected },
   const last = report?.stats[report.stats.length - 1];
   const satTimes = report?.stats.map((s) => s.satMs).filter((t): t is number => typeof t === 'number') ?? [];
   const solverTimes = report?.stats.map((s) => s.solverMs).filter((t): t is number => typeof t === 'number') ?? [];
+  const houdiniMillis = report?.houdini?.millis ?? 0;
   return {
     task: task.id,
     file: task.file,
@@ -160,7 +161,8 @@ export function toRecord(task: { id: string; file: string; expected: Expected },
     ...(typeof last?.variables === 'number' ? { variables: last.variables } : {}),
     ...(typeof last?.clauses === 'number' ? { clauses: last.clauses } : {}),
     ...(satTimes.length > 0 ? { satMillis: satTimes.reduce((a, b) => a + b, 0) } : {}),
-    ...(solverTimes.length > 0 ? { solverMillis: solverTimes.reduce((a, b) => a + b, 0) } : {}),
+    // Houdini's checker rounds are solving too (z3's start-up excluded, like MiniSat's compile).
+    ...(solverTimes.length > 0 || houdiniMillis > 0 ? { solverMillis: solverTimes.reduce((a, b) => a + b, 0) + houdiniMillis } : {}),
     ...(typeof report?.millis === 'number' ? { engineMillis: report.millis } : {}),
     wallMillis: outcome.wallMillis,
     exitCode: outcome.exitCode,

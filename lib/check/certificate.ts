@@ -269,18 +269,22 @@ async function checkProcedure(
     // The region's transitions are encoded once; each obligation adds its own goal.
     const regionObligations = await withLiaSolver(async (solver) => {
       const encoding = encodeRegion(solver, region, cutPoints, variables, invariantAt(region.start), callSummaries(program, options.summaries));
-      const results: Obligation[] = [];
-      const prove = async (to: number, kind: ObligationKind, at: NodeKey, goal: Formula, assertEdge?: Edge) => {
-        results.push(await proveObligation(solver, encoding, { from: region.start, to, kind, at, goal, assertEdge, timeoutMs }));
+      const specs: ObligationSpec[] = [];
+      const obligation = (to: number, kind: ObligationKind, at: NodeKey, goal: Formula, assertEdge?: Edge): void => {
+        specs.push({ from: region.start, to, kind, at, goal, assertEdge, timeoutMs });
       };
       for (const edge of region.edges) {
-        if (edge.stmt.kind === 'assert') await prove(edge.from, 'safety', encoding.sourceOf(edge), edge.stmt.cond, edge);
+        if (edge.stmt.kind === 'assert') obligation(edge.from, 'safety', encoding.sourceOf(edge), edge.stmt.cond, edge);
       }
       for (const target of region.targets) {
-        await prove(target, region.start === proc.entry ? 'initiation' : 'consecution', `target:${target}`, invariantAt(target));
+        obligation(target, region.start === proc.entry ? 'initiation' : 'consecution', `target:${target}`, invariantAt(target));
       }
-      if (region.start === proc.exit) await prove(proc.exit, 'exit', 'start', postcondition);
-      else if (region.interior.includes(proc.exit)) await prove(proc.exit, 'exit', `inner:${proc.exit}`, postcondition);
+      if (region.start === proc.exit) obligation(proc.exit, 'exit', 'start', postcondition);
+      else if (region.interior.includes(proc.exit)) obligation(proc.exit, 'exit', `inner:${proc.exit}`, postcondition);
+      const proved = await provedTogether(solver, encoding, specs, timeoutMs);
+      if (proved) return proved;
+      const results: Obligation[] = [];
+      for (const spec of specs) results.push(await proveObligation(solver, encoding, spec));
       return results;
     });
     obligations.push(...regionObligations);
@@ -310,6 +314,32 @@ interface ObligationSpec {
   readonly goal: Formula;
   readonly assertEdge?: Edge;
   readonly timeoutMs: number;
+}
+
+/**
+ * All of a region's obligations at once: the region's encoding with the disjunction of their
+ * violations is unsatisfiable exactly when each violation is. One z3 call instead of one per
+ * obligation when everything holds (the common case of a final check); null when some violation is
+ * possible or the call was not decided, and then each obligation is checked on its own.
+ */
+async function provedTogether(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeoutMs: number): Promise<Obligation[] | null> {
+  const open = specs.filter((spec) => spec.goal.kind !== 'true');
+  if (open.length < 2) return null;
+  const violations = open.map((spec) => {
+    const node = encoding.nodes.get(spec.at);
+    if (node === undefined) throw new Error(`certificate: no node ${spec.at} in the region of ${spec.from}`);
+    return violationAt(node, spec.goal);
+  });
+  const outcome = await solver.check({ timeoutMs }, `(or ${violations.join(' ')})`);
+  if (outcome.status !== 'unsat') return null;
+  return specs.map((spec) => ({
+    from: spec.from,
+    to: spec.to,
+    kind: spec.kind,
+    ...(spec.assertEdge ? { edge: spec.assertEdge.id } : {}),
+    status: 'proved' as const,
+    millis: spec.goal.kind === 'true' ? 0 : outcome.millis,
+  }));
 }
 
 async function proveObligation(solver: LiaSolver, encoding: RegionEncoding, spec: ObligationSpec): Promise<Obligation> {

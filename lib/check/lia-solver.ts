@@ -79,15 +79,23 @@ const INTERRUPT_REPEAT_MS = 50;
  * waits for it; never throws. Does nothing once the session has been started.
  */
 export function warmUpChecker(): void {
-  if (warmedFor !== null && warmedFor === currentZ3()) return;
-  warmedFor = currentZ3() ?? getZ3();
-  withLiaSolver(async (solver) => {
+  void checkerWarm();
+}
+
+/** Settles once the checker's z3 session has started and answered its first check (starting both if
+ * needed): what is measured after it is the checker's work, not z3's start-up. Never rejects. */
+export function checkerWarm(): Promise<void> {
+  if (warming !== null && warming.z3 === currentZ3()) return warming.done;
+  const z3 = currentZ3() ?? getZ3();
+  const done = withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     solver.assert(`(> ${x} 0)`);
     await solver.check({ timeoutMs: 5_000 });
   }).catch(() => undefined);
+  warming = { z3, done };
+  return done;
 }
-let warmedFor: Promise<Z3Api> | null = null;
+let warming: { readonly z3: Promise<Z3Api>; readonly done: Promise<void> } | null = null;
 
 export type CheckStatus = 'sat' | 'unsat' | 'unknown';
 

@@ -7,7 +7,7 @@ import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkInvariants } from '../check/certificate.js';
 import { equivalent } from '../check/lia.js';
-import { candidateConjuncts, inductiveSubset, splitCandidates, substituteEqualities, unitDirections } from './houdini.js';
+import { candidateConjuncts, inductiveSubset, minimalConjuncts, splitCandidates, substituteEqualities, unitDirections } from './houdini.js';
 import { prepareAnalysis } from './prepare.js';
 import { verify } from './verify.js';
 
@@ -124,6 +124,16 @@ test('equalities eliminate a variable from the other atoms, so restated bounds c
   // All three bounds now speak of one variable and say the same thing.
   const vars = new Set(reduced.slice(1).flatMap((f) => [...F.variablesOf(f)]));
   t.is(vars.size, 1);
+});
+
+test('minimising drops exactly the conjuncts the others imply', async (t) => {
+  const x = L.variable('x');
+  const y = L.variable('y');
+  const atoms = [F.compare(x, '>=', L.constant(0)), F.compare(y, '>=', L.constant(2)), F.compare(L.add(x, y), '>=', L.constant(1)), F.compare(L.sub(y, x), '<=', L.constant(7)), F.compare(x, '<=', L.constant(3))];
+  const minimal = await minimalConjuncts(atoms, Date.now() + 60_000);
+  // x + y >= 1 follows from x >= 0 and y >= 2; nothing else follows from the rest.
+  t.deepEqual(minimal.map((f) => F.toC(f)).sort(), [0, 1, 3, 4].map((i) => F.toC(atoms[i]!)).sort());
+  t.is((await equivalent(F.and(...atoms), F.and(...minimal))).status, 'valid');
 });
 
 // y >= 1 fails initiation (y starts at 0) and consecution (y decreases) in the same round; the

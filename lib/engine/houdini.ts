@@ -13,12 +13,14 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { implies } from '../check/lia.js';
-import { getZ3 } from '../sat/z3-context.js';
+import { checkerWarm } from '../check/lia-solver.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import type { PreparedAnalysis } from './prepare.js';
 import type { HoudiniReport } from './types.js';
 import type { State } from './samples.js';
 import { affineHull } from './equalities.js';
+import { farkasCertificate } from '../interpolate/farkas-certificate.js';
+import type { Atom } from '../interpolate/constraints.js';
 
 export interface HoudiniResult {
   /** The inductive conjunction at each cut-point (cut-points with none left are absent). */
@@ -202,8 +204,9 @@ export interface ObservedBoundsProof {
  * is exactly what the checker validated.
  */
 export async function proveByObservedBounds(prepared: PreparedAnalysis, candidates: ReadonlyMap<number, readonly Formula[]>, options: HoudiniOptions = {}): Promise<ObservedBoundsProof> {
-  // The budget is for the checker's work, not for starting z3 (which the final check needs anyway).
-  await getZ3().catch(() => undefined);
+  // The budget (and the reported time) is for the checker's work, not for starting z3 and its
+  // threads (which the final check needs anyway).
+  await checkerWarm();
   const started = Date.now();
   const budgetMs = options.budgetMs ?? 2000;
   const subset = await inductiveSubset(prepared, candidates, options);
@@ -234,10 +237,31 @@ export async function minimalConjuncts(conjuncts: readonly Formula[], until: num
   const atoms = plain ? F.dnf(simplifyInvariant(F.and(...substituteEqualities(conjuncts))))[0] ?? [] : withoutRestatedSplits(conjuncts);
   for (let i = atoms.length - 1; i >= 0 && Date.now() < until; i--) {
     const others = atoms.filter((_, j) => j !== i);
-    const implied = await implies(F.and(...others), atoms[i]!, { timeoutMs: 200 });
-    if (implied.status === 'valid') atoms.splice(i, 1);
+    // Plain atoms are decided by an exact rational Farkas certificate, without z3: an implication
+    // only the integers make (rare among octagonal bounds and hull equalities) keeps its conjunct.
+    const implied = plain ? impliedOverRationals(others, atoms[i]!) : (await implies(F.and(...others), atoms[i]!, { timeoutMs: 200 })).status === 'valid';
+    if (implied) atoms.splice(i, 1);
   }
   return plain ? atoms : groupedSplits(atoms);
+}
+
+/**
+ * `atoms` imply `atom` because `atoms ∧ ¬atom` has no rational solution (an exact Farkas certificate;
+ * over the integers ¬(e >= 0) is e <= -1, and ¬(e == 0) is e <= -1 or e >= 1). No rational solution
+ * means no integer one, so a conjunct dropped on this ground is implied over the integers too; a
+ * false answer may still be an integer implication (then the conjunct is kept).
+ */
+function impliedOverRationals(atoms: readonly Formula[], atom: Formula): boolean {
+  if (atom.kind !== 'atom') return false;
+  const given: Atom[] = [];
+  for (const a of atoms) {
+    if (a.kind !== 'atom') return false;
+    given.push({ rel: a.rel, expr: a.expr });
+  }
+  const below: Atom = { rel: '>=', expr: L.sub(L.constant(-1n), atom.expr) }; // e <= -1
+  const above: Atom = { rel: '>=', expr: L.sub(atom.expr, L.constant(1n)) }; // e >= 1
+  const refuted = (extra: Atom): boolean => farkasCertificate([...given, extra]) !== null;
+  return refuted(below) && (atom.rel === '>=' || refuted(above));
 }
 
 /** A split candidate `¬part ∨ c` as [part, c]; null for any other conjunct. */

@@ -90,6 +90,17 @@ test('sp on Fig. 2 with a symbolic bound: a certified, locally strongest postcon
   t.is(claim.status, 'valid', r.postcondition!.expression);
 });
 
+test('sp on the speedometer (Fig. 7(b)): certified, locally strongest, and at least as strong as the paper\'s s + d + t >= 0 && d <= s + 5*t', async (t) => {
+  // d <= s + 5*t has coefficient 5 and passes through states only whole seconds of increments reach:
+  // hull facets of breadth-first explored runs propose it, Houdini proves it.
+  const r = await sp(load('benchmarks/conditions/speedometer.c'), { timeoutMs: 120_000 });
+  t.truthy(r.postcondition, r.reason);
+  t.true(r.postcondition!.certified);
+  t.true(r.postcondition!.locallyOptimal);
+  const claim = await implies(r.postcondition!.formula, parseFormula('s + d + t >= 0 && d <= s + 5 * t', ['d', 't', 's']));
+  t.is(claim.status, 'valid', r.postcondition!.expression);
+});
+
 test('nonterm: a function that returns on every input gets "terminates" with its certified bounds, not the vacuous n <= -1 that assume(n >= 0) blocks', async (t) => {
   const { nonterm } = await import('./nonterm.js');
   const r = await nonterm(load('benchmarks/conditions/count-to-n.c'), { timeoutMs: 120_000 });

@@ -10,7 +10,10 @@ import type { Formula } from '../ir/formula.js';
 import { runProgram } from '../interp/index.js';
 import { candidateConjuncts, inductiveSubset, minimalConjuncts, unitTermsFor } from '../engine/houdini.js';
 import { affineHull } from '../engine/equalities.js';
-import { statesAlong, type State } from '../engine/samples.js';
+import { hullFacets } from '../engine/facets.js';
+import { stateKey, statesAlong, type State } from '../engine/samples.js';
+import { exploreRuns } from '../engine/explore.js';
+import type { RunResult } from '../interp/types.js';
 import type { PreparedAnalysis } from '../engine/prepare.js';
 import type { ReachedState } from './points.js';
 
@@ -21,8 +24,14 @@ export interface ObservedPostcondition {
   readonly invariants: ReadonlyMap<number, Formula>;
 }
 
+/** Most variables at a cut-point for hull-facet candidates (their count grows with the triples). */
+const MAX_FACET_VARIABLES = 4;
+
 /** Runs whose states along the way feed the cut-point candidates. */
 const RUNS = 120;
+/** The breadth-first exploration's share: at most this long, and this many runs. */
+const EXPLORE_MS = 1500;
+const EXPLORED_RUNS = 6000;
 
 export async function observedPostcondition(
   prepared: PreparedAnalysis,
@@ -34,19 +43,39 @@ export async function observedPostcondition(
   const stopAt = Date.now() + budgetMs;
   const fn = prepared.function;
   const watched = new Set(prepared.unknownCutpoints);
-  const along = new Map<number, State[]>();
+  // Distinct states per cut-point, in the order first seen.
+  const along = new Map<number, Map<string, State>>();
+  const targetStates = new Map(reached.map((r) => [stateKey(r.state), r.state] as const));
+  const record = (run: RunResult): void => {
+    for (const [c, states] of statesAlong(prepared.preparedProgram, fn, run, watched)) {
+      const seen = along.get(c) ?? new Map<string, State>();
+      along.set(c, seen);
+      for (const state of states) seen.set(stateKey(state), state);
+    }
+  };
   for (const r of reached.slice(0, RUNS)) {
-    const run = runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: 4000, recordTrace: true });
-    for (const [c, states] of statesAlong(prepared.preparedProgram, fn, run, watched)) along.set(c, [...(along.get(c) ?? []), ...states]);
+    record(runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: 4000, recordTrace: true }));
   }
-  const candidatesAt = (vars: readonly string[], states: readonly State[]): Formula[] =>
-    candidateConjuncts(vars, states, affineHull(vars, states), { maxTerms: unitTermsFor(vars.length) });
-  const candidates = new Map(prepared.unknownCutpoints.map((c) => [c, candidatesAt(prepared.variables.get(c) ?? [], along.get(c) ?? [])] as const));
+  // Every run of a breadth-first exploration, uncapped: the hull's facets need the extreme states,
+  // which lie deep (the speedometer's d == 5*t after whole seconds of increments).
+  const atTarget = new Set([target]);
+  for (const run of exploreRuns(prepared.preparedProgram, fn, { budgetMs: Math.min(EXPLORE_MS, budgetMs / 4), maxRuns: EXPLORED_RUNS })) {
+    record(run);
+    for (const full of statesAlong(prepared.preparedProgram, fn, run, atTarget).get(target) ?? []) {
+      const state: State = new Map(variables.map((v) => [v, full.get(v) ?? 0n] as [string, bigint]));
+      targetStates.set(stateKey(state), state);
+    }
+  }
+  // Hull facets (any coefficients, three variables at a time) where the variables are few.
+  const candidatesAt = (vars: readonly string[], states: readonly State[]): Formula[] => [
+    ...candidateConjuncts(vars, states, affineHull(vars, states), { maxTerms: unitTermsFor(vars.length) }),
+    ...(vars.length <= MAX_FACET_VARIABLES ? hullFacets(vars, states) : []),
+  ];
+  const candidates = new Map(prepared.unknownCutpoints.map((c) => [c, candidatesAt(prepared.variables.get(c) ?? [], [...(along.get(c)?.values() ?? [])])] as const));
   const atExit = target === prepared.cut.proc.exit;
-  const targetStates = reached.map((r) => r.state);
   const result = await inductiveSubset(prepared, candidates, {
     budgetMs: Math.max(0, stopAt - Date.now()),
-    ...(atExit ? { postcondition: candidatesAt(variables, targetStates) } : {}),
+    ...(atExit ? { postcondition: candidatesAt(variables, [...targetStates.values()]) } : {}),
   });
   if (!result.provesSafety) return null;
   const kept = atExit ? result.post : (result.kept.get(target) ?? []);

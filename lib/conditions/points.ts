@@ -12,6 +12,7 @@ import type { RunResult } from '../interp/types.js';
 import { isSatisfiable } from '../check/lia.js';
 import { mulberry32 } from '../random.js';
 import { nondetStream, stateKey, statesAlong, type State } from '../engine/samples.js';
+import { exploreRuns } from '../engine/explore.js';
 
 export interface InputRun {
   readonly input: State;
@@ -155,17 +156,30 @@ export interface ReachedState {
 /** Distinct states that concrete runs of `fn` reach at `target`, each with its run. */
 export function reachableStates(program: Program, fn: string, target: number, variables: readonly string[], options: { runs?: number; maxSteps?: number; seed?: number; budgetMs?: number; max?: number } = {}): ReachedState[] {
   const next = mulberry32(options.seed ?? 20080607);
-  const stopAt = Date.now() + (options.budgetMs ?? 2000);
+  const budgetMs = options.budgetMs ?? 2000;
+  const stopAt = Date.now() + budgetMs;
   const found = new Map<string, ReachedState>();
   const max = options.max ?? 200;
-  for (let run = 0; run < (options.runs ?? 400) && Date.now() < stopAt && found.size < max; run++) {
-    const result = runProgram(program, { entry: fn, nondet: run === 0 ? [] : nondetStream(next, 256), nondetDefault: 0n, maxSteps: options.maxSteps ?? 4000, recordTrace: true });
+  const maxSteps = options.maxSteps ?? 4000;
+  const collect = (result: RunResult): void => {
     const states = statesAlong(program, fn, result, new Set([target])).get(target) ?? [];
     for (const full of states) {
       const state: State = new Map(variables.map((v) => [v, full.get(v) ?? 0n] as [string, bigint]));
       const key = stateKey(state);
-      if (!found.has(key)) found.set(key, { state, inputs: result.inputs, nondet: result.nondetConsumed.slice(result.inputsFromNondet.length) });
+      if (!found.has(key) && found.size < max) found.set(key, { state, inputs: result.inputs, nondet: result.nondetConsumed.slice(result.inputsFromNondet.length) });
     }
+  };
+  // First every stream over {0, 1} breadth first (the extreme states, see explore.ts), with up to half
+  // of the states and of the time; then random streams for the typical ones.
+  for (const result of exploreRuns(program, fn, { budgetMs: budgetMs / 2, maxSteps, maxRuns: EXPLORED_RUNS })) {
+    if (found.size >= max / 2) break;
+    collect(result);
+  }
+  for (let run = 0; run < (options.runs ?? 400) && Date.now() < stopAt && found.size < max; run++) {
+    collect(runProgram(program, { entry: fn, nondet: run === 0 ? [] : nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }));
   }
   return [...found.values()];
 }
+
+/** Runs of the breadth-first exploration for reachable states (each re-runs its stream from the entry). */
+const EXPLORED_RUNS = 1500;

@@ -1,0 +1,73 @@
+// Breadth-first exploration of a function's runs over small nondet values. Random streams reach
+// the states a typical run reaches; they rarely reach the extreme ones a postcondition's facets pass
+// through (the speedometer's d == s + 5*t needs five increments in every second, one chance in
+// thousands for independent draws). Exploring every stream over {0, 1} breadth first reaches all
+// states within a few choices, extremes included.
+//
+// A node is a prefix of the nondet stream: the run from the entry consumes exactly it and stops where
+// it needs one more value ('nondet-exhausted'); its children append each value of the domain. Two
+// prefixes that stop at the same location in the same state have the same futures, so only the first
+// is expanded. Every run is a real run of the program (a prefix of one), replayable from its stream.
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interp/index.js';
+import type { RunResult } from '../interp/types.js';
+import { stateKey } from './samples.js';
+
+export interface ExploreOptions {
+  /** Values tried at each choice (default 0 and 1: both sides of every `if (nondet())`). */
+  readonly domain?: readonly bigint[];
+  /** Inputs of the function (missing ones come from the stream, like any nondet value). */
+  readonly inputs?: ReadonlyMap<string, bigint>;
+  /** Most runs (nodes) explored. */
+  readonly maxRuns?: number;
+  readonly budgetMs?: number;
+  /** Steps per run (a run past it is kept, not expanded). */
+  readonly maxSteps?: number;
+}
+
+/** Runs in breadth-first order of their streams, with recorded traces. */
+export function exploreRuns(program: Program, fn: string, options: ExploreOptions = {}): RunResult[] {
+  const domain = options.domain ?? [0n, 1n];
+  const maxRuns = options.maxRuns ?? 2000;
+  const stopAt = Date.now() + (options.budgetMs ?? 500);
+  const queue: (readonly bigint[])[] = [[]];
+  const expanded = new Set<string>();
+  const runs: RunResult[] = [];
+  for (let head = 0; head < queue.length && runs.length < maxRuns && Date.now() < stopAt; head++) {
+    const result = runProgram(program, {
+      entry: fn,
+      ...(options.inputs ? { inputs: options.inputs } : {}),
+      nondet: queue[head]!,
+      nondetDefault: null,
+      maxSteps: options.maxSteps ?? 4000,
+      recordTrace: true,
+    });
+    runs.push(result);
+    if (result.outcome.kind !== 'nondet-exhausted') continue;
+    const key = stoppedAt(result);
+    if (key !== null) {
+      if (expanded.has(key)) continue;
+      expanded.add(key);
+    }
+    for (const value of domain) queue.push([...result.nondetConsumed, value]);
+  }
+  return runs;
+}
+
+/** Where and in which state a run stopped, when it stopped in the entry function (inside a callee
+ * the callee's frame is not reconstructed here, so such runs are never merged: null). */
+function stoppedAt(result: RunResult): string | null {
+  const trace = result.trace ?? [];
+  const env = new Map<string, bigint>(result.inputs);
+  let location: number | null = null;
+  let depth = 0;
+  for (const step of trace) {
+    depth = step.kind === 'call' ? step.depth + 1 : step.depth;
+    if (step.depth !== 0) continue;
+    for (const [k, v] of step.values) env.set(k, v);
+    if (step.kind !== 'call') location = step.to;
+  }
+  if (depth !== 0) return null;
+  const globals = [...result.globals].map(([g, v]) => `${g}=${v}`).join(',');
+  return `${location ?? 'entry'}|${stateKey(env)}|${globals}`;
+}

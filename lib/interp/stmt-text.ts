@@ -3,7 +3,20 @@ import type { Stmt } from '../ir/cfg.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 
+// Every traced step carries its statement's text, and sampling traces hundreds of thousands of
+// steps: each statement (an immutable IR object) is printed once.
+const printed = new WeakMap<Stmt, string>();
+
 export function stmtText(s: Stmt): string {
+  let text = printed.get(s);
+  if (text === undefined) {
+    text = print(s);
+    printed.set(s, text);
+  }
+  return text;
+}
+
+function print(s: Stmt): string {
   switch (s.kind) {
     case 'assign': return `${s.target} = ${L.toC(s.expr)}`;
     case 'havoc': return s.range ? `${s.target} = nondet() in [${s.range.lo}, ${s.range.hi}]` : `${s.target} = nondet()`;

@@ -170,7 +170,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
   if (bound && params.length > 0 && Date.now() < deadline) {
     const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
-    const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3 });
+    const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3, coverCutOffRuns: false });
     tallyVerify(options.tally, result.stats.queries);
     // A precondition under which the loop is never entered bounds it vacuously: keep those that admit
     // an observed run entering the loop.

@@ -22,6 +22,9 @@ export interface InputRun {
   readonly reached: ReadonlyMap<number, readonly State[]>;
   /** Every run from this input returned (none was cut off by the step limit or blocked by an assume). */
   readonly returned: boolean;
+  /** Every run from this input was blocked by an assume before any watched cut-point: every
+   * precondition admits it vacuously, so no search needs to cover it. */
+  readonly blockedEarly: boolean;
 }
 
 export interface InputRunner {
@@ -48,12 +51,14 @@ export function inputRunner(program: Program, fn: string, watched: readonly numb
       const reached = new Map<number, State[]>();
       let failure: RunResult | null = null;
       let returned = true;
+      let blocked = true;
       for (let k = 0; k < streams && !failure; k++) {
         runs++;
         const result = runProgram(program, { entry: fn, inputs: input, nondet: k === 0 ? [] : nondetStream(next, 128), nondetDefault: 0n, maxSteps, recordTrace: true });
         if (result.outcome.kind === 'assertion-failed') failure = result;
         else {
           if (result.outcome.kind !== 'exit') returned = false;
+          if (result.outcome.kind !== 'assume-blocked') blocked = false;
           // A run that read no nondet value is the only run from this input: other streams repeat it.
           if (result.nondetConsumed.length === result.inputsFromNondet.length) k = streams;
           for (const [loc, states] of statesAlong(program, fn, result, watchedSet)) {
@@ -69,7 +74,7 @@ export function inputRunner(program: Program, fn: string, watched: readonly numb
           }
         }
       }
-      const out: InputRun = { input, failure, reached: failure ? new Map() : reached, returned: returned && !failure };
+      const out: InputRun = { input, failure, reached: failure ? new Map() : reached, returned: returned && !failure, blockedEarly: blocked && !failure && reached.size === 0 };
       memo.set(key, out);
       return out;
     },
@@ -169,9 +174,9 @@ export function reachableStates(program: Program, fn: string, target: number, va
       if (!found.has(key) && found.size < max) found.set(key, { state, inputs: result.inputs, nondet: result.nondetConsumed.slice(result.inputsFromNondet.length) });
     }
   };
-  // First every stream over {0, 1} breadth first (the extreme states, see explore.ts), with up to half
-  // of the states and of the time; then random streams for the typical ones.
-  for (const result of exploreRuns(program, fn, { budgetMs: budgetMs / 2, maxSteps, maxRuns: EXPLORED_RUNS })) {
+  // First every stream over {0, 1} breadth first (the extreme states, see explore.ts), up to half of
+  // the states; then random streams for the typical ones.
+  for (const result of exploreRuns(program, fn, { maxSteps, maxRuns: EXPLORED_RUNS })) {
     if (found.size >= max / 2) break;
     collect(result);
   }

@@ -35,6 +35,10 @@ export interface WpOptions extends ConditionOptions {
   readonly strategy?: 'neighbourhood' | 'binary';
   /** Most preconditions reported (default 3). */
   readonly maxAnswers?: number;
+  /** Whether inputs whose runs were cut off by the step limit must be covered (default true: for
+   * nonterm they are the point). bounds says false: such a run may still exceed its bound later, so
+   * no precondition need admit it, and searching for one would run to the time limit. */
+  readonly coverCutOffRuns?: boolean;
 }
 
 interface Candidate {
@@ -93,7 +97,7 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   let firstAnswerMs = 0;
   let incomplete: IncompleteSearch | undefined;
   for (let k = 0, tries = 0; k < (options.maxAnswers ?? 3) && tries < 2 * (options.maxAnswers ?? 3); k++, tries++) {
-    const uncovered = passing.map((r) => r.input).filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
+    const uncovered = passing.filter((r) => !r.blockedEarly && (r.returned || options.coverCutOffRuns !== false)).map((r) => r.input).filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
     if (uncovered.length === 0) break;
     const budget = Math.max(FURTHER_ANSWER_MIN_MS, firstAnswerMs);
     if (answers.length > 0) ctx.limitNextPart(budget);
@@ -106,7 +110,7 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
     if (answers.length === 0) firstAnswerMs = Date.now() - ctx.started;
     const answer = await search.report(found);
     for (let i = answers.length - 1; i >= 0; i--) {
-      if ((await implies(answers[i]!.formula, answer.formula, { timeoutMs: 5000 })).status === 'valid') {
+      if (await containedIn(ctx, answers[i]!.formula, answer.formula)) {
         answers.splice(i, 1);
         k--;
       }
@@ -117,6 +121,21 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   }
   if (failing.length === 0 && answers.length === 0) reason = 'no sampled input fails an assertion';
   return { function: fn, strategy, parameters: params, preconditions: answers, ...(reason ? { reason } : {}), ...(incomplete ? { incomplete } : {}), stats: ctx.stats(runner.runs) };
+}
+
+/**
+ * `narrower` adds no input to `wider`: it implies it, or every run from an input it admits beyond
+ * `wider` is blocked by an assume before reaching any cut-point or the exit, without failing an
+ * assertion (Fig. 9's n + 2*x0 + 1 >= m + 2*y0 beyond n >= m + 1 needs x0 >= y0, which the
+ * program's first statement excludes). The second is a certificate with `false` at every cut-point
+ * and at the exit.
+ */
+async function containedIn(ctx: SearchContext, narrower: Formula, wider: Formula): Promise<boolean> {
+  if ((await implies(narrower, wider, { timeoutMs: 5000 })).status === 'valid') return true;
+  const { unknownCutpoints, cut } = ctx.problem.prepared;
+  // Not at the entry: an invariant there would replace the precondition.
+  const nowhere = new Map(unknownCutpoints.filter((c) => c !== cut.proc.entry).map((c) => [c, F.FALSE] as const));
+  return ctx.certify(nowhere, { precondition: F.and(narrower, F.not(wider)), postcondition: F.FALSE });
 }
 
 /** Least time each answer after the first may take. */

@@ -20,6 +20,10 @@ export interface ExploreOptions {
   readonly inputs?: ReadonlyMap<string, bigint>;
   /** Most runs (nodes) explored. */
   readonly maxRuns?: number;
+  /** Most interpreter steps over all runs: with maxRuns the deterministic bound on the work (the
+   * same states on a busy machine as on an idle one). */
+  readonly maxTotalSteps?: number;
+  /** A safety net only; the step and run bounds should stop the exploration first. */
   readonly budgetMs?: number;
   /** Steps per run (a run past it is kept, not expanded). */
   readonly maxSteps?: number;
@@ -29,11 +33,13 @@ export interface ExploreOptions {
 export function exploreRuns(program: Program, fn: string, options: ExploreOptions = {}): RunResult[] {
   const domain = options.domain ?? [0n, 1n];
   const maxRuns = options.maxRuns ?? 2000;
-  const stopAt = Date.now() + (options.budgetMs ?? 500);
+  const stopAt = Date.now() + (options.budgetMs ?? 10_000);
+  const maxTotalSteps = options.maxTotalSteps ?? 1_000_000;
+  let steps = 0;
   const queue: (readonly bigint[])[] = [[]];
   const expanded = new Set<string>();
   const runs: RunResult[] = [];
-  for (let head = 0; head < queue.length && runs.length < maxRuns && Date.now() < stopAt; head++) {
+  for (let head = 0; head < queue.length && runs.length < maxRuns && steps < maxTotalSteps && Date.now() < stopAt; head++) {
     const result = runProgram(program, {
       entry: fn,
       ...(options.inputs ? { inputs: options.inputs } : {}),
@@ -43,6 +49,7 @@ export function exploreRuns(program: Program, fn: string, options: ExploreOption
       recordTrace: true,
     });
     runs.push(result);
+    steps += result.steps;
     if (result.outcome.kind !== 'nondet-exhausted') continue;
     const key = stoppedAt(result);
     if (key !== null) {

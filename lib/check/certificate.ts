@@ -9,8 +9,8 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { findUncutCycle, reachableFrom, regionOf, successorEdges } from './cut-regions.js';
 import { formulaToSmt, lookup, symbolsFor } from './lia.js';
-import { withLiaSolver, type LiaSolver } from './lia-solver.js';
-import { encodeRegion, envValues, pathTo, violationAt, type CallSummaries, type NodeKey, type RegionEncoding } from './region-encoding.js';
+import { withLiaSolver, type LiaModel, type LiaSolver } from './lia-solver.js';
+import { encodeRegion, envValues, pathTo, violationAt, type CallSummaries, type NodeEncoding, type NodeKey, type RegionEncoding } from './region-encoding.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { inputCopyName, returnName } from '../ir/summary-names.js';
@@ -281,11 +281,7 @@ async function checkProcedure(
       }
       if (region.start === proc.exit) obligation(proc.exit, 'exit', 'start', postcondition);
       else if (region.interior.includes(proc.exit)) obligation(proc.exit, 'exit', `inner:${proc.exit}`, postcondition);
-      const proved = await provedTogether(solver, encoding, specs, timeoutMs);
-      if (proved) return proved;
-      const results: Obligation[] = [];
-      for (const spec of specs) results.push(await proveObligation(solver, encoding, spec));
-      return results;
+      return checkRegionObligations(solver, encoding, specs, timeoutMs);
     });
     obligations.push(...regionObligations);
   }
@@ -317,49 +313,65 @@ interface ObligationSpec {
 }
 
 /**
- * All of a region's obligations at once: the region's encoding with the disjunction of their
- * violations is unsatisfiable exactly when each violation is. One z3 call instead of one per
- * obligation when everything holds (the common case of a final check); null when some violation is
- * possible or the call was not decided, and then each obligation is checked on its own.
+ * A region's obligations with few z3 calls: each check asks for a model violating any obligation
+ * still open (a flag per obligation implies its violation). A satisfiable check refutes the
+ * obligations whose flags its model sets, with that model as their counterexample; an
+ * unsatisfiable one proves every open obligation at once. When everything holds (a final check)
+ * that is one call instead of one per obligation; Houdini's rounds pay one call per refuted
+ * obligation plus one. An undecided check leaves the rest to one call each.
  */
-async function provedTogether(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeoutMs: number): Promise<Obligation[] | null> {
-  const open = specs.filter((spec) => spec.goal.kind !== 'true');
-  if (open.length < 2) return null;
-  const violations = open.map((spec) => {
-    const node = encoding.nodes.get(spec.at);
-    if (node === undefined) throw new Error(`certificate: no node ${spec.at} in the region of ${spec.from}`);
-    return violationAt(node, spec.goal);
-  });
-  const outcome = await solver.check({ timeoutMs }, `(or ${violations.join(' ')})`);
-  if (outcome.status !== 'unsat') return null;
-  return specs.map((spec) => ({
-    from: spec.from,
-    to: spec.to,
-    kind: spec.kind,
-    ...(spec.assertEdge ? { edge: spec.assertEdge.id } : {}),
-    status: 'proved' as const,
-    millis: spec.goal.kind === 'true' ? 0 : outcome.millis,
-  }));
+async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeoutMs: number): Promise<Obligation[]> {
+  const results = new Map<ObligationSpec, Obligation>();
+  let open = specs.filter((spec) => spec.goal.kind !== 'true');
+  while (open.length > 1) {
+    const flags = open.map(() => solver.boolSymbol());
+    const implications = open.map((spec, i) => `(=> ${flags[i]} ${violationAt(nodeOf(encoding, spec), spec.goal)})`);
+    const outcome = await solver.check({ timeoutMs }, ...implications, `(or ${flags.join(' ')})`);
+    if (outcome.status === 'unknown') break;
+    if (outcome.status === 'unsat') {
+      for (const spec of open) results.set(spec, { ...obligationBase(spec), status: 'proved', millis: outcome.millis });
+      open = [];
+      break;
+    }
+    const model = solver.model();
+    const violated = open.filter((_, i) => model.bool(flags[i]!));
+    if (violated.length === 0) break; // cannot happen: the disjunction of the flags holds
+    for (const spec of violated) results.set(spec, refutedBy(model, encoding, spec, outcome.millis));
+    open = open.filter((spec) => !violated.includes(spec));
+  }
+  for (const spec of open) results.set(spec, await proveObligation(solver, encoding, spec));
+  return specs.map((spec) => results.get(spec) ?? { ...obligationBase(spec), status: 'proved', millis: 0 });
+}
+
+function obligationBase(spec: ObligationSpec) {
+  return { from: spec.from, to: spec.to, kind: spec.kind, ...(spec.assertEdge ? { edge: spec.assertEdge.id } : {}) };
+}
+
+function nodeOf(encoding: RegionEncoding, spec: ObligationSpec): NodeEncoding {
+  const node = encoding.nodes.get(spec.at);
+  if (node === undefined) throw new Error(`certificate: no node ${spec.at} in the region of ${spec.from}`);
+  return node;
+}
+
+/** The obligation refuted by `model` (which violates its goal): the path, start state and failing state. */
+function refutedBy(model: LiaModel, encoding: RegionEncoding, spec: ObligationSpec, millis: number): Obligation {
+  const path = pathTo(model, encoding, spec.at);
+  return {
+    ...obligationBase(spec),
+    status: 'refuted',
+    counterexample: envValues(model, encoding.nodes.get('start')!.env),
+    failingState: envValues(model, nodeOf(encoding, spec).env),
+    path: spec.assertEdge ? [...path, spec.assertEdge.id] : path,
+    millis,
+  };
 }
 
 async function proveObligation(solver: LiaSolver, encoding: RegionEncoding, spec: ObligationSpec): Promise<Obligation> {
-  const base = { from: spec.from, to: spec.to, kind: spec.kind, ...(spec.assertEdge ? { edge: spec.assertEdge.id } : {}) };
-  if (spec.goal.kind === 'true') return { ...base, status: 'proved', millis: 0 };
-  const node = encoding.nodes.get(spec.at);
-  if (node === undefined) throw new Error(`certificate: no node ${spec.at} in the region of ${spec.from}`);
-  const outcome = await solver.check({ timeoutMs: spec.timeoutMs }, violationAt(node, spec.goal));
-  if (outcome.status === 'unsat') return { ...base, status: 'proved', millis: outcome.millis };
-  if (outcome.status === 'unknown') return { ...base, status: 'unknown', reason: outcome.reason, millis: outcome.millis };
-  const model = solver.model();
-  const path = pathTo(model, encoding, spec.at);
-  return {
-    ...base,
-    status: 'refuted',
-    counterexample: envValues(model, encoding.nodes.get('start')!.env),
-    failingState: envValues(model, node.env),
-    path: spec.assertEdge ? [...path, spec.assertEdge.id] : path,
-    millis: outcome.millis,
-  };
+  if (spec.goal.kind === 'true') return { ...obligationBase(spec), status: 'proved', millis: 0 };
+  const outcome = await solver.check({ timeoutMs: spec.timeoutMs }, violationAt(nodeOf(encoding, spec), spec.goal));
+  if (outcome.status === 'unsat') return { ...obligationBase(spec), status: 'proved', millis: outcome.millis };
+  if (outcome.status === 'unknown') return { ...obligationBase(spec), status: 'unknown', reason: outcome.reason, millis: outcome.millis };
+  return refutedBy(solver.model(), encoding, spec, outcome.millis);
 }
 
 function proveEntryInvariant(

@@ -19,8 +19,7 @@ import type { PreparedAnalysis } from './prepare.js';
 import type { HoudiniReport } from './types.js';
 import type { State } from './samples.js';
 import { affineHull } from './equalities.js';
-import { farkasCertificate } from '../interpolate/farkas-certificate.js';
-import type { Atom } from '../interpolate/constraints.js';
+import { impliedOverRationals } from '../check/rational-implication.js';
 
 export interface HoudiniResult {
   /** The inductive conjunction at each cut-point (cut-points with none left are absent). */
@@ -243,25 +242,6 @@ export async function minimalConjuncts(conjuncts: readonly Formula[], until: num
     if (implied) atoms.splice(i, 1);
   }
   return plain ? atoms : groupedSplits(atoms);
-}
-
-/**
- * `atoms` imply `atom` because `atoms ∧ ¬atom` has no rational solution (an exact Farkas certificate;
- * over the integers ¬(e >= 0) is e <= -1, and ¬(e == 0) is e <= -1 or e >= 1). No rational solution
- * means no integer one, so a conjunct dropped on this ground is implied over the integers too; a
- * false answer may still be an integer implication (then the conjunct is kept).
- */
-function impliedOverRationals(atoms: readonly Formula[], atom: Formula): boolean {
-  if (atom.kind !== 'atom') return false;
-  const given: Atom[] = [];
-  for (const a of atoms) {
-    if (a.kind !== 'atom') return false;
-    given.push({ rel: a.rel, expr: a.expr });
-  }
-  const below: Atom = { rel: '>=', expr: L.sub(L.constant(-1n), atom.expr) }; // e <= -1
-  const above: Atom = { rel: '>=', expr: L.sub(atom.expr, L.constant(1n)) }; // e >= 1
-  const refuted = (extra: Atom): boolean => farkasCertificate([...given, extra]) !== null;
-  return refuted(below) && (atom.rel === '>=' || refuted(above));
 }
 
 /** A split candidate `¬part ∨ c` as [part, c]; null for any other conjunct. */

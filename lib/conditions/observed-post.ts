@@ -66,7 +66,7 @@ export async function observedPostcondition(
       targetStates.set(stateKey(state), state);
     }
   }
-  // Hull facets (any coefficients, three variables at a time) where the variables are few.
+  // Hull facets (any coefficients, two and three variables at a time) where the variables are few.
   const candidatesAt = (vars: readonly string[], states: readonly State[]): Formula[] => [
     ...candidateConjuncts(vars, states, affineHull(vars, states), { maxTerms: unitTermsFor(vars.length) }),
     ...(vars.length <= MAX_FACET_VARIABLES ? hullFacets(vars, states) : []),

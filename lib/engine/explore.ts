@@ -29,8 +29,9 @@ export interface ExploreOptions {
   readonly maxSteps?: number;
 }
 
-/** Runs in breadth-first order of their streams, with recorded traces. */
-export function exploreRuns(program: Program, fn: string, options: ExploreOptions = {}): RunResult[] {
+/** Runs in breadth-first order of their streams, with recorded traces (generated one at a time:
+ * thousands of traced runs are not kept in memory together). */
+export function* exploreRuns(program: Program, fn: string, options: ExploreOptions = {}): Generator<RunResult> {
   const domain = options.domain ?? [0n, 1n];
   const maxRuns = options.maxRuns ?? 2000;
   const stopAt = Date.now() + (options.budgetMs ?? 10_000);
@@ -38,8 +39,7 @@ export function exploreRuns(program: Program, fn: string, options: ExploreOption
   let steps = 0;
   const queue: (readonly bigint[])[] = [[]];
   const expanded = new Set<string>();
-  const runs: RunResult[] = [];
-  for (let head = 0; head < queue.length && runs.length < maxRuns && steps < maxTotalSteps && Date.now() < stopAt; head++) {
+  for (let head = 0; head < queue.length && head < maxRuns && steps < maxTotalSteps && Date.now() < stopAt; head++) {
     const result = runProgram(program, {
       entry: fn,
       ...(options.inputs ? { inputs: options.inputs } : {}),
@@ -48,7 +48,7 @@ export function exploreRuns(program: Program, fn: string, options: ExploreOption
       maxSteps: options.maxSteps ?? 4000,
       recordTrace: true,
     });
-    runs.push(result);
+    yield result;
     steps += result.steps;
     if (result.outcome.kind !== 'nondet-exhausted') continue;
     const key = stoppedAt(result);
@@ -58,7 +58,6 @@ export function exploreRuns(program: Program, fn: string, options: ExploreOption
     }
     for (const value of domain) queue.push([...result.nondetConsumed, value]);
   }
-  return runs;
 }
 
 /** Where and in which state a run stopped, when it stopped in the entry function (inside a callee

@@ -56,8 +56,9 @@ export async function observedPostcondition(
   for (const r of reached.slice(0, RUNS)) {
     record(runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: 4000, recordTrace: true }));
   }
-  // Every run of a breadth-first exploration, uncapped: the hull's facets need the extreme states,
-  // which lie deep (the speedometer's d == 5*t after whole seconds of increments).
+  // And every run of a breadth-first exploration, not only those of the reached states kept above:
+  // the hull's facets need the extreme states, which lie deep (the speedometer's d == 5*t after whole
+  // seconds of increments).
   const atTarget = new Set([target]);
   for (const run of exploreRuns(prepared.preparedProgram, fn, { maxRuns: EXPLORED_RUNS })) {
     record(run);

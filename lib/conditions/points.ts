@@ -161,8 +161,7 @@ export interface ReachedState {
 /** Distinct states that concrete runs of `fn` reach at `target`, each with its run. */
 export function reachableStates(program: Program, fn: string, target: number, variables: readonly string[], options: { runs?: number; maxSteps?: number; seed?: number; budgetMs?: number; max?: number } = {}): ReachedState[] {
   const next = mulberry32(options.seed ?? 20080607);
-  const budgetMs = options.budgetMs ?? 2000;
-  const stopAt = Date.now() + budgetMs;
+  const stopAt = Date.now() + (options.budgetMs ?? 2000);
   const found = new Map<string, ReachedState>();
   const max = options.max ?? 200;
   const maxSteps = options.maxSteps ?? 4000;

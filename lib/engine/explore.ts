@@ -13,11 +13,11 @@ import { runProgram } from '../interp/index.js';
 import type { RunResult } from '../interp/types.js';
 import { stateKey } from './samples.js';
 
+/** Values tried at each choice: both sides of every `if (nondet())`. Inputs (parameters) come from
+ * the stream too. */
+const DOMAIN = [0n, 1n] as const;
+
 export interface ExploreOptions {
-  /** Values tried at each choice (default 0 and 1: both sides of every `if (nondet())`). */
-  readonly domain?: readonly bigint[];
-  /** Inputs of the function (missing ones come from the stream, like any nondet value). */
-  readonly inputs?: ReadonlyMap<string, bigint>;
   /** Most runs (nodes) explored. */
   readonly maxRuns?: number;
   /** Most interpreter steps over all runs: with maxRuns the deterministic bound on the work (the
@@ -32,7 +32,6 @@ export interface ExploreOptions {
 /** Runs in breadth-first order of their streams, with recorded traces (generated one at a time:
  * thousands of traced runs are not kept in memory together). */
 export function* exploreRuns(program: Program, fn: string, options: ExploreOptions = {}): Generator<RunResult> {
-  const domain = options.domain ?? [0n, 1n];
   const maxRuns = options.maxRuns ?? 2000;
   const stopAt = Date.now() + (options.budgetMs ?? 10_000);
   const maxTotalSteps = options.maxTotalSteps ?? 1_000_000;
@@ -42,7 +41,6 @@ export function* exploreRuns(program: Program, fn: string, options: ExploreOptio
   for (let head = 0; head < queue.length && head < maxRuns && steps < maxTotalSteps && Date.now() < stopAt; head++) {
     const result = runProgram(program, {
       entry: fn,
-      ...(options.inputs ? { inputs: options.inputs } : {}),
       nondet: queue[head]!,
       nondetDefault: null,
       maxSteps: options.maxSteps ?? 4000,
@@ -56,7 +54,7 @@ export function* exploreRuns(program: Program, fn: string, options: ExploreOptio
       if (expanded.has(key)) continue;
       expanded.add(key);
     }
-    for (const value of domain) queue.push([...result.nondetConsumed, value]);
+    for (const value of DOMAIN) queue.push([...result.nondetConsumed, value]);
   }
 }
 

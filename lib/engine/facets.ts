@@ -1,7 +1,8 @@
-// Facets of the convex hull of observed states, two and three variables at a time: bounds with coefficients
-// other than ±1 (the speedometer's d <= s + 5*t), which octagonal candidates cannot state. Each is
-// the plane through three observed points that has every observed point on one side, so it is a tight
-// bound of the observations; whether it holds of every run is for the checker (Houdini) to decide.
+// Facets of the convex hull of observed states, two and three variables at a time: bounds with
+// coefficients other than ±1 (the speedometer's d <= s + 5*t), which octagonal candidates cannot
+// state. Each is the line (plane) through two (three) observed points that has every observed point
+// on one side, so it is a tight bound of the observations; whether it holds of every run is for the
+// checker (Houdini) to decide.
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
@@ -107,7 +108,7 @@ function planeNormal(a: Point, b: Point, c: Point): Point | null {
 }
 
 function reduced(n: readonly bigint[]): Point | null {
-  const g = n.reduce((acc, x) => gcd(acc, x < 0n ? -x : x), 0n);
+  const g = n.reduce((acc, x) => L.gcd(acc, x), 0n);
   if (g === 0n) return null;
   const out = n.map((x) => x / g);
   return out.some((x) => x > MAX_COEFFICIENT || x < -MAX_COEFFICIENT) ? null : out;
@@ -117,9 +118,4 @@ function dot(n: Point, p: Point): bigint {
   let sum = 0n;
   for (let i = 0; i < n.length; i++) sum += n[i]! * p[i]!;
   return sum;
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
 }

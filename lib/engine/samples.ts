@@ -71,13 +71,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
   let failure: RunResult | undefined;
   const stopAt = Date.now() + (options.budgetMs ?? 1000);
-  // When independent draws leave a cut-point almost unvisited (the inputs must first pass a test
-  // like `if (!(j == n && k == n)) return`), as many runs again with correlated values.
-  const rarelyReached = (): boolean => [...seen.values()].some((bucket) => bucket.size < FEW_STATES);
-  let total = runs;
-  for (let run = 0; run < total && Date.now() < stopAt; run++) {
-    if (run === runs - 1 && rarelyReached()) total = 2 * runs;
-    const nondet = run < runs ? nondetStream(next, 256) : correlatedNondetStream(next, 256);
+  const observe = (nondet: readonly bigint[]): void => {
     const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true });
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
     for (const [loc, states] of statesAlong(program, fn, result, watched)) {
@@ -88,6 +82,12 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
         if (!bucket.has(key)) bucket.set(key, snapshot);
       }
     }
+  };
+  for (let run = 0; run < runs && Date.now() < stopAt; run++) observe(nondetStream(next, 256));
+  // When independent draws leave a cut-point almost unvisited (the inputs must first pass a test
+  // like `if (!(j == n && k == n)) return`), as many runs again with correlated values.
+  if ([...seen.values()].some((bucket) => bucket.size < FEW_STATES)) {
+    for (let run = 0; run < runs && Date.now() < stopAt; run++) observe(correlatedNondetStream(next, 256));
   }
   // A few long untraced runs, only to look for failures that need many iterations to show.
   for (let run = 0; run < 8 && !failure && Date.now() < stopAt; run++) {

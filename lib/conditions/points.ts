@@ -54,14 +54,16 @@ export function inputRunner(program: Program, fn: string, watched: readonly numb
       let blocked = true;
       for (let k = 0; k < streams && !failure; k++) {
         runs++;
-        const result = runProgram(program, { entry: fn, inputs: input, nondet: k === 0 ? [] : nondetStream(next, 128), nondetDefault: 0n, maxSteps, recordTrace: true });
-        if (result.outcome.kind === 'assertion-failed') failure = result;
+        const nondet = k === 0 ? [] : nondetStream(next, 128);
+        const result = runProgram(program, { entry: fn, inputs: input, nondet, nondetDefault: 0n, maxSteps, watch: { locations: watchedSet, firstAndLast: 5 } });
+        // A failure is reported and replayed with its trace: the rare failing run is run again traced.
+        if (result.outcome.kind === 'assertion-failed') failure = runProgram(program, { entry: fn, inputs: input, nondet, nondetDefault: 0n, maxSteps, recordTrace: true });
         else {
           if (result.outcome.kind !== 'exit') returned = false;
           if (result.outcome.kind !== 'assume-blocked') blocked = false;
           // A run that read no nondet value is the only run from this input: other streams repeat it.
           if (result.nondetConsumed.length === result.inputsFromNondet.length) k = streams;
-          for (const [loc, states] of statesAlong(program, fn, result, watchedSet)) {
+          for (const [loc, states] of result.watched ?? []) {
             const list = reached.get(loc) ?? [];
             reached.set(loc, list);
             // The first states and the last one: a loop's extremes are usually where the run left it.

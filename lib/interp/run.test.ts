@@ -314,3 +314,24 @@ test('JSON output uses decimal strings for bigints', (t) => {
   t.deepEqual(json.inputs, { a: '123456789' });
   t.notThrows(() => JSON.stringify(json));
 });
+
+test('watch: the first k states at a watched loop head and the last one, as a full trace shows them', async (t) => {
+  const { statesAlong } = await import('../engine/samples.js');
+  const p = program((p) =>
+    p.procedure('main', { params: ['n'], returns: true }, (b) =>
+      b.assign('i', 0).assign('s', 0).while('i < n', (l) => l.assign('i', 'i + 1').assign('s', 's + i')).return('s'),
+    ),
+  );
+  const proc = p.procedures.get('main')!;
+  const heads = new Set(proc.locations.filter((l) => l.loopHeader).map((l) => l.id));
+  t.is(heads.size, 1);
+  const inputs = new Map([['n', 10n]]);
+  const traced = statesAlong(p, 'main', runProgram(p, { inputs, recordTrace: true }), heads);
+  const watched = runProgram(p, { inputs, watch: { locations: heads, firstAndLast: 3 } }).watched!;
+  const [head] = [...heads];
+  const all = traced.get(head!)!;
+  t.is(all.length, 11);
+  t.deepEqual(watched.get(head!)!.map((s) => [...s]), [...all.slice(0, 3), all[10]!].map((s) => [...s]));
+  // Without a limit every visit is kept.
+  t.deepEqual(runProgram(p, { inputs, watch: { locations: heads } }).watched!.get(head!)!.map((s) => [...s]), all.map((s) => [...s]));
+});

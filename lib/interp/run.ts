@@ -83,6 +83,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
   const inputs = new Map<string, bigint>();
   const inputsFromNondet: string[] = [];
   const frames: ActiveFrame[] = [];
+  let watcher: ReturnType<typeof watchEntryFrame> | null = null;
   const finish = (outcome: RunOutcome): RunResult => {
     const result: RunResult = {
       outcome,
@@ -96,7 +97,8 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       steps,
       globals: new Map(program.globals.map((g, i) => [g.name, globals[i]!])),
     };
-    return trace ? { ...result, trace } : result;
+    const withTrace = trace ? { ...result, trace } : result;
+    return watcher ? { ...withTrace, watched: watcher.states() } : withTrace;
   };
 
   const entryCode = codeOf(entryProc);
@@ -113,6 +115,8 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     entryVars[i] = v;
   }
   frames.push({ code: entryCode, vars: entryVars, loc: entryProc.entry, callEdge: null });
+  watcher = options.watch ? watchEntryFrame(program, entryCode, options.watch, globals, entryVars) : null;
+  watcher?.visit(entryProc.entry);
 
   const write = (frame: ActiveFrame, ref: VarRef, value: bigint): void => {
     if (ref.global) globals[ref.index] = value;
@@ -138,6 +142,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
         values.set(call.stmt.target.name, returnValue!);
       }
       caller.loc = call.edge.to;
+      if (depth === 1) watcher?.visit(call.edge.to);
       trace?.push({
         kind: 'return',
         procedure: caller.code.proc.name,
@@ -242,7 +247,10 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       case 'skip':
         break;
     }
-    if (kind !== 'call' && stop === null) frame.loc = edge.to;
+    if (kind !== 'call' && stop === null) {
+      frame.loc = edge.to;
+      if (depth === 0) watcher?.visit(edge.to);
+    }
     if (trace) {
       const step: TraceStep = {
         kind,
@@ -259,4 +267,33 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     }
     if (stop) return finish(stop);
   }
+}
+
+/** The `watch` option: copies of the entry frame's slots at watched locations, made into states at the end. */
+function watchEntryFrame(program: Program, code: CompiledProc, watch: NonNullable<RunOptions['watch']>, globals: readonly bigint[], vars: readonly bigint[]) {
+  const proc = code.proc;
+  // The same variables, in the same order, as a state built from a trace: globals, locals, parameters.
+  const slotOf = new Map(code.frameVars.map((v, i) => [v, i]));
+  const names = [...new Set([...proc.locals, ...proc.params])];
+  const slots = names.map((v) => slotOf.get(v)!);
+  const limit = watch.firstAndLast ?? Infinity;
+  const visits = new Map<number, { kept: [bigint[], bigint[]][]; last: [bigint[], bigint[]] | null }>();
+  return {
+    visit(loc: number): void {
+      if (!watch.locations.has(loc)) return;
+      let entry = visits.get(loc);
+      if (!entry) visits.set(loc, (entry = { kept: [], last: null }));
+      const copy: [bigint[], bigint[]] = [globals.slice(), slots.map((i) => vars[i]!)];
+      if (entry.kept.length < limit) entry.kept.push(copy);
+      else entry.last = copy;
+    },
+    states(): Map<number, Map<string, bigint>[]> {
+      const toState = ([g, v]: [bigint[], bigint[]]): Map<string, bigint> => {
+        const state = new Map<string, bigint>(program.globals.map((gl, i) => [gl.name, g[i]!]));
+        names.forEach((name, i) => state.set(name, v[i]!));
+        return state;
+      };
+      return new Map([...visits].map(([loc, { kept, last }]) => [loc, [...kept, ...(last ? [last] : [])].map(toState)]));
+    },
+  };
 }

@@ -20,6 +20,10 @@ export interface RunOptions {
   readonly maxCallDepth?: number;
   /** Record every step (costs memory proportional to the steps taken). */
   readonly recordTrace?: boolean;
+  /** Snapshot the entry procedure's state (globals, locals, parameters) at these locations: the
+   * first `firstAndLast` visits of each and its last one (every visit when not given). Cheaper than
+   * a trace: the samplers watch loop heads that long runs visit thousands of times. */
+  readonly watch?: { readonly locations: ReadonlySet<number>; readonly firstAndLast?: number };
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -99,4 +103,6 @@ export interface RunResult {
   /** Global variables when the run stopped. */
   readonly globals: ReadonlyMap<string, bigint>;
   readonly trace?: readonly TraceStep[];
+  /** With `watch`: the states at the watched locations, in visit order. */
+  readonly watched?: ReadonlyMap<number, readonly ReadonlyMap<string, bigint>[]>;
 }

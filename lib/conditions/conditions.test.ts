@@ -101,6 +101,14 @@ test('sp on the speedometer (Fig. 7(b)): certified, locally strongest, and at le
   t.is(claim.status, 'valid', r.postcondition!.expression);
 });
 
+test('nonterm on Fig. 11(a)\'s shape: the runs that never return propose x >= 0 && y >= 0 and Houdini proves it, with no solver query', async (t) => {
+  const { nonterm } = await import('./nonterm.js');
+  const r = await nonterm(load('benchmarks/conditions/nonterm-drift.c'), { timeoutMs: 120_000 });
+  t.is(r.verdict, 'non-terminating');
+  t.deepEqual(r.conditions.map((c) => [c.expression, c.certified, c.locallyOptimal]), [['x >= 0 && y >= 0', true, true]]);
+  t.is(r.stats.queries.length, 0);
+});
+
 test('nonterm: a function that returns on every input gets "terminates" with its certified bounds, not the vacuous n <= -1 that assume(n >= 0) blocks', async (t) => {
   const { nonterm } = await import('./nonterm.js');
   const r = await nonterm(load('benchmarks/conditions/count-to-n.c'), { timeoutMs: 120_000 });

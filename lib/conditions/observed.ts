@@ -20,7 +20,7 @@ import type { PreparedAnalysis } from '../engine/prepare.js';
 import type { State } from '../engine/samples.js';
 import { candidateInputs, failingInputIn, type InputRun, type InputRunner } from './points.js';
 import { conjunction } from './neighbours.js';
-import { implies } from '../check/lia.js';
+import { impliedOverRationals } from '../check/rational-implication.js';
 
 export interface ObservedSearch {
   readonly prepared: PreparedAnalysis;
@@ -43,13 +43,22 @@ const MAX_RELAXATIONS = 30;
 /** A precondition covering `seeds` (uncovered passing inputs), or null when the data do not give one. */
 export async function observedPrecondition(search: ObservedSearch, seeds: readonly InputRun[]): Promise<ObservedPrecondition | null> {
   // A run cut off by the step limit may still have failed later (a loop bound of B2 not yet
-  // exceeded): only inputs whose runs returned say where the precondition lies.
-  const hull = separatedHull(search, seeds.filter((r) => r.returned));
+  // exceeded): inputs whose runs returned say where the precondition lies, when there are any. For
+  // nonterm there never are (its exit asserts false): there the cut-off runs are the point.
+  const returned = seeds.filter((r) => r.returned);
+  const hull = separatedHull(search, returned.length > 0 ? returned : seeds);
   if (hull === null) return null;
-  let atoms: readonly Linear[] = await irredundant(hull);
-  const first = await provedUnder(search, atoms);
-  if (!first) return null;
-  let proof: ReadonlyMap<number, Formula> = first;
+  let atoms: readonly Linear[] = irredundant(hull);
+  // First the atoms with a known failing input just outside them, alone: the others are mostly the
+  // sampled box's bounds, and one Houdini run that drops them all saves one per atom below.
+  let proof: ReadonlyMap<number, Formula> | null = null;
+  const witnessed = atoms.filter((e) => search.failing.some((f) => value(e, f.input) === -1n && atoms.every((o) => o === e || value(o, f.input) >= 0n)));
+  if (witnessed.length > 0 && witnessed.length < atoms.length && !search.failing.some((f) => witnessed.every((e) => value(e, f.input) >= 0n))) {
+    proof = await provedUnder(search, witnessed, passingRunsIn(search, witnessed, atoms));
+    if (proof) atoms = witnessed;
+  }
+  proof ??= await provedUnder(search, atoms);
+  if (!proof) return null;
   // Drop atoms the precondition does not need (bounds of the sampled box, mostly). Single-parameter
   // atoms are tried first, so that a relational atom (n - y >= 299) is kept over the box bound it
   // makes redundant (n >= 303): the relational one relaxes further.
@@ -122,11 +131,11 @@ function separatedHull(search: ObservedSearch, seeds: readonly InputRun[]): Line
  * octagonal ones, bounds last): the weakening below tries every atom, and a redundant one costs a
  * Houdini run without changing the region.
  */
-async function irredundant(atoms: readonly Linear[]): Promise<Linear[]> {
+function irredundant(atoms: readonly Linear[]): Linear[] {
   let kept = [...atoms];
   for (let i = kept.length - 1; i >= 0; i--) {
     const others = kept.filter((_, j) => j !== i);
-    if ((await implies(conjunction(others), F.geqZero(kept[i]!), { timeoutMs: 2000 })).status === 'valid') kept = others;
+    if (impliedOverRationals(others.map((e) => F.geqZero(e)), F.geqZero(kept[i]!))) kept = others;
   }
   return kept;
 }

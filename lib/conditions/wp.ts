@@ -348,12 +348,13 @@ class WpSearch {
     let optimal = true;
     for (const nb of neighbours(atoms, 1)) {
       const expression = F.toC(nb.formula);
-      if (equivalentOverRationals(nb.formula, relation) || (await equivalent(nb.formula, relation, { timeoutMs: 5000 })).status === 'valid') {
+      const inside = F.and(nb.formula, F.not(relation));
+      // A known failing input in the neighbour beyond the precondition also shows the two differ.
+      const known = this.failing.find((r) => F.evaluate(inside, (v) => r.input.get(v) ?? 0n));
+      if (!known && (equivalentOverRationals(nb.formula, relation) || (await equivalent(nb.formula, relation, { timeoutMs: 5000 })).status === 'valid')) {
         evidence.push({ expression, move: nb.move, replayed: false, note: 'equivalent to the precondition (its conjuncts are not independent)' });
         continue;
       }
-      const inside = F.and(nb.formula, F.not(relation));
-      const known = this.failing.find((r) => F.evaluate(inside, (v) => r.input.get(v) ?? 0n));
       const run = known ?? (await failingInputIn(this.runner, this.params, nb.formula, relation, { budgetMs: 3000 }));
       const replay = run?.failure ? replayed(this.ctx.program, this.ctx.problem.prepared.function, run.failure) : null;
       if (run && replay) {

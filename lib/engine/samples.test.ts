@@ -176,3 +176,20 @@ test('observed calls include direct calls on a grid of arguments, off the line t
   // Every observation is a real call: the result is what Add computes.
   for (const c of calls) t.is(c.result, value(c, 'i') > 0n ? value(c, 'i') + value(c, 'j') : value(c, 'j'));
 });
+
+test('a quotient in a loop body takes its one possible value: random runs are not blocked there, and reach many iterations', (t) => {
+  const source = `int main() {
+  int k = __VERIFIER_nondet_int();
+  int n = 0;
+  for (int i = 0; i < 2 * k; i++) { if (i % 2 == 0) n++; }
+  assert(k < 0 || n == k);
+  return 0; }
+`;
+  const program = parseProgram(source, 'half.c');
+  const prepared = prepareAnalysis(program, 'main', 'headers');
+  const samples = sampleStates(prepared.preparedProgram, 'main', prepared.unknownCutpoints, NO_TIME_LIMIT);
+  const states = prepared.unknownCutpoints.flatMap((c) => samples.states.get(c) ?? []);
+  t.true(states.some((s) => (s.get('i') ?? 0n) >= 10n), `${states.length} states`);
+  // Every sampled state is real: n is i / 2 rounded up.
+  for (const s of states) t.is(s.get('n'), (s.get('i')! + 1n) / 2n);
+});

@@ -72,7 +72,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   let failure: RunResult | undefined;
   const stopAt = Date.now() + (options.budgetMs ?? 1000);
   const observe = (nondet: readonly bigint[]): void => {
-    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true });
+    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true });
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
     for (const [loc, states] of statesAlong(program, fn, result, watched)) {
       const bucket = seen.get(loc)!;
@@ -92,7 +92,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   // A few long untraced runs, only to look for failures that need many iterations to show.
   for (let run = 0; run < 8 && !failure && Date.now() < stopAt; run++) {
     const nondet = run === 0 ? [] : nondetStream(next, 256);
-    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000 });
+    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000, preferPinned: true });
     if (result.outcome.kind === 'assertion-failed') failure = result;
   }
   const states = new Map<number, State[]>();

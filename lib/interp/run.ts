@@ -60,6 +60,14 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
   let defaulted = 0;
   let solved = 0;
   const takeNondet = (pinned: (() => bigint | null) | null = null): bigint | null => {
+    if (options.preferPinned && pinned) {
+      const p = pinned();
+      if (p !== null) {
+        solved++;
+        consumed.push(p);
+        return p;
+      }
+    }
     const next = consumed.length - defaulted - solved;
     if (next < stream.length) {
       const v = stream[next]!;

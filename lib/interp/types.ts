@@ -18,6 +18,10 @@ export interface RunOptions {
   readonly maxSteps?: number;
   /** Frames on the call stack before giving up with 'step-limit'. Default 1,000,000. */
   readonly maxCallDepth?: number;
+  /** A havoc pinned by the next assumption (a quotient) takes that value even while the stream
+   * lasts, without consuming it: a stream value there would block the run. For samplers; the run's
+   * `nondetConsumed` (which lists the pinned values in place) still replays it without this option. */
+  readonly preferPinned?: boolean;
   /** Record every step (costs memory proportional to the steps taken). */
   readonly recordTrace?: boolean;
   /** Snapshot the entry procedure's state (globals, locals, parameters) at these locations: the

@@ -1,0 +1,64 @@
+// Ghost quotients: they never change a run of the program, they always equal C's division where the
+// updates keep them, and they let verify prove remainders that linear invariants cannot state.
+import test from 'ava';
+import { parseProgram } from '../frontend/index.js';
+import { runProgram } from '../interp/index.js';
+import { mulberry32 } from '../random.js';
+import { withRemainderGhosts } from './remainder-ghosts.js';
+
+const STEPS = `int main() {
+  int n = __VERIFIER_nondet_int();
+  int i = 0;
+  int j = -7;
+  while (i < n) {
+    if (__VERIFIER_nondet_int()) i = i + 6; else i = i + 3;
+    j = 2 * i - j + 1;
+  }
+  assert(i % 3 == 0);
+  assert(j / 5 <= j);
+  return 0;
+}
+`;
+
+test('the ghosts track i / 3, j / 5 and i / 5 (j is assigned from i); runs of the original variables are unchanged', (t) => {
+  const program = parseProgram(STEPS, 'steps.c');
+  const ghosted = withRemainderGhosts(program, 'main');
+  t.truthy(ghosted);
+  t.deepEqual(ghosted!.ghosts.map((g) => `${g.variable}/${g.modulus}`).sort(), ['i/3', 'i/5', 'j/5']);
+  const proc = ghosted!.program.procedures.get('main')!;
+  const heads = new Set(proc.locations.filter((l) => l.loopHeader).map((l) => l.id));
+  const next = mulberry32(7);
+  for (let k = 0; k < 200; k++) {
+    const nondet = Array.from({ length: 40 }, () => BigInt(Math.floor(next() * 61) - 30));
+    const original = runProgram(program, { nondet, nondetDefault: 0n, maxSteps: 5000 });
+    const run = runProgram(ghosted!.program, { nondet, nondetDefault: 0n, maxSteps: 50_000, watch: { locations: heads } });
+    t.is(run.outcome.kind, original.outcome.kind);
+    t.deepEqual(run.nondetConsumed, original.nondetConsumed);
+    // At the loop head every ghost equals C's quotient (truncating toward zero, negative j too).
+    for (const state of [...run.watched!.values()].flat()) {
+      for (const g of ghosted!.ghosts) t.is(state.get(g.ghost), state.get(g.variable)! / g.modulus);
+    }
+  }
+});
+
+test('no division, no ghosts', (t) => {
+  t.is(withRemainderGhosts(parseProgram('int main() { int i = 0; while (i < 10) i++; assert(i == 10); return 0; }\n', 'p.c'), 'main'), null);
+});
+
+test('verify proves i % 3 == 0 after a loop adding 6 or 3, with the invariant i == 3 * (i / 3)', async (t) => {
+  const { verify } = await import('../engine/verify.js');
+  const source = `int main() {
+  int n = __VERIFIER_nondet_int();
+  int i = 0;
+  while (i < n) {
+    if (__VERIFIER_nondet_int()) i = i + 6; else i = i + 3;
+  }
+  assert(i % 3 == 0);
+  return 0;
+}
+`;
+  const r = await verify(parseProgram(source, 'multiple.c'), { timeoutMs: 60_000 });
+  t.is(r.verdict, 'safe', r.reason);
+  t.true(r.certified);
+  t.true(r.invariants.some((inv) => inv.expression.includes('i == 3 * (i / 3)')), r.invariants.map((i) => i.expression).join('; '));
+});

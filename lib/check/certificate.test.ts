@@ -109,6 +109,18 @@ test('PV1: the disjunctive header invariant x < 0 || y > 0 is certified', async 
   t.true(result.obligations.every((o) => o.status === 'proved'));
 });
 
+test('PV1: past its deadline the checker starts no check: the obligations are unknown, not proved', async (t) => {
+  const proc = pv1.procedures.get('PV1')!;
+  const invariants = new Map([[loopHeader(proc), cond('x < 0 || y > 0')]]);
+  const late = await checkInvariants(pv1, 'PV1', invariants, { deadline: Date.now() - 1 });
+  t.false(late.valid);
+  t.true(late.obligations.length > 0);
+  // Only the exit's postcondition `true` holds without a check.
+  t.deepEqual(late.obligations.filter((o) => o.status !== 'unknown').map((o) => o.kind), ['exit'], late.reason);
+  // The same certificate with time left is valid.
+  t.true((await checkInvariants(pv1, 'PV1', invariants, { deadline: Date.now() + 60_000 })).valid);
+});
+
 test('PV1: y > 0 alone fails initiation, with a real counterexample path', async (t) => {
   const proc = procOf(pv1);
   const header = loopHeader(proc);

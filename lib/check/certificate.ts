@@ -53,6 +53,9 @@ export interface CertificateOptions {
   readonly postcondition?: Formula;
   /** Time limit of each z3 check; an obligation that runs out is 'unknown' (default 60 s). */
   readonly timeoutMs?: number;
+  /** Time (Date.now()) after which no z3 check starts and the obligations left are 'unknown':
+   * Houdini's rounds on a large program must end within its budget, not one timeout per region. */
+  readonly deadline?: number;
   /**
    * Procedure summaries for assume-guarantee reasoning (paper 004, Section 3). A call `v := P(u)` is
    * encoded as `v := ?; assume(⋀_i (A_i[u/x] ⇒ B_i[u/x, v/ret]))`, and the body of every summarised
@@ -236,7 +239,8 @@ async function checkProcedure(
 
   const precondition = options.precondition ?? F.TRUE;
   const postcondition = options.postcondition ?? F.TRUE;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_OBLIGATION_TIMEOUT_MS;
+  const perCheck = options.timeoutMs ?? DEFAULT_OBLIGATION_TIMEOUT_MS;
+  const timeoutMs = (): number => (options.deadline === undefined ? perCheck : Math.min(perCheck, options.deadline - Date.now()));
 
   const successors = successorEdges(proc);
   const reachable = reachableFrom(successors, proc.entry);
@@ -263,7 +267,7 @@ async function checkProcedure(
   // be re-entered by a cycle), so it must follow from the precondition.
   const entryInvariant = invariants.get(proc.entry);
   if (entryInvariant !== undefined) {
-    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, timeoutMs));
+    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, Math.max(1, timeoutMs())));
   }
   for (const region of regions) {
     // The region's transitions are encoded once; each obligation adds its own goal.
@@ -309,7 +313,8 @@ interface ObligationSpec {
   readonly at: NodeKey;
   readonly goal: Formula;
   readonly assertEdge?: Edge;
-  readonly timeoutMs: number;
+  /** The time left for its next check (0 or less: none starts). */
+  readonly timeoutMs: () => number;
 }
 
 /**
@@ -320,13 +325,13 @@ interface ObligationSpec {
  * that is one call instead of one per obligation; Houdini's rounds pay one call per refuted
  * obligation plus one. An undecided check leaves the rest to one call each.
  */
-async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeoutMs: number): Promise<Obligation[]> {
+async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeoutMs: () => number): Promise<Obligation[]> {
   const results = new Map<ObligationSpec, Obligation>();
   let open = specs.filter((spec) => spec.goal.kind !== 'true');
-  while (open.length > 1) {
+  while (open.length > 1 && timeoutMs() > 0) {
     const flags = open.map(() => solver.boolSymbol());
     const implications = open.map((spec, i) => `(=> ${flags[i]} ${violationAt(nodeOf(encoding, spec), spec.goal)})`);
-    const outcome = await solver.check({ timeoutMs }, ...implications, `(or ${flags.join(' ')})`);
+    const outcome = await solver.check({ timeoutMs: timeoutMs() }, ...implications, `(or ${flags.join(' ')})`);
     if (outcome.status === 'unknown') break;
     if (outcome.status === 'unsat') {
       for (const spec of open) results.set(spec, { ...obligationBase(spec), status: 'proved', millis: outcome.millis });
@@ -368,7 +373,9 @@ function refutedBy(model: LiaModel, encoding: RegionEncoding, spec: ObligationSp
 
 async function proveObligation(solver: LiaSolver, encoding: RegionEncoding, spec: ObligationSpec): Promise<Obligation> {
   if (spec.goal.kind === 'true') return { ...obligationBase(spec), status: 'proved', millis: 0 };
-  const outcome = await solver.check({ timeoutMs: spec.timeoutMs }, violationAt(nodeOf(encoding, spec), spec.goal));
+  const limit = spec.timeoutMs();
+  if (limit <= 0) return { ...obligationBase(spec), status: 'unknown', reason: 'the time for the check ran out before it started', millis: 0 };
+  const outcome = await solver.check({ timeoutMs: limit }, violationAt(nodeOf(encoding, spec), spec.goal));
   if (outcome.status === 'unsat') return { ...obligationBase(spec), status: 'proved', millis: outcome.millis };
   if (outcome.status === 'unknown') return { ...obligationBase(spec), status: 'unknown', reason: outcome.reason, millis: outcome.millis };
   return refutedBy(solver.model(), encoding, spec, outcome.millis);

@@ -154,6 +154,7 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
       precondition: prepared.precondition,
       ...(options.postcondition ? { postcondition: F.and(...current.get(EXIT)!) } : {}),
       timeoutMs: Math.max(50, Math.min(1000, remaining)),
+      deadline,
     });
     const result = (provesSafety: boolean): HoudiniResult => {
       const kept = new Map([...current].filter(([c, list]) => c !== EXIT && list.length > 0));

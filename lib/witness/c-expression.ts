@@ -10,6 +10,7 @@ import { InputError, syntaxError } from '../diagnostics.js';
 import { parseTranslationUnit } from '../frontend/parser.js';
 import { formulaOf, isPure } from '../frontend/pure.js';
 import type { Expr } from '../frontend/ast.js';
+import type { RemainderGhost } from '../ir/remainder-ghosts.js';
 
 /** C name → IR variable, as recorded by the front end at a loop header (Location.scope). */
 export type CScope = Readonly<Record<string, string>>;
@@ -26,11 +27,17 @@ export function conjuncts(f: Formula): Formula[] {
   return f.kind === 'and' ? [...f.args] : f.kind === 'true' ? [] : [f];
 }
 
-/** f as a C expression over the names in scope, or null when it mentions a variable out of scope. */
-export function formulaToC(f: Formula, scope: CScope): string | null {
+/** f as a C expression over the names in scope, or null when it mentions a variable out of scope. A
+ * ghost quotient (remainder-ghosts.ts) is written as the division it stands for, `(i / 3)`. */
+export function formulaToC(f: Formula, scope: CScope, ghosts: readonly RemainderGhost[] = []): string | null {
   const name = cNameOf(scope);
-  if ([...F.variablesOf(f)].some((v) => name(v) === undefined)) return null;
-  return F.toC(f, (v) => name(v)!);
+  const ghostText = new Map(ghosts.flatMap((g) => {
+    const c = name(g.variable);
+    return c === undefined ? [] : [[g.ghost, `(${c} / ${g.modulus})`] as const];
+  }));
+  const text = (v: string): string | undefined => name(v) ?? ghostText.get(v);
+  if ([...F.variablesOf(f)].some((v) => text(v) === undefined)) return null;
+  return F.toC(f, (v) => text(v)!);
 }
 
 /**
@@ -38,7 +45,7 @@ export function formulaToC(f: Formula, scope: CScope): string | null {
  * names. Throws InputError (positioned in `file`, at `pos` when known) for anything else: calls,
  * assignments, unknown identifiers, non-linear arithmetic.
  */
-export function parseCExpression(text: string, scope: CScope, file: string, pos?: SourcePos): Formula {
+export function parseCExpression(text: string, scope: CScope, file: string, pos?: SourcePos, ghosts: readonly RemainderGhost[] = []): Formula {
   // The expression is parsed as the only statement of a function body; positions inside it are
   // reported relative to that wrapper line, so errors name the witness location instead.
   const wrapperName = '__farkas_witness_expression';
@@ -62,22 +69,35 @@ export function parseCExpression(text: string, scope: CScope, file: string, pos?
     },
   };
   if (!isPure(stmt.expr)) throw syntaxError(`'${text}' has side effects (calls, assignments, increments)`, pos ?? null);
-  if (hasDivision(stmt.expr)) throw syntaxError(`division and modulo are not supported in witness expressions ('${text}')`, pos ?? null);
+  // `v / m` and `v % m` are read as the ghost quotient of v by m (and v - m times it), checked on the
+  // program with that ghost; any other division is not supported.
+  const divisions = new Map<Expr, L.Linear>();
+  const unsupported = divisionsOf(stmt.expr).find((d) => {
+    const ir = d.left.kind === 'ident' ? scope[d.left.name] : undefined;
+    const m = d.right.kind === 'int' ? d.right.value : undefined;
+    const ghost = ghosts.find((g) => g.variable === ir && g.modulus === m);
+    if (!ghost || ir === undefined) return true;
+    divisions.set(d, d.op === '/' ? L.variable(ghost.ghost) : L.sub(L.variable(ir), L.variable(ghost.ghost, ghost.modulus)));
+    return false;
+  });
+  if (unsupported) throw syntaxError(`division and modulo are only supported in witness expressions as a variable by a constant the program divides it by ('${text}')`, pos ?? null);
   try {
-    return formulaOf(stmt.expr, reader, new Map());
+    return formulaOf(stmt.expr, reader, divisions);
   } catch (e) {
     if (e instanceof InputError) throw syntaxError(`unsupported C expression '${text}': ${e.detail}`, pos ?? null);
     throw e;
   }
 }
 
-function hasDivision(e: Expr): boolean {
+type Division = Extract<Expr, { kind: 'binary' }>;
+
+function divisionsOf(e: Expr): Division[] {
   switch (e.kind) {
-    case 'binary': return e.op === '/' || e.op === '%' || hasDivision(e.left) || hasDivision(e.right);
+    case 'binary': return [...(e.op === '/' || e.op === '%' ? [e] : []), ...divisionsOf(e.left), ...divisionsOf(e.right)];
     case 'unary':
-    case 'cast': return hasDivision(e.arg);
-    case 'cond': return hasDivision(e.test) || hasDivision(e.then) || hasDivision(e.else);
-    case 'comma': return hasDivision(e.left) || hasDivision(e.right);
-    default: return false;
+    case 'cast': return divisionsOf(e.arg);
+    case 'cond': return [...divisionsOf(e.test), ...divisionsOf(e.then), ...divisionsOf(e.else)];
+    case 'comma': return [...divisionsOf(e.left), ...divisionsOf(e.right)];
+    default: return [];
   }
 }

@@ -11,6 +11,7 @@ import { inlineCalls } from '../ir/inline.js';
 import { checkInvariants } from '../check/certificate.js';
 import { InputError } from '../diagnostics.js';
 import { parseCExpression } from './c-expression.js';
+import { withRemainderGhosts } from '../ir/remainder-ghosts.js';
 
 export interface WitnessCheck {
   readonly valid: boolean;
@@ -55,15 +56,22 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
   const loops = readLoopInvariants(text);
   const source = program.procedures.get(fn);
   if (!source) return { valid: false, reason: `no function '${fn}'`, invariants: 0 };
+  // A division in an invariant (`i == 3 * (i / 3)`) is read as a ghost quotient of the program with
+  // ghosts (remainder-ghosts.ts), and the witness is checked on that program: its ghosts never change
+  // the original variables, so what proves it safe proves the original safe.
+  const ghosted = withRemainderGhosts(program, fn);
+  const usesDivision = loops.some((l) => l.values.some((v) => /[/%]/.test(v)));
+  const checked = usesDivision && ghosted ? ghosted.program : program;
+  const ghosts = usesDivision && ghosted ? ghosted.ghosts : [];
   const invariants = new Map<number, Formula>();
   for (const loop of loops) {
     if (loop.function !== fn) return { valid: false, reason: `invariant for function '${loop.function}': only loops of '${fn}' are checked`, invariants: loops.length };
     const header = source.locations.find((l) => l.loopHeader && l.pos?.line === loop.line && l.pos.col === loop.column);
     if (!header?.scope) return { valid: false, reason: `no loop of '${fn}' starts at line ${loop.line}, column ${loop.column}`, invariants: loops.length };
     const pos = { file: program.file, line: loop.line, col: loop.column };
-    invariants.set(header.id, F.and(...loop.values.map((v) => parseCExpression(v, header.scope!, program.file, pos))));
+    invariants.set(header.id, F.and(...loop.values.map((v) => parseCExpression(v, header.scope!, program.file, pos, ghosts))));
   }
-  const inlined = inlineCalls(program, fn).program;
+  const inlined = inlineCalls(checked, fn).program;
   // As in the engine: globals start at their initial values when fn is the program's entry.
   const precondition = fn === program.entry
     ? F.and(...program.globals.map((g) => F.eqZero(L.sub(L.variable(g.name), L.constant(g.init)))))

@@ -19,6 +19,7 @@ import { pathConditions } from '../vc/vc.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { isValid } from '../check/lia.js';
 import { conjuncts, formulaToC, type CScope } from './c-expression.js';
+import { withRemainderGhosts, type RemainderGhost } from '../ir/remainder-ghosts.js';
 
 export interface LoopInvariant {
   readonly function: string;
@@ -38,7 +39,10 @@ const isHavocValue = (v: string): boolean => v.includes('!');
  * not stated). `invariants` are the engine's, at cut-points of the procedure prepared with `strategy`.
  */
 export async function loopInvariants(program: Program, fn: string, strategy: CutsetStrategy, invariants: readonly InvariantReport[]): Promise<LoopInvariant[]> {
-  const prepared = prepareAnalysis(program, fn, strategy);
+  // Invariants over ghost quotients (verify's last Houdini try) are at cut-points of the ghosted program.
+  const ghosted = withRemainderGhosts(program, fn);
+  const ghosts = ghosted && invariants.some((i) => ghosted.ghosts.some((g) => F.variablesOf(i.formula).has(g.ghost))) ? ghosted.ghosts : [];
+  const prepared = prepareAnalysis(ghosts.length > 0 ? ghosted!.program : program, fn, strategy);
   const { proc, original, cutpoints } = prepared.cut;
   const source = program.procedures.get(fn)!;
   const known = new Map(invariants.map((i) => [i.location, i.formula] as const));
@@ -50,8 +54,8 @@ export async function loopInvariants(program: Program, fn: string, strategy: Cut
     const header = source.locations[orig]!;
     if (!header.loopHeader || !header.pos || !header.scope) continue;
     const formula = known.get(loc.id) ?? weakestPrecondition(prepared.cut.proc, [...cutpoints], loc.id, known);
-    const stated = await withoutValidConjuncts(inScope(formula, header.scope));
-    const expression = formulaToC(stated, header.scope);
+    const stated = await withoutValidConjuncts(inScope(formula, header.scope, ghosts));
+    const expression = formulaToC(stated, header.scope, ghosts);
     if (expression === null) continue;
     out.push({ function: fn, pos: header.pos, formula: stated, expression });
   }
@@ -89,9 +93,10 @@ async function withoutValidConjuncts(f: Formula): Promise<Formula> {
   return F.and(...kept);
 }
 
-/** Keeps the conjuncts over variables in scope (a weaker formula stays an invariant). */
-function inScope(f: Formula, scope: CScope): Formula {
+/** Keeps the conjuncts over variables in scope, or ghosts of them (a weaker formula stays an invariant). */
+function inScope(f: Formula, scope: CScope, ghosts: readonly RemainderGhost[]): Formula {
   const visible = new Set(Object.values(scope));
+  for (const g of ghosts) if (visible.has(g.variable)) visible.add(g.ghost);
   return F.and(...conjuncts(f).filter((c) => [...F.variablesOf(c)].every((v) => visible.has(v))));
 }
 

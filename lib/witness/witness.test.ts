@@ -98,6 +98,27 @@ test('a correctness witness read back (C expressions through the front end) prov
   t.false((await checkCorrectnessWitness(program, 'PV1', misplaced)).valid);
 });
 
+test('a proof with ghost quotients gives a witness that states i == 3 * (i / 3), read back through the ghosted program', async (t) => {
+  const source = `int main() {
+  int n = __VERIFIER_nondet_int();
+  int i = 0;
+  while (i < n) {
+    if (__VERIFIER_nondet_int()) i = i + 6; else i = i + 3;
+  }
+  assert(i % 3 == 0);
+  return 0;
+}
+`;
+  const program = parseProgram(source, 'multiple.c');
+  const outcome = await witnessFor({ program, file: 'multiple.c', source, result: await verify(program, { timeoutMs: 60_000 }) });
+  if (outcome.kind !== 'correctness') return t.fail(outcome.kind === 'none' ? outcome.reason : outcome.kind);
+  t.regex(outcome.text, /i == 3 \* \(i \/ 3\)/);
+  t.true((await checkCorrectnessWitness(program, 'main', outcome.text)).valid);
+  // i % 3 == 1 is no invariant; a division the program never takes (i / 7) is not read.
+  t.false((await checkCorrectnessWitness(program, 'main', outcome.text.replace(/i == 3 \* \(i \/ 3\)/, 'i % 3 == 1'))).valid);
+  await t.throwsAsync(() => checkCorrectnessWitness(program, 'main', outcome.text.replace(/i == 3 \* \(i \/ 3\)/, 'i == 7 * (i / 7)')), { instanceOf: InputError, message: /division and modulo/ });
+});
+
 test('C expressions of witnesses: only variables in scope, only side-effect-free linear expressions', (t) => {
   const scope = { x: 'x', y: 'y_1' };
   const f = parseCExpression('x + 2*y <= 3 && !(x == y)', scope, 'w.c');

@@ -1,6 +1,7 @@
 // Ghost quotients: they never change a run of the program, they always equal C's division where the
 // updates keep them, and they let verify prove remainders that linear invariants cannot state.
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { parseProgram } from '../frontend/index.js';
 import { runProgram } from '../interp/index.js';
 import { mulberry32 } from '../random.js';
@@ -47,16 +48,7 @@ test('no division, no ghosts', (t) => {
 
 test('verify proves i % 3 == 0 after a loop adding 6 or 3, with the invariant i == 3 * (i / 3)', async (t) => {
   const { verify } = await import('../engine/verify.js');
-  const source = `int main() {
-  int n = __VERIFIER_nondet_int();
-  int i = 0;
-  while (i < n) {
-    if (__VERIFIER_nondet_int()) i = i + 6; else i = i + 3;
-  }
-  assert(i % 3 == 0);
-  return 0;
-}
-`;
+  const source = readFileSync('lib/ir/testing/multiple-of-three.c', 'utf8');
   const r = await verify(parseProgram(source, 'multiple.c'), { timeoutMs: 60_000 });
   t.is(r.verdict, 'safe', r.reason);
   t.true(r.certified);

@@ -99,16 +99,7 @@ test('a correctness witness read back (C expressions through the front end) prov
 });
 
 test('a proof with ghost quotients gives a witness that states i == 3 * (i / 3), read back through the ghosted program', async (t) => {
-  const source = `int main() {
-  int n = __VERIFIER_nondet_int();
-  int i = 0;
-  while (i < n) {
-    if (__VERIFIER_nondet_int()) i = i + 6; else i = i + 3;
-  }
-  assert(i % 3 == 0);
-  return 0;
-}
-`;
+  const source = readFileSync('lib/ir/testing/multiple-of-three.c', 'utf8');
   const program = parseProgram(source, 'multiple.c');
   const outcome = await witnessFor({ program, file: 'multiple.c', source, result: await verify(program, { timeoutMs: 60_000 }) });
   if (outcome.kind !== 'correctness') return t.fail(outcome.kind === 'none' ? outcome.reason : outcome.kind);

@@ -178,8 +178,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (split) proof = await proveByObservedBounds(prepared, split, { budgetMs });
     houdini = proof.report;
     if (proof.invariants) return { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
-    // Last, for a function that takes remainders: the same with ghost quotients (remainder-ghosts.ts).
-    const ghosted = await proveWithRemainderGhosts(program, prepared.function, budgetMs);
+    // Last, at the loop headers, and for a function that takes remainders with ghost quotients.
+    const ghosted = await proveAtHeaders(program, prepared.function, strategy, budgetMs);
     if (!ghosted) return null;
     houdini = ghosted.report;
     const cut = { cutset: 'headers' as const, cutpoints: ghosted.prepared.cut.cutpoints.length, verificationConditions: ghosted.prepared.vcs.length };
@@ -344,15 +344,18 @@ function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<numbe
 }
 
 /**
- * Houdini on the program with ghost quotients (`i == 3 * (i / 3)` says i is a multiple of 3): the
- * sampled states' bounds and hull over the ghosted variables, and each ghost's definition. Cut at
- * the loop headers: the ghost updates' branches would multiply the loop-body paths. The invariants
- * are over the ghosted program (which the checker proves safe: its ghosts never affect the
- * original variables) and are reported with each ghost written as the C division it stands for.
+ * Houdini at the loop headers: with the paths cut-set a loop's invariant is spread over one
+ * cut-point per body path, each with its own samples and candidates, and a loop whose paths interleave
+ * (heapsort) keeps none of them; at the header one invariant covers them all. For a function that
+ * takes remainders the program first gets ghost quotients (`i == 3 * (i / 3)` says i is a multiple
+ * of 3), and each ghost's definition joins the candidates; the ghost updates' branches would multiply
+ * the paths anyway. The invariants are over the ghosted program (which the checker proves safe: its
+ * ghosts never affect the original variables) and are reported with each ghost written as the C
+ * division it stands for. Null at once when there is nothing new to try (headers already, no ghosts).
  */
-async function proveWithRemainderGhosts(program: Program, fn: string, budgetMs: number): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
-  const ghosted = withRemainderGhosts(program, fn);
-  if (!ghosted) return null;
+async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStrategy, budgetMs: number): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
+  const ghosted = withRemainderGhosts(program, fn) ?? { program, ghosts: [] };
+  if (ghosted.ghosts.length === 0 && strategy === 'headers') return null;
   let prepared: PreparedAnalysis;
   try {
     prepared = prepareAnalysis(ghosted.program, fn, 'headers');
@@ -360,6 +363,9 @@ async function proveWithRemainderGhosts(program: Program, fn: string, budgetMs: 
     if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return null;
     throw e;
   }
+  // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
+  const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
+  prepared = { ...prepared, variables: withGhosts };
   const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { budgetMs: Math.min(1000, budgetMs / 4) });
   if (samples.failure) return null;
   const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));

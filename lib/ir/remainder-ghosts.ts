@@ -7,8 +7,9 @@
 // original. Every ghost update is deterministic: before `t := e`, the ghost of t becomes
 // Σ a_i·q_i + k, where e = Σ a_i·x_i + c, q_i is the ghost of x_i and k is picked by mutually
 // exclusive assume-guarded branches (one per possible carry, plus one for a ghost that is stale,
-// e.g. after a havoc, so that no run is ever blocked). Nondet values are never read: a quotient
-// drawn by havoc would consume the samplers' nondet streams and block their runs.
+// e.g. a parameter's, so that no run is ever blocked). After `v := ?` the ghost is drawn like the
+// front end's quotients: a havoc and the one assume that pins it, for which the samplers take the
+// pinned value instead of a stream value (which would block the run).
 import * as F from './formula.js';
 import type { Formula } from './formula.js';
 import * as L from './linear.js';
@@ -120,6 +121,19 @@ function withGhostUpdates(proc: Procedure, ghosts: readonly RemainderGhost[]): P
   };
   for (const edge of proc.edges) {
     const stmt = edge.stmt;
+    if (stmt.kind === 'havoc') {
+      // After `v := ?` the ghost is C's v / m, drawn the way the front end draws a quotient: a havoc
+      // and the one assume that pins it (the samplers take the pinned value; no run is blocked).
+      let at = edge.to;
+      for (const g of ghosts.filter((x) => x.variable === stmt.target).reverse()) {
+        const [drawn, pinned] = [newLocation(), newLocation()];
+        newEdge(drawn, pinned, { kind: 'havoc', target: g.ghost }, edge.pos);
+        newEdge(pinned, at, { kind: 'assume', cond: ghostDefinition(g) }, edge.pos);
+        at = drawn;
+      }
+      if (at !== edge.to) edges[edge.id] = { ...edge, to: at };
+      continue;
+    }
     if (stmt.kind !== 'assign') continue;
     const from = proc.locations[edge.from]!;
     // Only a plain statement location: its single edge can be preceded by the ghost code.

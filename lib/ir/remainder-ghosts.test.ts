@@ -11,21 +11,26 @@ const STEPS = `int main() {
   int n = __VERIFIER_nondet_int();
   int i = 0;
   int j = __VERIFIER_nondet_int();
+  int h = n / 2;
   while (i < n) {
     if (__VERIFIER_nondet_int()) i = i + 6; else i = i + 3;
     j = 2 * i - j + 1;
+    h = h + 2;
   }
   assert(i % 3 == 0);
   assert(j / 5 <= j);
+  assert(h % 2 == h - 2 * (h / 2));
   return 0;
 }
 `;
 
-test('the ghosts track i / 3, j / 5 and i / 5 (j is assigned from i); the program variables run as before', (t) => {
+test('the ghosts track i / 3, j / 5, i / 5 (j is assigned from i), h / 2 and n / 2 (h is the quotient n / 2); the program variables run as before', (t) => {
   const program = parseProgram(STEPS, 'steps.c');
   const ghosted = withRemainderGhosts(program, 'main');
   t.truthy(ghosted);
-  t.deepEqual(ghosted!.ghosts.map((g) => `${g.variable}/${g.modulus}`).sort(), ['i/3', 'i/5', 'j/5']);
+  t.deepEqual(ghosted!.ghosts.map((g) => `${g.variable}/${g.modulus}`).filter((g) => !g.startsWith('__')).sort(), ['h/2', 'i/3', 'i/5', 'j/5', 'n/2']);
+  // h := n / 2 is `q := ?; assume(q is n / 2); h := q`: q is tracked too, its ghost drawn after the assume.
+  t.is(ghosted!.ghosts.filter((g) => g.variable.startsWith('__tmp')).length, 1);
   const proc = ghosted!.program.procedures.get('main')!;
   // Ghost code only adds locations: the loop head keeps its id in both programs.
   const heads = new Set(proc.locations.filter((l) => l.loopHeader).map((l) => l.id));

@@ -124,14 +124,19 @@ function withGhostUpdates(proc: Procedure, ghosts: readonly RemainderGhost[]): P
     if (stmt.kind === 'havoc') {
       // After `v := ?` the ghost is C's v / m, drawn the way the front end draws a quotient: a havoc
       // and the one assume that pins it (the samplers take the pinned value; no run is blocked).
-      let at = edge.to;
+      // A havoc pinned by the next assume (a quotient itself) keeps that assume right after it, for
+      // the same reason: the ghost code goes after the assume.
+      const next = proc.edges.filter((e) => e.from === edge.to);
+      const pinning = next.length === 1 && next[0]!.stmt.kind === 'assume' && F.variablesOf(next[0]!.stmt.cond).has(stmt.target) ? next[0]! : null;
+      const after = pinning ?? edge;
+      let at = after.to;
       for (const g of ghosts.filter((x) => x.variable === stmt.target).reverse()) {
         const [drawn, pinned] = [newLocation(), newLocation()];
         newEdge(drawn, pinned, { kind: 'havoc', target: g.ghost }, edge.pos);
         newEdge(pinned, at, { kind: 'assume', cond: ghostDefinition(g) }, edge.pos);
         at = drawn;
       }
-      if (at !== edge.to) edges[edge.id] = { ...edge, to: at };
+      if (at !== after.to) edges[after.id] = { ...edges[after.id]!, to: at };
       continue;
     }
     if (stmt.kind !== 'assign') continue;

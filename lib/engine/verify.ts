@@ -179,11 +179,11 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     houdini = proof.report;
     if (proof.invariants) return { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
     // Last, at the loop headers, and for a function that takes remainders with ghost quotients.
-    const ghosted = await proveAtHeaders(program, prepared.function, strategy, budgetMs);
-    if (!ghosted) return null;
-    houdini = ghosted.report;
-    const cut = { cutset: 'headers' as const, cutpoints: ghosted.prepared.cut.cutpoints.length, verificationConditions: ghosted.prepared.vcs.length };
-    return { ...base, ...cut, stats, invariants: ghosted.invariants, houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
+    const atHeaders = await proveAtHeaders(program, prepared.function, strategy, budgetMs);
+    if (!atHeaders) return null;
+    houdini = atHeaders.report;
+    const cut = { cutset: 'headers' as const, cutpoints: atHeaders.prepared.cut.cutpoints.length, verificationConditions: atHeaders.prepared.vcs.length };
+    return { ...base, ...cut, stats, invariants: atHeaders.invariants, houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
   };
   const constantBits = constantBitsNeeded(prepared);
   for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {

@@ -82,14 +82,8 @@ function divide(ctx: FunctionContext, e: Linear, k: bigint, op: '/' | '%', pos: 
   const q = ctx.temp();
   const m = k < 0n ? -k : k;
   const mt = L.variable(q, k < 0n ? -m : m);
-  const nonNegative = F.and(F.geqZero(e), F.geqZero(L.sub(e, mt)), F.geqZero(L.addConstant(L.sub(mt, e), m - 1n)));
-  const negative = F.and(
-    F.geqZero(L.addConstant(L.negate(e), -1n)),
-    F.geqZero(L.addConstant(L.sub(e, mt), m - 1n)),
-    F.geqZero(L.sub(mt, e)),
-  );
   ctx.emit({ kind: 'havoc', target: q }, pos);
-  ctx.emit({ kind: 'assume', cond: F.or(nonNegative, negative) }, pos);
+  ctx.emit({ kind: 'assume', cond: F.truncatedMultiple(e, mt, m) }, pos);
   return op === '/' ? L.variable(q) : L.sub(e, L.variable(q, k));
 }
 

@@ -14,15 +14,6 @@ export type PinSolver = (frame: Frame, globals: Globals) => bigint | null;
 /** DNFs larger than this are not searched for a pinned value (the front end's quotient has 2 cubes). */
 const MAX_CUBES = 64;
 
-export function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
-}
-
-export function ceilDiv(a: bigint, b: bigint): bigint {
-  return -floorDiv(-a, b);
-}
-
 interface Bound {
   readonly rel: F.Relation;
   readonly coeff: bigint;
@@ -73,10 +64,10 @@ export function pinnedValueSolver(
           lo = lo === null || v > lo ? v : lo;
           hi = hi === null || v < hi ? v : hi;
         } else if (coeff > 0n) {
-          const v = ceilDiv(-r, coeff);
+          const v = L.ceilDiv(-r, coeff);
           lo = lo === null || v > lo ? v : lo;
         } else {
-          const v = floorDiv(r, -coeff);
+          const v = L.floorDiv(r, -coeff);
           hi = hi === null || v < hi ? v : hi;
         }
       }

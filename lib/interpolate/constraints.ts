@@ -11,12 +11,6 @@ export interface Atom {
   readonly expr: Linear;
 }
 
-/** floor(a / b) for b > 0. */
-export function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && a < 0n ? q - 1n : q;
-}
-
 /**
  * Integer normal form of one atom: null when it is unsatisfiable over the integers, 'true' when it
  * always holds, else an equivalent (over the integers) atom with coprime variable coefficients.
@@ -35,7 +29,7 @@ export function normalizeAtom(atom: Atom): Atom | 'true' | null {
     return { rel: '==', expr: L.fromTerms([...atom.expr.coeffs].map(([v, c]) => [v, c / k] as [string, bigint]), atom.expr.constant / k) };
   }
   if (g === 1n) return atom;
-  return { rel: '>=', expr: L.fromTerms([...atom.expr.coeffs].map(([v, c]) => [v, c / g] as [string, bigint]), floorDiv(atom.expr.constant, g)) };
+  return { rel: '>=', expr: L.fromTerms([...atom.expr.coeffs].map(([v, c]) => [v, c / g] as [string, bigint]), L.floorDiv(atom.expr.constant, g)) };
 }
 
 /** Normalised conjunction, duplicates removed; null when some atom is unsatisfiable on its own. */

@@ -29,6 +29,16 @@ export function eqZero(expr: Linear): Formula {
   return { kind: 'atom', rel: '==', expr };
 }
 
+/**
+ * `mt` is m times C's `e / m` (m > 0, truncating toward zero): `e >= 0 && mt <= e <= mt + m - 1 ||
+ * e < 0 && mt - m + 1 <= e <= mt`. The front end's quotients and the ghost quotients say this.
+ */
+export function truncatedMultiple(e: Linear, mt: Linear, m: bigint): Formula {
+  const nonNegative = and(geqZero(e), geqZero(L.sub(e, mt)), geqZero(L.addConstant(L.sub(mt, e), m - 1n)));
+  const negative = and(geqZero(L.addConstant(L.negate(e), -1n)), geqZero(L.addConstant(L.sub(e, mt), m - 1n)), geqZero(L.sub(mt, e)));
+  return or(nonNegative, negative);
+}
+
 export type Comparison = '<' | '<=' | '>' | '>=' | '==' | '!=';
 
 /** `a op b` as a normalised formula. */

@@ -100,6 +100,17 @@ export function gcd(a: bigint, b: bigint): bigint {
   return a;
 }
 
+/** ⌊a / b⌋ (b ≠ 0): bigint `/` truncates toward zero. */
+export function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
+}
+
+/** ⌈a / b⌉ (b ≠ 0). */
+export function ceilDiv(a: bigint, b: bigint): bigint {
+  return -floorDiv(-a, b);
+}
+
 /** gcd of the variable coefficients (0 for a constant expression). */
 export function coefficientGcd(a: Linear): bigint {
   let g = 0n;

@@ -187,34 +187,30 @@ function ghostUpdate(target: RemainderGhost, e: Linear, ghostOf: (v: string, m: 
   }
   const c = e.constant;
   if (L.variablesOf(e).length === 0) return { ghost: target.ghost, cases: [{ guard: F.TRUE, value: L.constant(c / m) }] };
-  const s = L.sub(e, L.scale(sum, m));
-  const floorDiv = (a: bigint): bigint => (a >= 0n ? a / m : -((-a + m - 1n) / m));
-  const [low, high] = [floorDiv(c - spread), floorDiv(c + spread) + 1n];
+  const [low, high] = [L.floorDiv(c - spread, m), L.floorDiv(c + spread, m) + 1n];
   if (high - low + 1n > BigInt(MAX_CASES)) return null;
   const cases: { guard: Formula; value: Linear }[] = [];
   for (let k = low; k <= high; k++) {
-    const mk = L.constant(m * k);
-    const nonNegative = F.and(F.geqZero(e), F.geqZero(L.sub(s, mk)), F.geqZero(L.sub(L.addConstant(mk, m - 1n), s)));
-    const negative = F.and(F.geqZero(L.addConstant(L.negate(e), -1n)), F.geqZero(L.addConstant(L.sub(s, mk), m - 1n)), F.geqZero(L.sub(mk, s)));
-    cases.push({ guard: F.or(nonNegative, negative), value: L.addConstant(sum, k) });
+    // s in k's interval is exactly: m·(Σ a_i·q_i + k) is m times e / m.
+    const value = L.addConstant(sum, k);
+    cases.push({ guard: F.truncatedMultiple(e, L.scale(value, m), m), value });
   }
   cases.push({ guard: F.not(F.or(...cases.map((k) => k.guard))), value: sum });
   return { ghost: target.ghost, cases };
 }
 
+/** A ghost as the C division it stands for, `(i / 3)`, with its variable named `variable`. */
+export function ghostText(g: RemainderGhost, variable: string = g.variable): string {
+  return `(${variable} / ${g.modulus})`;
+}
+
 /** C text for a ghost (`(i / 3)`), the IR name for everything else: invariants stated in C. */
 export function ghostNames(ghosts: readonly RemainderGhost[]): (v: string) => string {
-  const text = new Map(ghosts.map((g) => [g.ghost, `(${g.variable} / ${g.modulus})`]));
+  const text = new Map(ghosts.map((g) => [g.ghost, ghostText(g)]));
   return (v) => text.get(v) ?? v;
 }
 
 /** What a ghost means, as a formula: C's `q == v / m` (truncating), the invariant its updates keep. */
 export function ghostDefinition(g: RemainderGhost): Formula {
-  const v = L.variable(g.variable);
-  const mq = L.variable(g.ghost, g.modulus);
-  const m = g.modulus;
-  return F.or(
-    F.and(F.geqZero(v), F.geqZero(L.sub(v, mq)), F.geqZero(L.addConstant(L.sub(mq, v), m - 1n))),
-    F.and(F.geqZero(L.addConstant(L.negate(v), -1n)), F.geqZero(L.addConstant(L.sub(v, mq), m - 1n)), F.geqZero(L.sub(mq, v))),
-  );
+  return F.truncatedMultiple(L.variable(g.variable), L.variable(g.ghost, g.modulus), g.modulus);
 }

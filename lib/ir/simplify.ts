@@ -7,16 +7,11 @@ import type { Linear } from './linear.js';
 import * as F from './formula.js';
 import type { Formula } from './formula.js';
 
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
-}
-
 /** `e >= 0` normalised: coefficients divided by their gcd, constant rounded down. */
 export function normaliseInequality(e: Linear): Linear {
   const g = L.coefficientGcd(e);
   if (g <= 1n) return e;
-  return L.fromTerms([...e.coeffs].map(([v, k]) => [v, k / g] as [string, bigint]), floorDiv(e.constant, g));
+  return L.fromTerms([...e.coeffs].map(([v, k]) => [v, k / g] as [string, bigint]), L.floorDiv(e.constant, g));
 }
 
 /** A conjunction of `>=` atoms, simplified; null when it is unsatisfiable syntactically. */

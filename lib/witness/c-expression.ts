@@ -10,7 +10,7 @@ import { InputError, syntaxError } from '../diagnostics.js';
 import { parseTranslationUnit } from '../frontend/parser.js';
 import { formulaOf, isPure } from '../frontend/pure.js';
 import type { Expr } from '../frontend/ast.js';
-import type { RemainderGhost } from '../ir/remainder-ghosts.js';
+import { ghostText, type RemainderGhost } from '../ir/remainder-ghosts.js';
 
 /** C name → IR variable, as recorded by the front end at a loop header (Location.scope). */
 export type CScope = Readonly<Record<string, string>>;
@@ -31,11 +31,11 @@ export function conjuncts(f: Formula): Formula[] {
  * ghost quotient (remainder-ghosts.ts) is written as the division it stands for, `(i / 3)`. */
 export function formulaToC(f: Formula, scope: CScope, ghosts: readonly RemainderGhost[] = []): string | null {
   const name = cNameOf(scope);
-  const ghostText = new Map(ghosts.flatMap((g) => {
+  const ghostCText = new Map(ghosts.flatMap((g) => {
     const c = name(g.variable);
-    return c === undefined ? [] : [[g.ghost, `(${c} / ${g.modulus})`] as const];
+    return c === undefined ? [] : [[g.ghost, ghostText(g, c)] as const];
   }));
-  const text = (v: string): string | undefined => name(v) ?? ghostText.get(v);
+  const text = (v: string): string | undefined => name(v) ?? ghostCText.get(v);
   if ([...F.variablesOf(f)].some((v) => text(v) === undefined)) return null;
   return F.toC(f, (v) => text(v)!);
 }

@@ -240,7 +240,7 @@ async function checkProcedure(
   const precondition = options.precondition ?? F.TRUE;
   const postcondition = options.postcondition ?? F.TRUE;
   const perCheck = options.timeoutMs ?? DEFAULT_OBLIGATION_TIMEOUT_MS;
-  const timeoutMs = (): number => (options.deadline === undefined ? perCheck : Math.min(perCheck, options.deadline - Date.now()));
+  const timeLeft = (): number => (options.deadline === undefined ? perCheck : Math.min(perCheck, options.deadline - Date.now()));
 
   const successors = successorEdges(proc);
   const reachable = reachableFrom(successors, proc.entry);
@@ -267,7 +267,7 @@ async function checkProcedure(
   // be re-entered by a cycle), so it must follow from the precondition.
   const entryInvariant = invariants.get(proc.entry);
   if (entryInvariant !== undefined) {
-    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, Math.max(1, timeoutMs())));
+    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, timeLeft()));
   }
   for (const region of regions) {
     // The region's transitions are encoded once; each obligation adds its own goal.
@@ -275,7 +275,7 @@ async function checkProcedure(
       const encoding = encodeRegion(solver, region, cutPoints, variables, invariantAt(region.start), callSummaries(program, options.summaries));
       const specs: ObligationSpec[] = [];
       const obligation = (to: number, kind: ObligationKind, at: NodeKey, goal: Formula, assertEdge?: Edge): void => {
-        specs.push({ from: region.start, to, kind, at, goal, assertEdge, timeoutMs });
+        specs.push({ from: region.start, to, kind, at, goal, assertEdge, timeLeft });
       };
       for (const edge of region.edges) {
         if (edge.stmt.kind === 'assert') obligation(edge.from, 'safety', encoding.sourceOf(edge), edge.stmt.cond, edge);
@@ -285,7 +285,7 @@ async function checkProcedure(
       }
       if (region.start === proc.exit) obligation(proc.exit, 'exit', 'start', postcondition);
       else if (region.interior.includes(proc.exit)) obligation(proc.exit, 'exit', `inner:${proc.exit}`, postcondition);
-      return checkRegionObligations(solver, encoding, specs, timeoutMs);
+      return checkRegionObligations(solver, encoding, specs, timeLeft);
     });
     obligations.push(...regionObligations);
   }
@@ -305,6 +305,8 @@ function formatEdge(proc: Procedure, edgeId: number | undefined): string {
   return edge ? `${formatPos(edge.pos)}, location ${edge.from}` : 'unknown edge';
 }
 
+const TIME_RAN_OUT = 'the time for the check ran out before it started';
+
 interface ObligationSpec {
   readonly from: number;
   readonly to: number;
@@ -314,7 +316,7 @@ interface ObligationSpec {
   readonly goal: Formula;
   readonly assertEdge?: Edge;
   /** The time left for its next check (0 or less: none starts). */
-  readonly timeoutMs: () => number;
+  readonly timeLeft: () => number;
 }
 
 /**
@@ -325,13 +327,13 @@ interface ObligationSpec {
  * that is one call instead of one per obligation; Houdini's rounds pay one call per refuted
  * obligation plus one. An undecided check leaves the rest to one call each.
  */
-async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeoutMs: () => number): Promise<Obligation[]> {
+async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeLeft: () => number): Promise<Obligation[]> {
   const results = new Map<ObligationSpec, Obligation>();
   let open = specs.filter((spec) => spec.goal.kind !== 'true');
-  while (open.length > 1 && timeoutMs() > 0) {
+  while (open.length > 1 && timeLeft() > 0) {
     const flags = open.map(() => solver.boolSymbol());
     const implications = open.map((spec, i) => `(=> ${flags[i]} ${violationAt(nodeOf(encoding, spec), spec.goal)})`);
-    const outcome = await solver.check({ timeoutMs: timeoutMs() }, ...implications, `(or ${flags.join(' ')})`);
+    const outcome = await solver.check({ timeoutMs: timeLeft() }, ...implications, `(or ${flags.join(' ')})`);
     if (outcome.status === 'unknown') break;
     if (outcome.status === 'unsat') {
       for (const spec of open) results.set(spec, { ...obligationBase(spec), status: 'proved', millis: outcome.millis });
@@ -373,8 +375,8 @@ function refutedBy(model: LiaModel, encoding: RegionEncoding, spec: ObligationSp
 
 async function proveObligation(solver: LiaSolver, encoding: RegionEncoding, spec: ObligationSpec): Promise<Obligation> {
   if (spec.goal.kind === 'true') return { ...obligationBase(spec), status: 'proved', millis: 0 };
-  const limit = spec.timeoutMs();
-  if (limit <= 0) return { ...obligationBase(spec), status: 'unknown', reason: 'the time for the check ran out before it started', millis: 0 };
+  const limit = spec.timeLeft();
+  if (limit <= 0) return { ...obligationBase(spec), status: 'unknown', reason: TIME_RAN_OUT, millis: 0 };
   const outcome = await solver.check({ timeoutMs: limit }, violationAt(nodeOf(encoding, spec), spec.goal));
   if (outcome.status === 'unsat') return { ...obligationBase(spec), status: 'proved', millis: outcome.millis };
   if (outcome.status === 'unknown') return { ...obligationBase(spec), status: 'unknown', reason: outcome.reason, millis: outcome.millis };
@@ -390,6 +392,7 @@ function proveEntryInvariant(
 ): Promise<Obligation> {
   const base = { from: entry, to: entry, kind: 'initiation' as const };
   if (invariant.kind === 'true') return Promise.resolve({ ...base, status: 'proved', millis: 0 });
+  if (timeoutMs <= 0) return Promise.resolve({ ...base, status: 'unknown', reason: TIME_RAN_OUT, millis: 0 });
   return withLiaSolver(async (solver) => {
     const env = symbolsFor(solver, variables);
     solver.assert(formulaToSmt(F.and(precondition, F.not(invariant)), lookup(env)));

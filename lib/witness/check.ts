@@ -60,9 +60,7 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
   // ghosts (remainder-ghosts.ts), and the witness is checked on that program: its ghosts never change
   // the original variables, so what proves it safe proves the original safe.
   const ghosted = withRemainderGhosts(program, fn);
-  const usesDivision = loops.some((l) => l.values.some((v) => /[/%]/.test(v)));
-  const checked = usesDivision && ghosted ? ghosted.program : program;
-  const ghosts = usesDivision && ghosted ? ghosted.ghosts : [];
+  const ghosts = ghosted?.ghosts ?? [];
   const invariants = new Map<number, Formula>();
   for (const loop of loops) {
     if (loop.function !== fn) return { valid: false, reason: `invariant for function '${loop.function}': only loops of '${fn}' are checked`, invariants: loops.length };
@@ -71,7 +69,8 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
     const pos = { file: program.file, line: loop.line, col: loop.column };
     invariants.set(header.id, F.and(...loop.values.map((v) => parseCExpression(v, header.scope!, program.file, pos, ghosts))));
   }
-  const inlined = inlineCalls(checked, fn).program;
+  const usesGhosts = [...invariants.values()].some((f) => ghosts.some((g) => F.variablesOf(f).has(g.ghost)));
+  const inlined = inlineCalls(usesGhosts ? ghosted!.program : program, fn).program;
   // As in the engine: globals start at their initial values when fn is the program's entry.
   const precondition = fn === program.entry
     ? F.and(...program.globals.map((g) => F.eqZero(L.sub(L.variable(g.name), L.constant(g.init)))))

@@ -10,7 +10,7 @@
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import type { Edge, Location, Procedure, Program, SourcePos, Stmt } from '../ir/cfg.js';
+import { locationPos, type Edge, type Location, type Procedure, type Program, type SourcePos, type Stmt } from '../ir/cfg.js';
 import { loopHeaders, successors } from '../vc/cutset.js';
 
 export interface CountedLoop {
@@ -155,7 +155,7 @@ export function naturalLoop(proc: Procedure, header: number, back: ReadonlySet<n
 }
 
 function posOf(proc: Procedure, loc: number): SourcePos {
-  return proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+  return locationPos(proc, loc);
 }
 
 function posKey(proc: Procedure, loc: number): number {

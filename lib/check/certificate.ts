@@ -134,7 +134,7 @@ function variablesOfProcedure(program: Program, proc: Procedure): string[] {
       vars.add(s.target);
       for (const v of s.expr.coeffs.keys()) vars.add(v);
     } else if (s.kind === 'havoc') vars.add(s.target);
-    else if (s.kind === 'assume' || s.kind === 'assert') F.variablesOf(s.cond, vars);
+    else if ((s.kind === 'assume' && !s.premise) || s.kind === 'assert') F.variablesOf(s.cond, vars);
     else if (s.kind === 'call') {
       if (s.target !== null) vars.add(s.target);
       for (const a of s.args) for (const v of a.coeffs.keys()) vars.add(v);

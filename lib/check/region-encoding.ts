@@ -99,6 +99,8 @@ export function encodeRegion(
       }
       case 'assume':
       case 'assert':
+        // The absence of signed overflow is a premise no certificate depends on.
+        if (stmt.kind === 'assume' && stmt.premise) return env;
         // Execution continues past an assert only where it holds; whether it always holds is a
         // separate 'safety' obligation.
         solver.assert(`(=> ${takenEdge} ${formulaToSmt(stmt.cond, lookup(env))})`);

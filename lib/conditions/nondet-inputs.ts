@@ -27,7 +27,8 @@ export function nondetAsParameters(program: Program, fn: string): NondetParamete
   const back = backEdges(proc);
   const inLoop = new Set(loopsOf(proc).flatMap((h) => [...naturalLoop(proc, h, back)]));
   const havocs = proc.edges
-    .filter((e) => e.stmt.kind === 'havoc' && !inLoop.has(e.from))
+    // A ghost (a quotient, a wrap-around count) is computed from the state, not an input.
+    .filter((e) => e.stmt.kind === 'havoc' && !e.stmt.ghost && !inLoop.has(e.from))
     .sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col || a.id - b.id);
   const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
   const byEdge = new Map<number, string>();

@@ -1,7 +1,7 @@
 // The analysis problem of `farkas wp` / `farkas sp`: the prepared procedure (inlined, cut), its
 // verification conditions, and the target cut-point whose relation is searched — the entry (over the
 // function's parameters) for preconditions, the exit or a chosen cut-point for postconditions.
-import type { Program, Procedure } from '../ir/cfg.js';
+import { locationPos, type Program, type Procedure } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
 import { prepareAnalysis, resolveFunction, type PreparedAnalysis } from '../engine/prepare.js';
 import { enumeratePaths } from '../vc/paths.js';
@@ -69,5 +69,5 @@ function assertionsAssumed(proc: Procedure): Procedure {
 }
 
 export function lineOf(proc: Procedure, loc: number): number {
-  return (proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos).line;
+  return locationPos(proc, loc).line;
 }

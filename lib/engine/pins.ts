@@ -5,14 +5,14 @@
 // line (copies of one location on different paths); a pin holds at each of them.
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
-import type { SourcePos } from '../ir/cfg.js';
+import { locationPos, type SourcePos } from '../ir/cfg.js';
 import type { PreparedAnalysis } from './prepare.js';
 
 /** Where the engine reports a cut-point: a location stands before the statement of its first
  * outgoing edge when it has no position itself. */
 export function cutpointPosition(prepared: PreparedAnalysis, loc: number): SourcePos {
   const proc = prepared.cut.proc;
-  return proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+  return locationPos(proc, loc);
 }
 
 /** The cut-points with unknown invariants, by reported source line. */

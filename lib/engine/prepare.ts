@@ -80,7 +80,7 @@ export function constantBitsNeeded(prepared: PreparedAnalysis): number {
   for (const e of prepared.cut.proc.edges) {
     const st = e.stmt;
     if (st.kind === 'assign') see(st.expr.constant);
-    else if (st.kind === 'assume' || st.kind === 'assert') seeFormula(st.cond);
+    else if ((st.kind === 'assume' && !st.premise) || st.kind === 'assert') seeFormula(st.cond);
   }
   seeFormula(prepared.precondition);
   return (max + 1n).toString(2).length + 1;

@@ -26,6 +26,8 @@ export interface Samples {
   readonly states: ReadonlyMap<number, readonly State[]>;
   /** A run of the given program that failed an assertion, if any did. */
   readonly failure?: RunResult;
+  /** A run that stopped at a signed overflow (undefined behaviour: the premise of reachability). */
+  readonly overflow?: RunResult;
   /** Every distinct state observed at each cut-point (up to 4000), before `states` thins them out. */
   readonly observed?: ReadonlyMap<number, readonly State[]>;
 }
@@ -59,6 +61,19 @@ export function correlatedNondetStream(next: () => number, length: number): bigi
   return out;
 }
 
+const BOUNDARY_RUNS = 12;
+
+/** Extremes of the C types and small values around zero; folded into a value's range (run.ts,
+ * foldIntoRange) 2^31 - 1 is also 255 for an unsigned char and 65535 for an unsigned short. */
+const BOUNDARY_VALUES: readonly bigint[] = [
+  2147483647n, -2147483648n, 0n, 4294967295n, -1n, 1n, 9223372036854775807n, -9223372036854775808n, 18446744073709551615n, 2n,
+];
+
+/** The run-th boundary stream: each position cycles through BOUNDARY_VALUES from a different start. */
+export function boundaryStream(run: number, length: number): bigint[] {
+  return Array.from({ length }, (_, i) => BOUNDARY_VALUES[(run + i * (run + 1)) % BOUNDARY_VALUES.length]!);
+}
+
 /** A cut-point with fewer distinct states than this after the independent runs is rarely reached. */
 const FEW_STATES = 4;
 
@@ -70,10 +85,12 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   const watched = new Set(cutpoints);
   const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
   let failure: RunResult | undefined;
+  let overflow: RunResult | undefined;
   const stopAt = Date.now() + (options.budgetMs ?? 1000);
   const observe = (nondet: readonly bigint[]): void => {
-    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true });
+    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true, foldIntoRange: true });
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
+    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
     for (const [loc, states] of statesAlong(program, fn, result, watched)) {
       const bucket = seen.get(loc)!;
       for (const snapshot of states) {
@@ -92,8 +109,16 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   // A few long untraced runs, only to look for failures that need many iterations to show.
   for (let run = 0; run < 8 && !failure && Date.now() < stopAt; run++) {
     const nondet = run === 0 ? [] : nondetStream(next, 256);
-    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000, preferPinned: true });
+    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000, preferPinned: true, foldIntoRange: true });
     if (result.outcome.kind === 'assertion-failed') failure = result;
+    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+  }
+  // Runs on the C types' boundary values (INT_MAX, UINT_MAX, …: the stream's extremes folded into
+  // each value's range), only to look for failures: where overflows and wrap-arounds show.
+  for (let run = 0; run < BOUNDARY_RUNS && !failure && Date.now() < stopAt; run++) {
+    const result = runProgram(program, { entry: fn, nondet: boundaryStream(run, 64), nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true });
+    if (result.outcome.kind === 'assertion-failed') failure = result;
+    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
   const states = new Map<number, State[]>();
   for (const [c, bucket] of seen) {
@@ -103,7 +128,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     states.set(c, all.filter((_, i) => i % step === 0).slice(0, maxPer));
   }
   const observed = new Map<number, State[]>([...seen].map(([c, bucket]) => [c, [...bucket.values()]]));
-  return failure ? { states, failure, observed } : { states, observed };
+  return { states, observed, ...(failure ? { failure } : {}), ...(overflow ? { overflow } : {}) };
 }
 
 /** The entry frame's full states at the watched locations along a traced run, in order. */

@@ -190,8 +190,8 @@ function renameStmt(s: Stmt, rename: (v: string) => string, lin: (e: Linear) => 
   switch (s.kind) {
     case 'assign': return { kind: 'assign', target: rename(s.target), expr: lin(s.expr) };
     case 'havoc': return { ...s, target: rename(s.target) };
-    case 'assume': return { kind: 'assume', cond: fml(s.cond) };
-    case 'assert': return { kind: 'assert', cond: fml(s.cond) };
+    case 'assume':
+    case 'assert': return { ...s, cond: fml(s.cond) };
     case 'call': return { ...s, target: s.target === null ? null : rename(s.target), args: s.args.map(lin) };
     case 'skip': return s;
   }

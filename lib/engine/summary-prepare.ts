@@ -119,7 +119,7 @@ function globalsReadBy(bodies: ReadonlyMap<string, Procedure>, globals: Readonly
     for (const e of body.edges) {
       const s = e.stmt;
       if (s.kind === 'assign') L.variablesOf(s.expr).forEach((v) => vars.add(v));
-      else if (s.kind === 'assume' || s.kind === 'assert') F.variablesOf(s.cond, vars);
+      else if ((s.kind === 'assume' && !s.premise) || s.kind === 'assert') F.variablesOf(s.cond, vars);
       else if (s.kind === 'call') s.args.forEach((a) => L.variablesOf(a).forEach((v) => vars.add(v)));
     }
     read.set(name, new Set([...vars].filter((v) => globals.has(v))));

@@ -83,7 +83,16 @@ export interface VerifyResult {
   readonly pinned?: readonly { readonly line: number; readonly expression: string }[];
   /** The fast path before the template search (engine/houdini.ts), when it ran. */
   readonly houdini?: HoudiniReport;
+  /** A sampled run that overflowed a signed type (undefined behaviour in C, assumed absent by the
+   * reachability property): where, and on which inputs. */
+  readonly overflow?: OverflowReport;
   readonly millis: number;
+}
+
+export interface OverflowReport {
+  readonly line: number;
+  readonly inputs: ReadonlyMap<string, bigint>;
+  readonly nondet: readonly bigint[];
 }
 
 /** Bounds observed in concrete runs, filtered by the checker to an inductive subset (Houdini). */

@@ -6,7 +6,7 @@
 // and the entry function, all with calls replaced by the decoded summaries.
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
-import type { Program } from '../ir/cfg.js';
+import { locationPos, type Program } from '../ir/cfg.js';
 import { buildFarkasSystem, type FarkasInput, type SummaryTemplates } from '../constraints/farkas.js';
 import { decodeTemplate, makeNamedTemplate, makeTemplate, templateAtState, type Template, type TemplateShape } from '../constraints/template.js';
 import type { Schedule, ScheduleStep } from '../constraints/schedule.js';
@@ -318,7 +318,7 @@ function reportInvariants(body: PreparedBody, fn: string, invariants: ReadonlyMa
   const proc = body.cut.proc;
   return [...invariants]
     .map(([loc, formula]) => {
-      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      const pos = locationPos(proc, loc);
       return { function: fn, line: pos.line, col: pos.col, expression: F.toC(formula, name), location: loc, formula };
     })
     .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);

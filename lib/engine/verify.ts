@@ -23,7 +23,7 @@ import { sampleBadStates, sampleStates, type Samples } from './samples.js';
 import { affineHull } from './equalities.js';
 import { candidateConjuncts, negated, proveByObservedBounds, splitCandidates } from './houdini.js';
 import { runProgram } from '../interp/index.js';
-import type { Counterexample, HoudiniReport, InvariantReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
+import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from './types.js';
 import { needsSummaries } from './summary-prepare.js';
 import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
@@ -132,6 +132,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // Sampling gets a small share of the time budget; it only guides the search.
   const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
   const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { budgetMs: sampleBudget });
+  const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
+  if (overflow) Object.assign(base, { overflow });
   const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
   // No run failed, so the search begins and a proof will need the checker: z3 starts meanwhile.
@@ -285,6 +287,19 @@ export function replayed(program: Program, fn: string, failing: RunResult): Coun
   return { inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length), line: replay.outcome.pos.line, replayed: true };
 }
 
+/** A sampled run that overflowed, replayed on the original program (where the line is the user's). */
+function overflowReport(program: Program, fn: string, run: RunResult): OverflowReport | null {
+  const replay = runProgram(program, {
+    entry: fn,
+    inputs: run.inputs,
+    nondet: run.nondetConsumed.slice(run.inputsFromNondet.length),
+    nondetDefault: null,
+    maxSteps: run.steps + 1000,
+  });
+  if (replay.outcome.kind !== 'overflow') return null;
+  return { line: replay.outcome.pos.line, inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length) };
+}
+
 function pinnedReport(pins: ReadonlyMap<number, Formula> | undefined): { pinned?: VerifyResult['pinned'] } {
   if (!pins || pins.size === 0) return {};
   return { pinned: [...pins].sort(([a], [b]) => a - b).map(([line, f]) => ({ line, expression: F.toC(f) })) };
@@ -311,7 +326,7 @@ function candidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, hul
 function splitCandidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, plain: ReadonlyMap<number, readonly Formula[]>): Map<number, Formula[]> | null {
   const guards = new Map<string, Formula>();
   for (const edge of prepared.cut.proc.edges) {
-    if (edge.stmt.kind !== 'assume') continue;
+    if (edge.stmt.kind !== 'assume' || edge.stmt.premise) continue;
     for (const cube of F.dnf(edge.stmt.cond)) {
       for (const atom of cube) {
         // g and ¬g split alike (an if's two assume edges): keep one of them.

@@ -27,7 +27,7 @@
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import type { Program } from '../ir/cfg.js';
+import { locationPos, type Program } from '../ir/cfg.js';
 import { atomsOfConjunction, atomVariables, cubeToFormula, negateAtom, normalizeCube, renameAtom, substituteAtom, type Atom } from '../interpolate/constraints.js';
 import { binaryInterpolant } from '../interpolate/interpolate.js';
 import { checkInvariants, type SummaryPairCertificate } from '../check/certificate.js';
@@ -505,7 +505,7 @@ function reportInvariants(pm: ProcModel, fn: string, invariants: ReadonlyMap<num
   const proc = pm.proc;
   return [...invariants]
     .map(([loc, formula]) => {
-      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      const pos = locationPos(proc, loc);
       return { function: fn, line: pos.line, col: pos.col, expression: F.toC(formula), location: loc, formula };
     })
     .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);
@@ -578,7 +578,8 @@ async function concretizeInter(model: InterModel, path: readonly PathStep[], tim
         bump(u.target);
         const s = t.edge.stmt;
         const range = s.kind === 'havoc' ? s.range : undefined;
-        slots.push({ kind: 'havoc', name: name(u.target), ...(range ? { lo: range.lo, hi: range.hi } : {}) });
+        // A ghost's value is computed by the interpreter, not read from the stream.
+        if (!(s.kind === 'havoc' && s.ghost)) slots.push({ kind: 'havoc', name: name(u.target), ...(range ? { lo: range.lo, hi: range.hi } : {}) });
       }
     }
     return name;

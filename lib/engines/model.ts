@@ -61,7 +61,11 @@ export function edgeTransitions(edge: Edge): { to: number; guard: Atom[]; update
     case 'havoc': add(edge.to, [], { kind: 'havoc', target: s.target }); break;
     case 'skip':
     case 'call': add(edge.to, [], null); break;
-    case 'assume': for (const cube of cubesOf(s.cond)) add(edge.to, normalizeCube(cube), null); break;
+    case 'assume':
+      // The absence of signed overflow is a premise the engines do not use (an over-approximation).
+      if (s.premise) add(edge.to, [], null);
+      else for (const cube of cubesOf(s.cond)) add(edge.to, normalizeCube(cube), null);
+      break;
     case 'assert':
       for (const cube of cubesOf(s.cond)) add(edge.to, normalizeCube(cube), null);
       for (const cube of cubesOf(F.not(s.cond))) add(ERROR, normalizeCube(cube), null);

@@ -1,5 +1,6 @@
 // Turning an engine's outcome into the shared VerifyResult: invariants are reported only after the
 // independent checker (lib/check) has proved them; counterexamples only after the interpreter replayed them.
+import { locationPos } from '../ir/cfg.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { checkInvariants } from '../check/certificate.js';
@@ -47,7 +48,7 @@ export function reportInvariants(model: EngineModel, invariants: ReadonlyMap<num
   const proc = model.proc;
   return [...invariants]
     .map(([loc, formula]) => {
-      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      const pos = locationPos(proc, loc);
       return { function: model.function, line: pos.line, col: pos.col, expression: F.toC(formula), location: loc, formula };
     })
     .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);

@@ -6,6 +6,7 @@ import { buildModel, Unsupported, type EngineModel } from './model.js';
 import { unknownResult } from './result.js';
 import type { EngineName, EngineOptions, EngineResult } from './types.js';
 import { resolveFunction } from '../engine/prepare.js';
+import { withOverflowNote } from '../engine/overflow-probe.js';
 
 export type Search = (model: EngineModel, ctx: EngineContext) => Promise<EngineResult>;
 
@@ -20,7 +21,7 @@ export async function runEngine(engine: EngineName, search: Search, program: Pro
     throw e;
   }
   try {
-    return await search(model, ctx);
+    return withOverflowNote(program, await search(model, ctx));
   } catch (e) {
     if (e instanceof SearchStopped) return unknownResult(ctx, fn, e.message);
     throw e;

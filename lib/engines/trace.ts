@@ -81,7 +81,8 @@ export async function concretize(model: EngineModel, path: readonly Transition[]
       nondet.push(t.edge.id === smaller ? 1n : 0n);
     }
     const target = havocs.get(i + 1);
-    if (target !== undefined) {
+    // A ghost's value is computed by the interpreter, not read from the stream.
+    if (target !== undefined && !(t.edge.stmt.kind === 'havoc' && t.edge.stmt.ghost)) {
       const s = t.edge.stmt;
       let v = value(target);
       if (s.kind === 'havoc' && s.range && !sat.model!.has(target)) v = v < s.range.lo ? s.range.lo : v > s.range.hi ? s.range.hi : v;

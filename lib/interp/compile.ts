@@ -24,11 +24,14 @@ export type CompiledStmt =
       readonly kind: 'havoc';
       readonly target: VarRef;
       readonly range: ValueRange | null;
+      /** A ghost (IR havoc.ghost): its value is computed by `pinned`, never taken from the stream. */
+      readonly ghost: boolean;
       /** When the next edge is the only one and an assume that leaves exactly one value for the target
        * (the front end's division/modulo quotient): computes that value, used once the stream is exhausted. */
       pinned: PinSolver | null;
     }
-  | { readonly kind: 'assume'; readonly test: Test }
+  /** `premise`: the absence of signed overflow (a failure stops the run with an 'overflow' outcome). */
+  | { readonly kind: 'assume'; readonly test: Test; readonly premise: boolean }
   | { readonly kind: 'assert'; readonly test: Test }
   | { readonly kind: 'call'; readonly target: VarRef | null; readonly callee: string; readonly args: readonly Reader[] }
   | { readonly kind: 'skip' };
@@ -107,8 +110,8 @@ export function compileProcedure(program: Program, proc: Procedure, globals: Rea
     const s = edge.stmt;
     switch (s.kind) {
       case 'assign': return { edge, stmt: { kind: 'assign', target: resolve(s.target), value: linear(s.expr) } };
-      case 'havoc': return { edge, stmt: { kind: 'havoc', target: resolve(s.target), range: s.range ?? null, pinned: null } };
-      case 'assume': return { edge, stmt: { kind: 'assume', test: formula(s.cond) } };
+      case 'havoc': return { edge, stmt: { kind: 'havoc', target: resolve(s.target), range: s.range ?? null, ghost: s.ghost === true, pinned: null } };
+      case 'assume': return { edge, stmt: { kind: 'assume', test: formula(s.cond), premise: s.premise === true } };
       case 'assert': return { edge, stmt: { kind: 'assert', test: formula(s.cond) } };
       case 'call': {
         const callee = program.procedures.get(s.callee);

@@ -33,6 +33,8 @@ export function describeOutcome(outcome: RunOutcome, result: Pick<RunResult, 'en
         : `call depth limit reached: ${outcome.max} frames (in ${outcome.procedure} at ${at(outcome.pos)})`;
     case 'nondet-exhausted':
       return `${at(outcome.pos)}: ran out of nondet values (in ${outcome.procedure})`;
+    case 'overflow':
+      return `${at(outcome.pos)}: signed overflow (undefined behaviour in C; the run stops here) (in ${outcome.procedure})`;
     case 'nondet-out-of-range':
       return `${at(outcome.pos)}: nondet value ${outcome.value} is outside its type's range [${outcome.range.lo}, ${outcome.range.hi}] (in ${outcome.procedure}): this run cannot happen in C`;
   }
@@ -153,6 +155,7 @@ export function outcomeToJson(outcome: RunOutcome): { [key: string]: Json } {
     case 'step-limit':
       return { kind: outcome.kind, limit: outcome.limit, max: outcome.max, pos: posJson(outcome.pos), procedure: outcome.procedure };
     case 'nondet-exhausted': return { kind: outcome.kind, pos: posJson(outcome.pos), procedure: outcome.procedure };
+    case 'overflow': return { kind: outcome.kind, pos: posJson(outcome.pos), procedure: outcome.procedure };
     case 'nondet-out-of-range':
       return {
         kind: outcome.kind,

@@ -10,6 +10,7 @@ import { stmtText } from './stmt-text.js';
 import {
   DEFAULT_MAX_CALL_DEPTH,
   DEFAULT_MAX_STEPS,
+  type ValueRange,
   type RunOptions,
   type RunOutcome,
   type RunResult,
@@ -59,7 +60,8 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
   const consumed: bigint[] = [];
   let defaulted = 0;
   let solved = 0;
-  const takeNondet = (pinned: (() => bigint | null) | null = null): bigint | null => {
+  const fold = options.foldIntoRange === true;
+  const takeNondet = (pinned: (() => bigint | null) | null = null, range: ValueRange | null = null): bigint | null => {
     if (options.preferPinned && pinned) {
       const p = pinned();
       if (p !== null) {
@@ -70,7 +72,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     }
     const next = consumed.length - defaulted - solved;
     if (next < stream.length) {
-      const v = stream[next]!;
+      const v = fold && range ? foldInto(stream[next]!, range) : stream[next]!;
       consumed.push(v);
       return v;
     }
@@ -113,14 +115,18 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
   const entryVars: Frame = new Array<bigint>(entryCode.frameVars.length).fill(0n);
   for (const [i, name] of entryProc.params.entries()) {
     let v = givenInputs.get(name);
+    const range = entryProc.paramRanges?.get(name) ?? null;
     if (v === undefined) {
-      const n = takeNondet();
+      const n = takeNondet(null, range);
       if (n === null) return finish({ kind: 'nondet-exhausted', pos: entryProc.pos, procedure: entryName });
       v = n;
       inputsFromNondet.push(name);
     }
     inputs.set(name, v);
     entryVars[i] = v;
+    if (range && (v < range.lo || v > range.hi)) {
+      return finish({ kind: 'nondet-out-of-range', pos: entryProc.pos, procedure: entryName, value: v, range });
+    }
   }
   frames.push({ code: entryCode, vars: entryVars, loc: entryProc.entry, callEdge: null });
   watcher = options.watch ? watchEntryFrame(program, entryCode, options.watch, globals, entryVars) : null;
@@ -183,7 +189,10 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       chosen = v !== 0n ? outs[0]! : outs[1]!;
     } else {
       for (const e of outs) {
-        if (e.stmt.kind === 'assume' && !e.stmt.test(frame.vars, globals)) continue;
+        if (e.stmt.kind === 'assume' && !e.stmt.test(frame.vars, globals)) {
+          if (e.stmt.premise) return finish({ kind: 'overflow', pos: e.edge.pos, procedure: proc.name });
+          continue;
+        }
         if (chosen) {
           throw new Error(
             `internal IR error: location ${frame.loc} of ${proc.name} is not a choice location but edges ${chosen.edge.id} and ${e.edge.id} are both enabled`,
@@ -199,7 +208,9 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
 
     const edge = chosen.edge;
     const s = chosen.stmt;
-    steps++;
+    // The overflow checks are not statements of the program: they cost no step, so step budgets mean
+    // what they meant before C's overflow was checked (they stay in the trace).
+    if (s.kind !== 'assume' || !s.premise) steps++;
     lastPos = edge.pos;
     const values = new Map<string, bigint>();
     let kind: TraceStep['kind'] = 'edge';
@@ -214,7 +225,14 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       }
       case 'havoc': {
         const pinned = s.pinned;
-        const v = takeNondet(pinned && (() => pinned(frame.vars, globals)));
+        // A ghost (a quotient, a wrap-around count) is a function of the state, not a choice.
+        const computed = s.ghost && pinned ? pinned(frame.vars, globals) : null;
+        if (computed !== null) {
+          write(frame, s.target, computed);
+          values.set(s.target.name, computed);
+          break;
+        }
+        const v = takeNondet(pinned && (() => pinned(frame.vars, globals)), s.range);
         if (v === null) {
           stop = { kind: 'nondet-exhausted', pos: edge.pos, procedure: proc.name };
           break;
@@ -304,4 +322,14 @@ function watchEntryFrame(program: Program, code: CompiledProc, watch: NonNullabl
       return new Map([...visits].map(([loc, { kept, last }]) => [loc, [...kept, ...(last ? [last] : [])].map(toState)]));
     },
   };
+}
+
+/** A value brought into a range (foldIntoRange): its absolute value when that fits (small negative
+ * samples for an unsigned input stay small), else reduced modulo the range's size. */
+export function foldInto(v: bigint, range: ValueRange): bigint {
+  if (v >= range.lo && v <= range.hi) return v;
+  const abs = v < 0n ? -v : v;
+  if (abs >= range.lo && abs <= range.hi) return abs;
+  const size = range.hi - range.lo + 1n;
+  return range.lo + ((((v - range.lo) % size) + size) % size);
 }

@@ -19,9 +19,11 @@ export function stmtText(s: Stmt): string {
 function print(s: Stmt): string {
   switch (s.kind) {
     case 'assign': return `${s.target} = ${L.toC(s.expr)}`;
-    case 'havoc': return s.range ? `${s.target} = nondet() in [${s.range.lo}, ${s.range.hi}]` : `${s.target} = nondet()`;
-    case 'assume': return `assume(${F.toC(s.cond)})`;
-    case 'assert': return `assert(${F.toC(s.cond)})`;
+    case 'havoc':
+      if (s.ghost) return `${s.target} = ghost()`;
+      return s.range ? `${s.target} = nondet() in [${s.range.lo}, ${s.range.hi}]` : `${s.target} = nondet()`;
+    case 'assume': return s.premise ? `no_overflow(${F.toC(s.cond)})` : `assume(${F.toC(s.cond)})`;
+    case 'assert': return s.overflow ? `assert_no_overflow(${F.toC(s.cond)})` : `assert(${F.toC(s.cond)})`;
     case 'call': {
       const call = `${s.callee}(${s.args.map((a) => L.toC(a)).join(', ')})`;
       return s.target === null ? call : `${s.target} = ${call}`;

@@ -8,7 +8,8 @@ export interface RunOptions {
   /** Values of the entry procedure's parameters; missing ones come from the nondet stream, in
    * parameter order (and are listed in `inputsFromNondet`). */
   readonly inputs?: ReadonlyMap<string, bigint>;
-  /** Consumed in order by every havoc and every choice location (and by missing inputs, first). */
+  /** Consumed in order by every havoc and every choice location (and by missing inputs, first); not
+   * by ghosts (havoc.ghost: quotients, wrap-around counts), whose values the run computes. */
   readonly nondet?: readonly bigint[];
   /** Value used once the stream is exhausted; null stops the run with 'nondet-exhausted'. Default 0.
    * Either way, past the stream a havoc whose next edge is the only one and an assume leaving exactly one
@@ -22,6 +23,11 @@ export interface RunOptions {
    * lasts, without consuming it: a stream value there would block the run. For samplers; the run's
    * `nondetConsumed` (which lists the pinned values in place) still replays it without this option. */
   readonly preferPinned?: boolean;
+  /** A stream value outside the C type's range of the havoc or input that takes it is brought into
+   * the range (its absolute value when that fits, else reduced modulo the range's size) instead of
+   * ending the run with 'nondet-out-of-range'. For samplers, whose streams know no types; the run's
+   * `nondetConsumed` and `inputs` hold the values used, so a replay needs no option. */
+  readonly foldIntoRange?: boolean;
   /** Record every step (costs memory proportional to the steps taken). */
   readonly recordTrace?: boolean;
   /** Snapshot the entry procedure's state (globals, locals, parameters) at these locations: the
@@ -53,7 +59,10 @@ export type RunOutcome =
     }
   /** The stream ran out and no default was given (nondetDefault: null). */
   | { readonly kind: 'nondet-exhausted'; readonly pos: SourcePos | null; readonly procedure: string }
-  /** A havoc with a C type range got a value outside it: this run cannot happen in C. */
+  /** A signed operation's result left its type's range (undefined behaviour in C): the run of the
+   * C program has no defined meaning from here (the premise of the reachability property). */
+  | { readonly kind: 'overflow'; readonly pos: SourcePos; readonly procedure: string }
+  /** A havoc or an input with a C type range got a value outside it: this run cannot happen in C. */
   | {
       readonly kind: 'nondet-out-of-range';
       readonly pos: SourcePos;
@@ -102,7 +111,7 @@ export interface RunResult {
   /** How many of `nondetConsumed` were computed after the stream was exhausted because the assumption
    * right after the havoc leaves exactly one value (the front end's division/modulo quotients). */
   readonly nondetSolved: number;
-  /** Edges taken. */
+  /** Edges taken, not counting the premise checks of signed overflow (which the trace shows). */
   readonly steps: number;
   /** Global variables when the run stopped. */
   readonly globals: ReadonlyMap<string, bigint>;

@@ -59,9 +59,9 @@ function renameFormula(f: F.Formula, r: (v: string) => string): F.Formula {
 function renameStmt(s: Stmt, r: (v: string) => string): Stmt {
   switch (s.kind) {
     case 'assign': return { kind: 'assign', target: r(s.target), expr: L.rename(s.expr, r) };
-    case 'havoc': return s.range ? { kind: 'havoc', target: r(s.target), range: s.range } : { kind: 'havoc', target: r(s.target) };
-    case 'assume': return { kind: 'assume', cond: renameFormula(s.cond, r) };
-    case 'assert': return { kind: 'assert', cond: renameFormula(s.cond, r) };
+    case 'havoc': return { ...s, target: r(s.target) };
+    case 'assume':
+    case 'assert': return { ...s, cond: renameFormula(s.cond, r) };
     case 'call': return { kind: 'call', target: s.target === null ? null : r(s.target), callee: s.callee, args: s.args.map((a) => L.rename(a, r)) };
     case 'skip': return s;
   }

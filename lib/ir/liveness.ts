@@ -19,6 +19,8 @@ export function edgeEffect(stmt: Stmt, globals: readonly string[]): EdgeEffect {
     case 'assign': return { uses: L.variablesOf(stmt.expr), defs: [stmt.target] };
     case 'havoc': return { uses: [], defs: [stmt.target] };
     case 'assume':
+      // An overflow premise is checked by concrete runs only: it makes nothing live for the analyses.
+      return { uses: stmt.premise ? [] : [...F.variablesOf(stmt.cond)], defs: [] };
     case 'assert': return { uses: [...F.variablesOf(stmt.cond)], defs: [] };
     case 'call': return { uses: [...stmt.args.flatMap(L.variablesOf), ...globals], defs: stmt.target === null ? [] : [stmt.target] };
     case 'skip': return { uses: [], defs: [] };

@@ -9,11 +9,12 @@ export function printStmt(stmt: Stmt): string {
     case 'assign':
       return `${stmt.target} := ${L.toC(stmt.expr)}`;
     case 'havoc':
+      if (stmt.ghost) return `havoc ${stmt.target} (ghost)`;
       return stmt.range ? `havoc ${stmt.target} in [${stmt.range.lo}, ${stmt.range.hi}]` : `havoc ${stmt.target}`;
     case 'assume':
-      return `assume(${F.toC(stmt.cond)})`;
+      return stmt.premise ? `premise no_overflow(${F.toC(stmt.cond)})` : `assume(${F.toC(stmt.cond)})`;
     case 'assert':
-      return `assert(${F.toC(stmt.cond)})`;
+      return stmt.overflow ? `assert no_overflow(${F.toC(stmt.cond)})` : `assert(${F.toC(stmt.cond)})`;
     case 'call': {
       const call = `${stmt.callee}(${stmt.args.map((a) => L.toC(a)).join(', ')})`;
       return stmt.target === null ? call : `${stmt.target} := ${call}`;

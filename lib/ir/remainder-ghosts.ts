@@ -132,7 +132,7 @@ function withGhostUpdates(proc: Procedure, ghosts: readonly RemainderGhost[]): P
       let at = after.to;
       for (const g of ghosts.filter((x) => x.variable === stmt.target).reverse()) {
         const [drawn, pinned] = [newLocation(), newLocation()];
-        newEdge(drawn, pinned, { kind: 'havoc', target: g.ghost }, edge.pos);
+        newEdge(drawn, pinned, { kind: 'havoc', target: g.ghost, ghost: true }, edge.pos);
         newEdge(pinned, at, { kind: 'assume', cond: ghostDefinition(g) }, edge.pos);
         at = drawn;
       }

@@ -3,6 +3,7 @@
 // "unsafe" only with a replayed counterexample — each configuration enforces that itself, and the race
 // accepts nothing else); the other workers are terminated. With one job it is the sequential search,
 // in this thread, unchanged.
+import { withOverflowNote } from '../engine/overflow-probe.js';
 import { availableParallelism } from 'node:os';
 import type { Program } from '../ir/cfg.js';
 import { loadSchedule } from '../constraints/schedule.js';
@@ -95,7 +96,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     configurations: outcome.outcomes.map(summary),
   };
   const millis = Date.now() - started;
-  if (outcome.winner) return { ...outcome.winner.result, millis, portfolio: report };
+  if (outcome.winner) return withOverflowNote(program, { ...outcome.winner.result, millis, portfolio: report });
   const failure = outcome.outcomes.find((o) => o.kind === 'failed');
   // A configuration that crashed is a bug; with no certified answer to report, it must not be hidden.
   if (failure && failure.kind === 'failed') throw new Error(`${configurationName(failure.configuration)}: ${failure.message}`);
@@ -103,7 +104,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     verdict: 'unknown', certified: false, function: resolveFunction(program, options.function), cutset: options.cutset ?? 'paths',
     schedule: schedule.name, cutpoints: 0, verificationConditions: 0, invariants: [], stats: [], millis,
   };
-  return { ...unknownResult(outcome.outcomes, outcome.timedOut, millis, fallback), portfolio: report };
+  return withOverflowNote(program, { ...unknownResult(outcome.outcomes, outcome.timedOut, millis, fallback), portfolio: report });
 }
 
 /** Slack after the time bound before overrunning workers are terminated. */

@@ -77,6 +77,8 @@ export function pathConditions(
         subst.set(s.target, L.variable(`${s.target}!h${fresh++}`));
         break;
       case 'assume': {
+        // The absence of signed overflow is a premise the proofs do not use (an over-approximation).
+        if (s.premise) break;
         const g = apply(s.cond);
         if (g.kind === 'false') return out; // the rest of the path is infeasible
         guards.push(g);

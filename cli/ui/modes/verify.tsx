@@ -1,5 +1,6 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
+import { locationPos } from '../../../lib/ir/cfg.js';
 import * as F from '../../../lib/ir/formula.js';
 import type { Formula } from '../../../lib/ir/formula.js';
 import type { Program } from '../../../lib/ir/cfg.js';
@@ -61,7 +62,7 @@ export function cutpointMarks(program: Program, job: Job): SourceMark[] {
     const prepared = prepareAnalysis(program, job.options.function, job.options.cutset);
     const proc = prepared.cut.proc;
     return prepared.unknownCutpoints.map((loc) => {
-      const pos = proc.locations[loc]?.pos ?? proc.edges.find((e) => e.from === loc)?.pos ?? proc.pos;
+      const pos = locationPos(proc, loc);
       return { line: pos.line, col: pos.col };
     });
   } catch {

@@ -8,7 +8,7 @@ import { InputError } from '../lib/diagnostics.js';
 import { AnalysisUnsupported, prepareAnalysis } from '../lib/engine/prepare.js';
 import { cutpointPosition, cutpointsByLine, scopeAtLine } from '../lib/engine/pins.js';
 import { PathExplosionError, type CutsetStrategy } from '../lib/vc/cutset.js';
-import { parseCExpression } from '../lib/witness/c-expression.js';
+import { parseCExpression, typingOf } from '../lib/witness/c-expression.js';
 
 /** Commander accumulator for a repeatable option. */
 export function collectPins(value: string, previous: string[]): string[] {
@@ -36,7 +36,7 @@ export function parsePins(program: Program, specs: readonly string[], functionNa
       throw new InputError('error', `--pin: no cut-point at line ${line} (cut-set ${cutset}; cut-points at ${lines.length > 0 ? `line ${lines.join(', ')}` : 'no line: the function has no loop'})`, { file: program.file, line, col: 1 });
     }
     const pos = cutpointPosition(prepared, cutpoints[0]!);
-    const formula = parseCExpression(m[2]!.trim(), scopeAtLine(prepared, line) ?? {}, program.file, { file: program.file, line: pos.line, col: pos.col });
+    const formula = parseCExpression(m[2]!.trim(), scopeAtLine(prepared, line) ?? {}, program.file, { file: program.file, line: pos.line, col: pos.col }, [], typingOf(program, prepared.function));
     pins.set(line, F.and(pins.get(line) ?? F.TRUE, formula));
   }
   return pins;

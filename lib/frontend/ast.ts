@@ -2,6 +2,7 @@
 // accepts the wider C syntax found in SV-COMP preambles (pointers, strings, sizeof, …) so that the
 // lowering can reject a construct with a precise `unsupported:` message at its exact position.
 import type { SourcePos } from '../ir/cfg.js';
+import type { LiteralSuffix } from './ctypes.js';
 
 /** The type words of a declaration, e.g. `unsigned long`, `struct s`, or a typedef resolved to them. */
 export interface BaseType {
@@ -54,7 +55,8 @@ export type BinaryOp =
 export type AssignOp = '=' | '+=' | '-=' | '*=' | '/=' | '%=' | '&=' | '|=' | '^=' | '<<=' | '>>=';
 
 export type Expr =
-  | { readonly kind: 'int'; readonly pos: SourcePos; readonly value: bigint; readonly unsignedSuffix: boolean; readonly text: string }
+  /** An integer constant; a character constant (type int) has no suffix and counts as decimal. */
+  | { readonly kind: 'int'; readonly pos: SourcePos; readonly value: bigint; readonly suffix: LiteralSuffix; readonly decimal: boolean; readonly text: string }
   | { readonly kind: 'float'; readonly pos: SourcePos; readonly text: string }
   | { readonly kind: 'string'; readonly pos: SourcePos }
   | { readonly kind: 'ident'; readonly pos: SourcePos; readonly name: string }

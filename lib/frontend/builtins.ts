@@ -4,6 +4,7 @@
 // `__assert_fail`, strings and GNU extensions).
 import type { SourcePos } from '../ir/cfg.js';
 import { unsupported } from '../diagnostics.js';
+import type { IntType, IntTypes } from './ctypes.js';
 
 export type BuiltinKind = 'assume' | 'assert' | 'error' | 'abort';
 
@@ -36,66 +37,47 @@ export function builtinArity(kind: BuiltinKind, name: string): number {
   return 0;
 }
 
-export interface Range {
-  readonly lo: bigint;
-  readonly hi: bigint;
-}
-
-export function signedRange(bits: number): Range {
-  const half = 1n << BigInt(bits - 1);
-  return { lo: -half, hi: half - 1n };
-}
-
-export const BOOL_RANGE: Range = { lo: 0n, hi: 1n };
-
-// `__VERIFIER_nondet_<suffix>` with a signed (or bool) result: the value range of the C type.
-const NONDET_SIGNED: ReadonlyMap<string, Range> = new Map([
-  ['int', signedRange(32)],
-  ['long', signedRange(64)],
-  ['longlong', signedRange(64)],
-  ['short', signedRange(16)],
-  ['char', signedRange(8)],
-  ['schar', signedRange(8)],
-  ['bool', BOOL_RANGE],
-  ['_Bool', BOOL_RANGE],
-]);
-
-const NONDET_UNSIGNED: ReadonlyMap<string, string> = new Map([
+// `__VERIFIER_nondet_<suffix>`: the C type of the result.
+const NONDET_TYPES: ReadonlyMap<string, string> = new Map([
+  ['int', 'int'],
   ['uint', 'unsigned int'],
   ['unsigned', 'unsigned int'],
+  ['long', 'long'],
   ['ulong', 'unsigned long'],
+  ['longlong', 'long long'],
   ['ulonglong', 'unsigned long long'],
+  ['short', 'short'],
   ['ushort', 'unsigned short'],
+  ['char', 'char'],
+  ['schar', 'signed char'],
   ['uchar', 'unsigned char'],
-  ['size_t', 'size_t'],
+  ['bool', '_Bool'],
+  ['_Bool', '_Bool'],
   ['u8', 'unsigned char'],
   ['u16', 'unsigned short'],
   ['u32', 'unsigned int'],
-  ['u64', 'unsigned long'],
+  ['u64', 'unsigned long long'],
+  ['int128', '__int128'],
+  ['uint128', 'unsigned __int128'],
   ['u128', 'unsigned __int128'],
 ]);
 
 const NONDET_PREFIX = '__VERIFIER_nondet_';
 
-/** Plain nondet helpers used by hand-written examples; their result is an `int`. */
+/** Plain nondet helpers used by hand-written examples; their result is an `int` unless a prototype says otherwise. */
 const PLAIN_NONDET = new Set(['nondet', 'nondet_int', 'unknown', '__VERIFIER_nondet']);
 
 export function isNondetName(name: string): boolean {
   return name.startsWith(NONDET_PREFIX) || PLAIN_NONDET.has(name);
 }
 
-/**
- * The value range of a nondet call's result, or an `unsupported:` error for unsigned and non-integer
- * kinds (wrap-around arithmetic and other types are not modelled).
- */
-export function nondetRange(name: string, pos: SourcePos): Range {
-  if (PLAIN_NONDET.has(name)) return signedRange(32);
+/** The C type of a nondet call's result (size_t follows the data model), or an `unsupported:` error
+ * for non-integer kinds. */
+export function nondetType(types: IntTypes, name: string, pos: SourcePos): IntType {
+  if (PLAIN_NONDET.has(name)) return types.int;
   const suffix = name.slice(NONDET_PREFIX.length);
-  const signed = NONDET_SIGNED.get(suffix);
-  if (signed) return signed;
-  const unsignedType = NONDET_UNSIGNED.get(suffix);
-  if (unsignedType !== undefined) {
-    throw unsupported(`unsigned type '${unsignedType}' in ${name}() (wrap-around arithmetic is not modelled)`, pos);
-  }
+  if (suffix === 'size_t') return types.sizeT;
+  const typeName = NONDET_TYPES.get(suffix);
+  if (typeName !== undefined) return types.named(typeName);
   throw unsupported(`non-integer nondet function ${name}()`, pos);
 }

@@ -1,19 +1,23 @@
 // State of lowering one function: the CFG under construction with its "current location" cursor,
 // block scopes mapping C names to IR variables (renaming shadowing locals), temporaries, and the
 // loop stack for break/continue. Program-wide facts (globals, function signatures) come in ProgramInfo.
-import type { SourcePos, Stmt as IrStmt } from '../ir/cfg.js';
+import type { Property, SourcePos, Stmt as IrStmt } from '../ir/cfg.js';
 import { syntaxError, unsupported } from '../diagnostics.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { CfgBuilder, type LocationOptions } from './cfg-builder.js';
 import type { CType } from './ast.js';
-import type { ScalarType } from './ctypes.js';
+import { builtinArity, builtinKind, isNondetName, nondetType } from './builtins.js';
+import { returnType, type IntType, type IntTypes } from './ctypes.js';
+import type { Callee, TypingScope } from './typed.js';
 
 export interface VarSymbol {
   readonly kind: 'var';
   /** The IR variable name. */
   readonly ir: string;
-  readonly type: ScalarType;
+  readonly type: IntType;
 }
 
 /** A name that exists in C but cannot be used in code (e.g. a global of an unsupported type). */
@@ -27,13 +31,15 @@ export type Symbol = VarSymbol | UnusableSymbol;
 
 export interface FunctionSignature {
   readonly name: string;
-  readonly params: readonly ScalarType[];
-  readonly ret: ScalarType | null;
+  readonly params: readonly IntType[];
+  readonly ret: IntType | null;
   readonly pos: SourcePos;
 }
 
 export interface ProgramInfo {
   readonly file: string;
+  readonly types: IntTypes;
+  readonly property: Property;
   /** Every identifier in the source: generated names (temporaries, renamed locals) avoid them. */
   readonly identifiers: ReadonlySet<string>;
   readonly enumConstants: ReadonlySet<string>;
@@ -50,7 +56,22 @@ interface LoopTargets {
   readonly continueTo: number;
 }
 
-export class FunctionContext {
+/**
+ * Whether the front end states a value's range as an assumption wherever it havocs one (inputs,
+ * nondet calls, uninitialised locals): for unsigned and sub-int types, whose wrap-arounds depend on
+ * it. Signed types of int rank and above keep unbounded values in the analyses, as before C types
+ * were modelled (an over-approximation; concrete runs still stay in range).
+ */
+export function rangeAssumed(type: IntType): boolean {
+  return !type.signed || type.rank < 3;
+}
+
+export function rangeFormula(target: string, type: IntType): Formula {
+  const v = L.variable(target);
+  return F.and(F.compare(v, '>=', L.constant(type.range.lo)), F.compare(v, '<=', L.constant(type.range.hi)));
+}
+
+export class FunctionContext implements TypingScope {
   readonly builder = new CfgBuilder();
   readonly entry: number;
   readonly exit: number;
@@ -62,6 +83,8 @@ export class FunctionContext {
   /** IR names bound by the enclosing scopes (with multiplicity for safety). */
   private readonly liveNames = new Map<string, number>();
   private readonly localNames: string[] = [];
+  /** C type names of the declared parameters and locals, by IR name. */
+  readonly varTypes = new Map<string, string>();
   private readonly generated = new Set<string>();
   private tempCounter = 0;
   private readonly loops: LoopTargets[] = [];
@@ -69,7 +92,7 @@ export class FunctionContext {
   constructor(
     readonly program: ProgramInfo,
     readonly name: string,
-    readonly returnType: ScalarType | null,
+    readonly returnType: IntType | null,
     globals: ReadonlyMap<string, Symbol>,
     readonly pos: SourcePos,
   ) {
@@ -84,6 +107,10 @@ export class FunctionContext {
 
   get file(): string {
     return this.program.file;
+  }
+
+  get types(): IntTypes {
+    return this.program.types;
   }
 
   get locals(): readonly string[] {
@@ -121,22 +148,24 @@ export class FunctionContext {
     return name;
   }
 
-  declareParam(cName: string, type: ScalarType, pos: SourcePos): VarSymbol {
+  declareParam(cName: string, type: IntType, pos: SourcePos): VarSymbol {
     const scope = this.scopes[this.scopes.length - 1]!;
     if (scope.has(cName)) throw syntaxError(`redefinition of parameter '${cName}'`, pos);
     const ir = this.declarationName(cName);
     this.paramNames.add(ir);
+    this.varTypes.set(ir, type.name);
     const sym: VarSymbol = { kind: 'var', ir, type };
     scope.set(cName, sym);
     return sym;
   }
 
-  declareLocal(cName: string, type: ScalarType, pos: SourcePos): VarSymbol {
+  declareLocal(cName: string, type: IntType, pos: SourcePos): VarSymbol {
     const scope = this.scopes[this.scopes.length - 1]!;
     if (scope.has(cName)) throw syntaxError(`redefinition of '${cName}'`, pos);
     const ir = this.declarationName(cName);
     this.bindLive(ir);
     if (!this.localNames.includes(ir)) this.localNames.push(ir);
+    this.varTypes.set(ir, type.name);
     const sym: VarSymbol = { kind: 'var', ir, type };
     scope.set(cName, sym);
     return sym;
@@ -212,6 +241,43 @@ export class FunctionContext {
 
   read(cName: string, pos: SourcePos): Linear {
     return L.variable(this.variable(cName, pos).ir);
+  }
+
+  /** What a call of `name` means: a defined function, a nondet function, a builtin; else the diagnostic. */
+  callee(name: string, pos: SourcePos): Callee {
+    if (this.lookup(name) !== undefined) throw syntaxError(`called object '${name}' is not a function`, pos);
+    const sig = this.program.functions.get(name);
+    if (sig) return { kind: 'function', sig };
+    if (isNondetName(name)) {
+      const proto = this.program.prototypes.get(name);
+      if (!name.startsWith('__VERIFIER_nondet_') && proto) {
+        // A hand-written `nondet()` takes its type from its declared return type.
+        const ret = returnType(this.types, proto.ret, pos, name);
+        if (ret === null) throw syntaxError(`'${name}' returns void`, pos);
+        return { kind: 'nondet', type: ret };
+      }
+      return { kind: 'nondet', type: nondetType(this.types, name, pos) };
+    }
+    const kind = builtinKind(name);
+    if (kind === undefined) {
+      const declared = this.program.prototypes.has(name) ? 'declared but not defined' : 'not declared';
+      throw unsupported(`call to undefined function '${name}' (${declared})`, pos);
+    }
+    return { kind: 'builtin', builtin: kind, arity: builtinArity(kind, name) };
+  }
+
+  /** `target := ?` with a value of the given type (and its range assumed, see rangeAssumed). */
+  havocValue(target: string, type: IntType, pos: SourcePos): void {
+    this.emit({ kind: 'havoc', target, range: type.range }, pos);
+    if (rangeAssumed(type)) this.emit({ kind: 'assume', cond: rangeFormula(target, type) }, pos);
+  }
+
+  /** The check that a signed operation stays in range: a premise for reachability (concrete runs
+   * check it; analyses may drop it), the property itself for no-overflow. */
+  overflowCheck(cond: Formula, pos: SourcePos): void {
+    if (cond.kind === 'true') return;
+    if (this.program.property === 'no-overflow') this.emit({ kind: 'assert', cond, overflow: true }, pos);
+    else this.emit({ kind: 'assume', cond, premise: true }, pos);
   }
 
   // ---- emission ----

@@ -30,7 +30,9 @@ test('longest-match punctuators', (t) => {
 test('integer constants: decimal, hex, octal, suffixes', (t) => {
   const values = tokenize('10 0x1F 017 0 42L 7ll 3u 5UL', 'f.c').filter((tk) => tk.kind === 'int');
   t.deepEqual(values.map((tk) => tk.value), [10n, 31n, 15n, 0n, 42n, 7n, 3n, 5n]);
-  t.deepEqual(values.map((tk) => tk.unsignedSuffix), [false, false, false, false, false, false, true, true]);
+  t.deepEqual(values.map((tk) => tk.suffix?.unsigned), [false, false, false, false, false, false, true, true]);
+  t.deepEqual(values.map((tk) => tk.suffix?.longs), [0, 0, 0, 0, 1, 2, 0, 1]);
+  t.deepEqual(values.map((tk) => tk.decimal), [true, false, false, true, true, true, true, true]);
   t.is(tokenize('99999999999999999999999', 'f.c')[0]!.value, 99999999999999999999999n, 'exact, no float rounding');
 });
 

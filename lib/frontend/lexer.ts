@@ -4,6 +4,7 @@
 // are recorded so the lowering can reject them with a precise message rather than the lexer guessing.
 import type { SourcePos } from '../ir/cfg.js';
 import { syntaxError } from '../diagnostics.js';
+import type { LiteralSuffix } from './ctypes.js';
 
 export type TokenKind = 'ident' | 'int' | 'float' | 'char' | 'string' | 'punct' | 'eof';
 
@@ -13,8 +14,11 @@ export interface Token {
   readonly pos: SourcePos;
   /** Value of an integer or character constant. */
   readonly value?: bigint;
-  /** An integer constant with a `u`/`U` suffix (an unsigned constant). */
-  readonly unsignedSuffix?: boolean;
+  /** An integer constant's suffix (`u`, `l`, `ll` and their combinations), which with its radix
+   * decides its C type. */
+  readonly suffix?: LiteralSuffix;
+  /** An integer constant written in decimal (its candidate types differ from hex and octal ones). */
+  readonly decimal?: boolean;
 }
 
 // Longest first, so the greedy match picks `<<=` over `<<` over `<`.
@@ -238,7 +242,9 @@ function numberToken(text: string, pos: SourcePos): Token {
     } else {
       value = BigInt(digits); // BigInt understands 0x… and 0b…
     }
-    return { kind: 'int', text, pos, value, unsignedSuffix: /[uU]/.test(suffix) };
+    const longs = /ll|LL/.test(suffix) ? 2 : /[lL]/.test(suffix) ? 1 : 0;
+    const decimal = !/^0[xXbB0-9]/.test(digits) || digits === '0';
+    return { kind: 'int', text, pos, value, suffix: { unsigned: /[uU]/.test(suffix), longs }, decimal };
   }
   if (/^([0-9]*\.[0-9]*([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]*[pP][+-]?[0-9]+)[fFlL]?$/.test(text) && text !== '.') {
     return { kind: 'float', text, pos };

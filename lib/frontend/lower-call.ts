@@ -1,159 +1,115 @@
-// Lowering of calls: the verification builtins (assume/assert/reach_error/abort/exit), the nondet
-// family (havoc with the C type's range) and calls of defined procedures. assume/assert conditions are
-// tested as one formula when their side effects happen unconditionally.
+// Lowering of calls: the verification builtins (assume/assert/reach_error/abort/exit) and calls of
+// defined procedures (arguments already converted to the parameter types by typed.ts). assume/assert
+// conditions are tested as one formula when their side effects happen unconditionally. Under the
+// no-overflow property an assertion only stops the run (SV-COMP's reach_error aborts): the property
+// checked is the overflow checks'.
 import type { SourcePos } from '../ir/cfg.js';
-import { syntaxError, unsupported } from '../diagnostics.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import type { Expr } from './ast.js';
-import { builtinArity, builtinKind, isNondetName, nondetRange, type Range } from './builtins.js';
 import type { FunctionContext } from './context.js';
-import { returnType } from './ctypes.js';
 import { lowerCondition, lowerEffect, lowerOperands, lowerValue, pureFormula } from './lower-expr.js';
-import { isComparison, isPure, negate, voidValueError } from './pure.js';
+import { negate } from './pure.js';
+import { isPure, voidValueError, type TExpr } from './typed.js';
 
-type CallExpr = Expr & { kind: 'call' };
+type CallExpr = TExpr & { kind: 'call' | 'builtin' };
 
-export function isNondetCall(ctx: FunctionContext, name: string): boolean {
-  return isNondetName(name) && !ctx.program.functions.has(name) && ctx.lookup(name) === undefined;
-}
-
-export function nondetCallRange(ctx: FunctionContext, e: CallExpr): Range {
-  const name = (e.callee as Expr & { kind: 'ident' }).name;
-  if (e.args.length > 0) throw syntaxError(`too many arguments to function '${name}' (expected 0, got ${e.args.length})`, e.args[0]!.pos);
-  const proto = ctx.program.prototypes.get(name);
-  if (!name.startsWith('__VERIFIER_nondet_') && proto) {
-    // A hand-written `nondet()` takes its range from its declared return type.
-    const ret = returnType(proto.ret, e.pos, name);
-    if (ret === null) throw syntaxError(`'${name}' returns void`, e.pos);
-    return ret.range;
-  }
-  return nondetRange(name, e.callee.pos);
-}
-
-/**
- * A call: a builtin (assume/assert/reach_error/abort/exit), a nondet function (havoc with the C
- * type's range) or a defined procedure. Returns the result value when `valueNeeded`.
- */
-export function lowerCall(ctx: FunctionContext, e: CallExpr, target: string | null, valueNeeded: boolean): Linear | null {
-  if (e.callee.kind !== 'ident') throw unsupported('call through a function pointer or expression', e.callee.pos);
-  const name = e.callee.name;
-  const shadow = ctx.lookup(name);
-  if (shadow !== undefined) throw syntaxError(`called object '${name}' is not a function`, e.callee.pos);
-
-  const sig = ctx.program.functions.get(name);
-  if (sig) {
-    if (e.args.length !== sig.params.length) {
-      const which = e.args.length > sig.params.length ? 'many' : 'few';
-      throw syntaxError(`too ${which} arguments to function '${name}' (expected ${sig.params.length}, got ${e.args.length})`, e.pos);
-    }
-    const args = lowerOperands(ctx, e.args);
-    if (sig.ret === null && valueNeeded) voidValueError(e.pos);
+/** A call of a defined procedure or a builtin. Returns the result value when `valueNeeded`. */
+export function lowerCall(ctx: FunctionContext, t: CallExpr, target: string | null, valueNeeded: boolean): Linear | null {
+  if (t.kind === 'call') {
+    const args = lowerOperands(ctx, t.args);
+    if (t.type === null && valueNeeded) voidValueError(t.pos);
     const result = target ?? (valueNeeded ? ctx.temp() : null);
-    ctx.emit({ kind: 'call', target: result, callee: name, args }, e.pos);
+    ctx.emit({ kind: 'call', target: result, callee: t.callee, args }, t.pos);
     return result === null ? null : L.variable(result);
   }
-
-  if (isNondetName(name)) {
-    const range = nondetCallRange(ctx, e);
-    if (!valueNeeded && target === null) return null;
-    const t = target ?? ctx.temp();
-    ctx.emit({ kind: 'havoc', target: t, range }, e.pos);
-    return L.variable(t);
-  }
-
-  const kind = builtinKind(name);
-  if (kind === undefined) {
-    const declared = ctx.program.prototypes.has(name) ? 'declared but not defined' : 'not declared';
-    throw unsupported(`call to undefined function '${name}' (${declared})`, e.callee.pos);
-  }
-  const arity = builtinArity(kind, name);
-  if (e.args.length !== arity) {
-    const which = e.args.length > arity ? 'many' : 'few';
-    throw syntaxError(`too ${which} arguments to function '${name}' (expected ${arity}, got ${e.args.length})`, e.pos);
-  }
-  if (valueNeeded) voidValueError(e.pos);
-  switch (kind) {
+  if (valueNeeded) voidValueError(t.pos);
+  const stopsOnly = ctx.program.property === 'no-overflow';
+  switch (t.builtin) {
     case 'assume':
-      lowerAssume(ctx, e.args[0]!, e.pos);
+      lowerAssume(ctx, t.args[0]!, t.pos);
       break;
     case 'assert':
-      lowerAssert(ctx, e.args[0]!, e.pos);
+      if (stopsOnly) lowerAssume(ctx, t.args[0]!, t.pos);
+      else lowerAssert(ctx, t.args[0]!, t.pos);
       break;
     case 'error':
-      ctx.emit({ kind: 'assert', cond: F.FALSE }, e.pos);
+      if (stopsOnly) ctx.jump(ctx.newLocation(), t.pos, { kind: 'assume', cond: F.FALSE });
+      else ctx.emit({ kind: 'assert', cond: F.FALSE }, t.pos);
       break;
     case 'abort':
-      for (const a of e.args) lowerEffect(ctx, a);
+      for (const a of t.args) lowerEffect(ctx, a);
       // The run stops here: nothing follows (the target is a dead end).
-      ctx.jump(ctx.newLocation(), e.pos, { kind: 'assume', cond: F.FALSE });
+      ctx.jump(ctx.newLocation(), t.pos, { kind: 'assume', cond: F.FALSE });
       break;
   }
   return null;
 }
 
 /**
- * True when every side effect of e happens whatever the values are: none sits in the right operand
- * of `&&`/`||` or in an arm of `?:`. Then e can be evaluated first and tested as one formula.
+ * True when every side effect of t happens whatever the values are: none sits in the right operand
+ * of `&&`/`||` or in an arm of `?:`. Then t can be evaluated first and tested as one formula.
  */
-function effectsUnconditional(e: Expr): boolean {
-  if (isPure(e)) return true;
-  switch (e.kind) {
-    case 'binary':
-      if (e.op === '&&' || e.op === '||') return effectsUnconditional(e.left) && isPure(e.right);
-      return effectsUnconditional(e.left) && effectsUnconditional(e.right);
+function effectsUnconditional(t: TExpr): boolean {
+  if (isPure(t)) return true;
+  switch (t.kind) {
+    case 'logic':
+      return effectsUnconditional(t.left) && isPure(t.right);
     case 'cond':
-      return effectsUnconditional(e.test) && isPure(e.then) && isPure(e.else);
-    case 'unary':
-    case 'cast':
-      return effectsUnconditional(e.arg);
+      return effectsUnconditional(t.test) && isPure(t.then) && isPure(t.else);
+    case 'arith':
+    case 'compare':
+      return effectsUnconditional(t.left) && effectsUnconditional(t.right);
+    case 'convert':
+    case 'neg':
+    case 'bitnot':
+    case 'not':
+      return effectsUnconditional(t.arg);
+    case 'shift':
+      return effectsUnconditional(t.left);
     case 'comma':
-      return effectsUnconditional(e.right);
+      return effectsUnconditional(t.right);
     default:
       return true;
   }
 }
 
-/** The truth of e as one formula, its side effects emitted first; null when that is not possible. */
-function conditionFormula(ctx: FunctionContext, e: Expr): Formula | null {
-  if (isPure(e)) return pureFormula(ctx, e);
-  if (!effectsUnconditional(e)) return null;
-  return evaluatedFormula(ctx, e);
+/** The truth of t as one formula, its side effects emitted first; null when that is not possible. */
+function conditionFormula(ctx: FunctionContext, t: TExpr): Formula | null {
+  if (isPure(t)) return pureFormula(ctx, t);
+  if (!effectsUnconditional(t)) return null;
+  return evaluatedFormula(ctx, t);
 }
 
-function evaluatedFormula(ctx: FunctionContext, e: Expr): Formula {
-  if (isPure(e)) {
-    const f = pureFormula(ctx, e);
+function evaluatedFormula(ctx: FunctionContext, t: TExpr): Formula {
+  if (isPure(t)) {
+    const f = pureFormula(ctx, t);
     if (f) return f;
   }
-  switch (e.kind) {
-    case 'unary':
-      if (e.op === '!') return negate(evaluatedFormula(ctx, e.arg));
-      break;
-    case 'binary':
-      if (e.op === '&&' || e.op === '||') {
-        const left = evaluatedFormula(ctx, e.left);
-        const right = evaluatedFormula(ctx, e.right);
-        return e.op === '&&' ? F.and(left, right) : F.or(left, right);
-      }
-      if (isComparison(e.op)) {
-        const [a, b] = lowerOperands(ctx, [e.left, e.right]);
-        return F.compare(a!, e.op, b!);
-      }
-      break;
+  switch (t.kind) {
+    case 'not':
+      return negate(evaluatedFormula(ctx, t.arg));
+    case 'logic': {
+      const left = evaluatedFormula(ctx, t.left);
+      const right = evaluatedFormula(ctx, t.right);
+      return t.op === '&&' ? F.and(left, right) : F.or(left, right);
+    }
+    case 'compare': {
+      const [a, b] = lowerOperands(ctx, [t.left, t.right]);
+      return F.compare(a!, t.op, b!);
+    }
     case 'comma':
-      lowerEffect(ctx, e.left);
-      return evaluatedFormula(ctx, e.right);
+      lowerEffect(ctx, t.left);
+      return evaluatedFormula(ctx, t.right);
     default:
       break;
   }
-  return F.not(F.eqZero(lowerValue(ctx, e)));
+  return F.not(F.eqZero(lowerValue(ctx, t)));
 }
 
-function lowerAssume(ctx: FunctionContext, e: Expr, pos: SourcePos): void {
-  const f = conditionFormula(ctx, e);
+function lowerAssume(ctx: FunctionContext, t: TExpr, pos: SourcePos): void {
+  const f = conditionFormula(ctx, t);
   if (f) {
     if (f.kind !== 'true') ctx.emit({ kind: 'assume', cond: f }, pos);
     return;
@@ -161,12 +117,12 @@ function lowerAssume(ctx: FunctionContext, e: Expr, pos: SourcePos): void {
   // Short-circuit evaluation; the false outcome leads to a location with no way out (blocked).
   const yes = ctx.newLocation();
   const no = ctx.newLocation();
-  lowerCondition(ctx, e, yes, no);
+  lowerCondition(ctx, t, yes, no);
   ctx.cur = yes;
 }
 
-function lowerAssert(ctx: FunctionContext, e: Expr, pos: SourcePos): void {
-  const f = conditionFormula(ctx, e);
+function lowerAssert(ctx: FunctionContext, t: TExpr, pos: SourcePos): void {
+  const f = conditionFormula(ctx, t);
   if (f) {
     ctx.emit({ kind: 'assert', cond: f }, pos);
     return;
@@ -174,7 +130,7 @@ function lowerAssert(ctx: FunctionContext, e: Expr, pos: SourcePos): void {
   // Short-circuit evaluation; the false outcome fails via assert(false).
   const yes = ctx.newLocation();
   const no = ctx.newLocation();
-  lowerCondition(ctx, e, yes, no);
+  lowerCondition(ctx, t, yes, no);
   ctx.edge(no, yes, { kind: 'assert', cond: F.FALSE }, pos);
   ctx.cur = yes;
 }

@@ -1,51 +1,144 @@
-// Lowering of expressions into CFG edges at the context's cursor, in three modes: as a value (a linear
-// expression, statements emitted for side effects, calls and divisions), as a condition (edges to a
-// true and a false target) and for effect only (expression statements, for-steps). Side-effect-free
-// parts go through ./pure.ts so that a branch gets one assume edge with the whole formula.
+// Lowering of typed expressions into CFG edges at the context's cursor, in three modes: as a value (a
+// linear expression, statements emitted for side effects, calls, quotients and wrap-arounds), as a
+// condition (edges to a true and a false target) and for effect only (expression statements,
+// for-steps). Side-effect-free parts go through ./pure.ts so that a branch gets one assume edge with
+// the whole formula. Every signed operation that can leave its type's range gets an overflow check
+// first (FunctionContext.overflowCheck): a premise for reachability, an assertion for no-overflow.
 import type { SourcePos } from '../ir/cfg.js';
-import { syntaxError, unsupported } from '../diagnostics.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import type { Expr } from './ast.js';
 import type { FunctionContext, VarSymbol } from './context.js';
-import { INT } from './ctypes.js';
-import { isNondetCall, lowerCall, nondetCallRange } from './lower-call.js';
-import {
-  castTarget, constantDivisor, divisionsToPrepare, formulaOf, isComparison, isPure, multiply, negate, rejectExpression,
-  TooManyCases, valueCases, voidValueError, type Case,
-} from './pure.js';
+import { contains, convertConstant, type IntType, type Range } from './ctypes.js';
+import { lowerCall } from './lower-call.js';
+import { negate, preparation, PureEvaluator, TooManyCases, wrapCases, wrapCounts, wraps, type Case } from './pure.js';
+import { constantValue, isPure, mathRange, mayOverflow, valueRange, voidValueError, type TExpr, type ValueExpr } from './typed.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Pure expressions
 
-/** Guarded values of a pure expression, its divisions emitted first; null if it splits too much. */
-function pureCases(ctx: FunctionContext, e: Expr): Case[] | null {
+/**
+ * Emits what a pure expression needs before its cases can be stated, innermost first: the overflow
+ * check of each signed operation (under the condition that the operation is evaluated at all: the
+ * right of `&&`, an arm of `?:`), quotients, and ghost-counted wrap-arounds (those always have a
+ * value, so they are emitted whatever the conditions). Returns the evaluator over those values, or
+ * null when the expression splits into too many cases (the caller then branches).
+ */
+function preparePure(ctx: FunctionContext, t: TExpr): PureEvaluator | null {
+  const prepared = new Map<TExpr, Linear>();
+  const evaluator = new PureEvaluator(prepared);
+  const visit = (x: TExpr, cond: Formula): void => {
+    switch (x.kind) {
+      case 'logic': {
+        visit(x.left, cond);
+        const left = evaluator.formula(x.left);
+        visit(x.right, F.and(cond, x.op === '&&' ? left : negate(left)));
+        break;
+      }
+      case 'cond': {
+        visit(x.test, cond);
+        const test = evaluator.formula(x.test);
+        visit(x.then, F.and(cond, test));
+        visit(x.else, F.and(cond, negate(test)));
+        break;
+      }
+      case 'convert':
+      case 'neg':
+      case 'bitnot':
+      case 'not':
+      case 'discard':
+        visit(x.arg, cond);
+        break;
+      case 'shift':
+        visit(x.left, cond);
+        break;
+      case 'arith':
+      case 'compare':
+      case 'comma':
+        visit(x.left, cond);
+        visit(x.right, cond);
+        break;
+      default:
+        break;
+    }
+    if (x.type === null) return;
+    const v = x as ValueExpr;
+    const check = overflowCondition(v, (y) => (y === v ? evaluator.mathCases(v) : evaluator.cases(y)));
+    if (check) ctx.overflowCheck(F.implies(cond, check), opPos(v));
+    switch (preparation(v)) {
+      case 'quotient': {
+        const dividend = materialise(ctx, evaluator.cases(v.kind === 'shift' ? v.left : (v as ValueExpr & { kind: 'arith' }).left), v.pos);
+        prepared.set(v, quotient(ctx, v, dividend));
+        break;
+      }
+      case 'wrap':
+        prepared.set(v, ghostWrap(ctx, materialise(ctx, evaluator.mathCases(v), v.pos), v.type, opPos(v)));
+        break;
+      case 'none':
+        break;
+    }
+  };
   try {
-    return valueCases(e, ctx, prepareDivisions(ctx, e));
+    visit(t, F.TRUE);
+    return evaluator;
   } catch (err) {
     if (err instanceof TooManyCases) return null;
     throw err;
   }
 }
 
-export function pureFormula(ctx: FunctionContext, e: Expr): Formula | null {
+function opPos(t: ValueExpr): SourcePos {
+  return t.kind === 'arith' || t.kind === 'shift' || t.kind === 'compare' ? t.opPos : t.pos;
+}
+
+/** Guarded values of a pure expression, what it needs emitted first; null if it splits too much. */
+function pureCases(ctx: FunctionContext, t: TExpr): Case[] | null {
+  const evaluator = preparePure(ctx, t);
+  if (!evaluator) return null;
   try {
-    return formulaOf(e, ctx, prepareDivisions(ctx, e));
+    return evaluator.cases(t);
   } catch (err) {
     if (err instanceof TooManyCases) return null;
     throw err;
   }
 }
 
-function prepareDivisions(ctx: FunctionContext, e: Expr): Map<Expr, Linear> {
-  const divisions = new Map<Expr, Linear>();
-  divisionsToPrepare(e, ctx, divisions, (node, dividend, k) => {
-    const value = materialise(ctx, dividend, node.pos);
-    return divide(ctx, value, k, node.op as '/' | '%', node.opPos);
-  });
-  return divisions;
+export function pureFormula(ctx: FunctionContext, t: TExpr): Formula | null {
+  const evaluator = preparePure(ctx, t);
+  if (!evaluator) return null;
+  try {
+    return evaluator.formula(t);
+  } catch (err) {
+    if (err instanceof TooManyCases) return null;
+    throw err;
+  }
+}
+
+/**
+ * The condition under which a signed operation stays in its type's range, over its mathematical
+ * value's cases (only the bounds it can cross); null when it cannot overflow. A left shift is also
+ * undefined for a negative operand, and `INT_MIN % -1` though its value would be 0 (C11 6.5.5p6, 6.5.7p4).
+ */
+function overflowCondition(t: ValueExpr, casesOf: (t: ValueExpr) => Case[]): Formula | null {
+  const type = t.type;
+  if (!type.signed) return null;
+  if (t.kind === 'arith' && t.op === '%' && constantValue(t.right) === -1n) {
+    if (valueRange(t.left as ValueExpr).lo > type.range.lo) return null;
+    return F.and(...casesOf(t.left as ValueExpr).map((c) => F.implies(c.guard, F.compare(c.value, '!=', L.constant(type.range.lo)))));
+  }
+  const negativeShift = t.kind === 'shift' && t.op === '<<' && valueRange(t.left as ValueExpr).lo < 0n;
+  if (!mayOverflow(t) && !negativeShift) return null;
+  const m = mathRange(t);
+  const parts = casesOf(t).map((c) =>
+    F.implies(c.guard, F.and(
+      m.hi > type.range.hi ? F.compare(c.value, '<=', L.constant(type.range.hi)) : F.TRUE,
+      m.lo < type.range.lo ? F.compare(c.value, '>=', L.constant(type.range.lo)) : F.TRUE,
+    )));
+  if (negativeShift) {
+    parts.push(...casesOf((t as ValueExpr & { kind: 'shift' }).left as ValueExpr).map((c) => F.implies(c.guard, F.compare(c.value, '>=', L.constant(0n)))));
+  }
+  return F.and(...parts);
 }
 
 /** A single linear value for a case list (a temporary assigned per case when there are several). */
@@ -73,18 +166,46 @@ function assignCases(ctx: FunctionContext, target: string, cases: readonly Case[
 }
 
 /**
- * `e / k` (or `e % k`) with C's truncation toward zero: a fresh q, havoc, and one assume that splits
- * on the sign of e: `e >= 0 && m*t <= e <= m*t + m - 1 || e < 0 && m*t - m + 1 <= e <= m*t`, where
- * m = |k| and t = sign(k)*q is the quotient by m. The remainder is `e - k*q`.
+ * The quotient node's value (`e / k`, `e % k`, `e >> c`): a fresh q, a ghost havoc, and one assume.
+ * Division truncates toward zero and splits on the sign of e: `e >= 0 && m*t <= e <= m*t + m - 1 ||
+ * e < 0 && m*t - m + 1 <= e <= m*t`, where m = |k| and t = sign(k)*q; the remainder is `e - k*q`.
+ * A right shift by c is floor division by 2^c (gcc shifts negative values arithmetically).
  */
-function divide(ctx: FunctionContext, e: Linear, k: bigint, op: '/' | '%', pos: SourcePos): Linear {
-  if (k === 1n || k === -1n) return op === '/' ? L.scale(e, k) : L.constant(0n);
+function quotient(ctx: FunctionContext, t: ValueExpr, e: Linear): Linear {
   const q = ctx.temp();
+  if (t.kind === 'shift') {
+    const p = 1n << t.amount;
+    ctx.emit({ kind: 'havoc', target: q, ghost: true }, t.opPos);
+    const pq = L.variable(q, p);
+    ctx.emit({ kind: 'assume', cond: F.and(F.geqZero(L.sub(e, pq)), F.geqZero(L.addConstant(L.sub(pq, e), p - 1n))) }, t.opPos);
+    return L.variable(q);
+  }
+  const node = t as ValueExpr & { kind: 'arith' };
+  const k = constantValue(node.right)!;
   const m = k < 0n ? -k : k;
   const mt = L.variable(q, k < 0n ? -m : m);
-  ctx.emit({ kind: 'havoc', target: q }, pos);
-  ctx.emit({ kind: 'assume', cond: F.truncatedMultiple(e, mt, m) }, pos);
-  return op === '/' ? L.variable(q) : L.sub(e, L.variable(q, k));
+  ctx.emit({ kind: 'havoc', target: q, ghost: true }, node.opPos);
+  ctx.emit({ kind: 'assume', cond: F.truncatedMultiple(e, mt, m) }, node.opPos);
+  return node.op === '/' ? L.variable(q) : L.sub(e, L.variable(q, k));
+}
+
+/** `e` reduced into t's range with a ghost count k: `t.lo <= e - 2^N k <= t.hi` pins k. */
+function ghostWrap(ctx: FunctionContext, e: Linear, t: IntType, pos: SourcePos): Linear {
+  if (L.isConstant(e)) return L.constant(convertConstant(e.constant, t));
+  const k = ctx.temp();
+  const r = L.sub(e, L.variable(k, 1n << BigInt(t.bits)));
+  ctx.emit({ kind: 'havoc', target: k, ghost: true }, pos);
+  ctx.emit({ kind: 'assume', cond: F.and(F.geqZero(L.addConstant(r, -t.range.lo)), F.geqZero(L.addConstant(L.negate(r), t.range.hi))) }, pos);
+  return r;
+}
+
+/** A computed value `e` (in `range`) reduced into t's range: guarded cases or a ghost count. */
+function wrapValue(ctx: FunctionContext, e: Linear, range: Range, t: IntType, pos: SourcePos): Linear {
+  if (L.isConstant(e)) return L.constant(convertConstant(e.constant, t));
+  if (contains(t.range, range)) return e;
+  const counts = wrapCounts(range, t);
+  if (counts.hi - counts.lo + 1n > 3n) return ghostWrap(ctx, e, t, pos);
+  return materialise(ctx, wrapCases([{ guard: F.TRUE, value: e }], counts, t), pos);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -102,188 +223,210 @@ export function branch(ctx: FunctionContext, f: Formula, yes: number, no: number
   ctx.cur = null;
 }
 
-/** Edges from the cursor to `yes` when e is non-zero and to `no` otherwise; the cursor is unset after. */
-export function lowerCondition(ctx: FunctionContext, e: Expr, yes: number, no: number): void {
-  if (isPure(e)) {
-    const f = pureFormula(ctx, e);
+/** Edges from the cursor to `yes` when t is non-zero and to `no` otherwise; the cursor is unset after. */
+export function lowerCondition(ctx: FunctionContext, t: TExpr, yes: number, no: number): void {
+  if (t.type === null) voidValueError(t.pos);
+  if (isPure(t)) {
+    const f = pureFormula(ctx, t);
     if (f) {
-      branch(ctx, f, yes, no, e.pos);
+      branch(ctx, f, yes, no, t.pos);
       return;
     }
   }
-  switch (e.kind) {
-    case 'unary':
-      if (e.op === '!') {
-        lowerCondition(ctx, e.arg, no, yes);
-        return;
-      }
-      break;
-    case 'binary':
-      if (e.op === '&&' || e.op === '||') {
-        const middle = ctx.newLocation();
-        if (e.op === '&&') lowerCondition(ctx, e.left, middle, no);
-        else lowerCondition(ctx, e.left, yes, middle);
-        ctx.cur = middle;
-        lowerCondition(ctx, e.right, yes, no);
-        return;
-      }
-      if (isComparison(e.op)) {
-        const [a, b] = lowerOperands(ctx, [e.left, e.right]);
-        branch(ctx, F.compare(a!, e.op, b!), yes, no, e.pos);
-        return;
-      }
-      break;
+  switch (t.kind) {
+    case 'not':
+      lowerCondition(ctx, t.arg, no, yes);
+      return;
+    case 'logic': {
+      const middle = ctx.newLocation();
+      if (t.op === '&&') lowerCondition(ctx, t.left, middle, no);
+      else lowerCondition(ctx, t.left, yes, middle);
+      ctx.cur = middle;
+      lowerCondition(ctx, t.right, yes, no);
+      return;
+    }
+    case 'compare': {
+      const [a, b] = lowerOperands(ctx, [t.left, t.right]);
+      branch(ctx, F.compare(a!, t.op, b!), yes, no, t.pos);
+      return;
+    }
     case 'cond': {
       const thenLoc = ctx.newLocation();
       const elseLoc = ctx.newLocation();
-      lowerCondition(ctx, e.test, thenLoc, elseLoc);
+      lowerCondition(ctx, t.test, thenLoc, elseLoc);
       ctx.cur = thenLoc;
-      lowerCondition(ctx, e.then, yes, no);
+      lowerCondition(ctx, t.then, yes, no);
       ctx.cur = elseLoc;
-      lowerCondition(ctx, e.else, yes, no);
+      lowerCondition(ctx, t.else, yes, no);
       return;
     }
     case 'comma':
-      lowerEffect(ctx, e.left);
-      lowerCondition(ctx, e.right, yes, no);
+      lowerEffect(ctx, t.left);
+      lowerCondition(ctx, t.right, yes, no);
       return;
-    case 'cast':
-      if (castTarget(e.type, e.pos) === 'void') voidValueError(e.pos);
-      lowerCondition(ctx, e.arg, yes, no);
-      return;
+    case 'convert':
+      if (t.type.isBool || !wraps(t)) {
+        lowerCondition(ctx, t.arg, yes, no);
+        return;
+      }
+      break;
     default:
       break;
   }
-  const v = lowerValue(ctx, e);
-  branch(ctx, F.not(F.eqZero(v)), yes, no, e.pos);
+  const v = lowerValue(ctx, t);
+  branch(ctx, F.not(F.eqZero(v)), yes, no, t.pos);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Values
 
-/** The value of e as a linear expression over variables that hold at the cursor afterwards. */
-export function lowerValue(ctx: FunctionContext, e: Expr): Linear {
-  if (isPure(e)) {
-    const cases = pureCases(ctx, e);
-    if (cases) return materialise(ctx, cases, e.pos);
+/** The value of t as a linear expression over variables that hold at the cursor afterwards. */
+export function lowerValue(ctx: FunctionContext, t: TExpr): Linear {
+  if (t.type === null) voidValueError(t.pos);
+  if (isPure(t)) {
+    const cases = pureCases(ctx, t);
+    if (cases) return materialise(ctx, cases, t.pos);
   }
-  switch (e.kind) {
-    case 'unary':
-      if (e.op === '-') return L.negate(lowerValue(ctx, e.arg));
-      if (e.op === '+') return lowerValue(ctx, e.arg);
-      if (e.op === '!') return booleanValue(ctx, e);
-      return rejectExpression(e);
-    case 'binary': {
-      const op = e.op;
-      if (op === '+' || op === '-' || op === '*') {
-        const [a, b] = lowerOperands(ctx, [e.left, e.right]);
-        if (op === '+') return L.add(a!, b!);
-        if (op === '-') return L.sub(a!, b!);
-        return multiply(a!, b!, e.opPos);
+  const v = t as ValueExpr;
+  switch (v.kind) {
+    case 'const':
+      return L.constant(v.value);
+    case 'var':
+      return L.variable(v.ir);
+    case 'convert': {
+      if (v.type.isBool) return booleanValue(ctx, v.arg);
+      const a = lowerValue(ctx, v.arg);
+      return wrapValue(ctx, a, valueRange(v.arg as ValueExpr), v.type, v.pos);
+    }
+    case 'neg':
+    case 'bitnot': {
+      const a = lowerValue(ctx, v.arg);
+      const m = v.kind === 'neg' ? L.negate(a) : v.type.signed ? L.addConstant(L.negate(a), -1n) : L.addConstant(L.negate(a), v.type.range.hi);
+      return finishOperation(ctx, v, m);
+    }
+    case 'not':
+    case 'compare':
+    case 'logic':
+      return booleanValue(ctx, v);
+    case 'arith': {
+      if (v.op === '/' || v.op === '%') {
+        const a = lowerValue(ctx, v.left);
+        const k = constantValue(v.right)!;
+        checkOverflow(ctx, v, L.scale(a, k === -1n ? -1n : 1n), a);
+        if (k === 1n || k === -1n) return v.op === '/' ? L.scale(a, k) : L.constant(0n);
+        return quotient(ctx, v, a);
       }
-      if (op === '/' || op === '%') {
-        const k = divisorOf(ctx, e.right, e.opPos, op);
-        const a = lowerValue(ctx, e.left);
-        if (L.isConstant(a)) return L.constant(op === '/' ? a.constant / k : a.constant % k);
-        return divide(ctx, a, k, op, e.opPos);
-      }
-      if (isComparison(op) || op === '&&' || op === '||') return booleanValue(ctx, e);
-      return rejectExpression(e);
+      const [a, b] = lowerOperands(ctx, [v.left, v.right]);
+      const m = v.op === '+' ? L.add(a!, b!) : v.op === '-' ? L.sub(a!, b!) : L.isConstant(a!) ? L.scale(b!, a!.constant) : L.scale(a!, b!.constant);
+      return finishOperation(ctx, v, m);
+    }
+    case 'shift': {
+      const a = lowerValue(ctx, v.left);
+      if (v.op === '>>') return v.amount === 0n ? a : quotient(ctx, v, a);
+      return finishOperation(ctx, v, L.scale(a, 1n << v.amount), a);
     }
     case 'assign':
-      return lowerAssignment(ctx, e);
+      lowerInto(ctx, v.target, v.value, v.pos);
+      return L.variable(v.target.ir);
     case 'incdec':
-      return lowerIncDec(ctx, e, true);
+      return lowerIncDec(ctx, v, true);
     case 'cond': {
-      const t = ctx.temp();
-      lowerConditionalInto(ctx, e, (branchExpr) => lowerInto(ctx, { kind: 'var', ir: t, type: INT }, branchExpr, branchExpr.pos));
-      return L.variable(t);
+      const t2 = ctx.temp();
+      const sym: VarSymbol = { kind: 'var', ir: t2, type: v.type };
+      lowerConditionalInto(ctx, v, (arm) => lowerInto(ctx, sym, arm, arm.pos));
+      return L.variable(t2);
     }
     case 'comma':
-      lowerEffect(ctx, e.left);
-      return lowerValue(ctx, e.right);
+      lowerEffect(ctx, v.left);
+      return lowerValue(ctx, v.right);
     case 'call':
-      return lowerCall(ctx, e, null, true)!;
-    case 'cast': {
-      const target = castTarget(e.type, e.pos);
-      if (target === 'void') voidValueError(e.pos);
-      if (target === 'bool') return booleanValue(ctx, e.arg);
-      return lowerValue(ctx, e.arg);
+      return lowerCall(ctx, v, null, true)!;
+    case 'nondet': {
+      const t2 = ctx.temp();
+      ctx.havocValue(t2, v.type, v.pos);
+      return L.variable(t2);
     }
-    default:
-      return rejectExpression(e);
   }
 }
 
-/** The divisor of `/`/`%`: must be a pure expression that folds to a non-zero constant. */
-function divisorOf(ctx: FunctionContext, e: Expr, opPos: SourcePos, op: string): bigint {
-  if (!isPure(e)) throw unsupported(`${op === '/' ? 'division' : 'modulo'} by a non-constant expression`, opPos);
-  const cases = valueCases(e, ctx, new Map());
-  return constantDivisor(cases, opPos, op);
+/** The result of a non-pure `-`, `~`, `+`, `-`, `*` or `<<` with mathematical value m (`operand`: the
+ * shifted value): checked for overflow when signed, reduced into the type when unsigned. */
+function finishOperation(ctx: FunctionContext, t: ValueExpr, m: Linear, operand: Linear = m): Linear {
+  if (t.type.signed) {
+    checkOverflow(ctx, t, m, operand);
+    return m;
+  }
+  return wrapValue(ctx, m, mathRange(t), t.type, opPos(t));
 }
 
-/** 1 or 0 in a temporary, by branching on e. */
-function booleanValue(ctx: FunctionContext, e: Expr): Linear {
-  const t = ctx.temp();
-  assignTruth(ctx, t, e);
-  return L.variable(t);
+/** The overflow check of t, given its mathematical value m and the value of its (left) operand. */
+function checkOverflow(ctx: FunctionContext, t: ValueExpr, m: Linear, operand: Linear): void {
+  const check = overflowCondition(t, (x) => [{ guard: F.TRUE, value: x === t ? m : operand }]);
+  if (check) ctx.overflowCheck(check, opPos(t));
 }
 
-function assignTruth(ctx: FunctionContext, target: string, e: Expr): void {
+/** 1 or 0 in a temporary, by branching on t. */
+function booleanValue(ctx: FunctionContext, t: TExpr): Linear {
+  const v = ctx.temp();
+  assignTruth(ctx, v, t);
+  return L.variable(v);
+}
+
+function assignTruth(ctx: FunctionContext, target: string, t: TExpr): void {
   const yes = ctx.newLocation();
   const no = ctx.newLocation();
   const join = ctx.newLocation();
-  lowerCondition(ctx, e, yes, no);
-  ctx.edge(yes, join, { kind: 'assign', target, expr: L.constant(1n) }, e.pos);
-  ctx.edge(no, join, { kind: 'assign', target, expr: L.constant(0n) }, e.pos);
+  lowerCondition(ctx, t, yes, no);
+  ctx.edge(yes, join, { kind: 'assign', target, expr: L.constant(1n) }, t.pos);
+  ctx.edge(no, join, { kind: 'assign', target, expr: L.constant(0n) }, t.pos);
   ctx.cur = join;
 }
 
-/** `c ? a : b` with each branch lowered by `arm` and joined afterwards. */
-function lowerConditionalInto(ctx: FunctionContext, e: Expr & { kind: 'cond' }, arm: (branchExpr: Expr) => void): void {
+/** `c ? a : b` with each arm lowered by `arm` and joined afterwards. */
+function lowerConditionalInto(ctx: FunctionContext, t: TExpr & { kind: 'cond' }, arm: (armExpr: TExpr) => void): void {
   const thenLoc = ctx.newLocation();
   const elseLoc = ctx.newLocation();
   const join = ctx.newLocation();
-  lowerCondition(ctx, e.test, thenLoc, elseLoc);
+  lowerCondition(ctx, t.test, thenLoc, elseLoc);
   ctx.cur = thenLoc;
-  arm(e.then);
-  ctx.jump(join, e.then.pos);
+  arm(t.then);
+  ctx.jump(join, t.then.pos);
   ctx.cur = elseLoc;
-  arm(e.else);
-  ctx.jump(join, e.else.pos);
+  arm(t.else);
+  ctx.jump(join, t.else.pos);
   ctx.cur = join;
 }
 
 /** Variables an expression may write: assignment targets, and every global if it calls a procedure. */
-function mayWrite(ctx: FunctionContext, e: Expr, into: Set<string>): Set<string> {
-  switch (e.kind) {
-    case 'assign':
-    case 'incdec': {
-      const target = e.kind === 'assign' ? e.target : e.arg;
-      if (target.kind === 'ident') {
-        const sym = ctx.lookup(target.name);
-        if (sym?.kind === 'var') into.add(sym.ir);
-      }
-      if (e.kind === 'assign') mayWrite(ctx, e.value, into);
-      return into;
-    }
-    case 'call':
-      if (e.callee.kind === 'ident' && ctx.program.functions.has(e.callee.name)) {
-        for (const g of ctx.program.globalNames) into.add(g);
-      }
-      for (const a of e.args) mayWrite(ctx, a, into);
-      return into;
-    case 'unary':
-    case 'cast':
-      return mayWrite(ctx, e.arg, into);
-    case 'binary':
+function mayWrite(ctx: FunctionContext, t: TExpr, into: Set<string>): Set<string> {
+  if (t.kind === 'assign' || t.kind === 'incdec') into.add(t.target.ir);
+  if (t.kind === 'call') for (const g of ctx.program.globalNames) into.add(g);
+  switch (t.kind) {
+    case 'convert':
+    case 'neg':
+    case 'bitnot':
+    case 'not':
+    case 'discard':
+      return mayWrite(ctx, t.arg, into);
+    case 'shift':
+      return mayWrite(ctx, t.left, into);
+    case 'arith':
+    case 'compare':
+    case 'logic':
     case 'comma':
-      mayWrite(ctx, e.left, into);
-      return mayWrite(ctx, e.right, into);
+      mayWrite(ctx, t.left, into);
+      return mayWrite(ctx, t.right, into);
     case 'cond':
-      mayWrite(ctx, e.test, into);
-      mayWrite(ctx, e.then, into);
-      return mayWrite(ctx, e.else, into);
+      mayWrite(ctx, t.test, into);
+      mayWrite(ctx, t.then, into);
+      return mayWrite(ctx, t.else, into);
+    case 'assign':
+    case 'incdec':
+      return mayWrite(ctx, t.value, into);
+    case 'call':
+    case 'builtin':
+      for (const a of t.args) mayWrite(ctx, a, into);
+      return into;
     default:
       return into;
   }
@@ -293,7 +436,7 @@ function mayWrite(ctx: FunctionContext, e: Expr, into: Set<string>): Set<string>
  * Values of several operands, left to right. An earlier operand's value is copied to a temporary
  * when a later operand may overwrite a variable it mentions (`x + x++`, `g + f()` with f writing g).
  */
-export function lowerOperands(ctx: FunctionContext, exprs: readonly Expr[]): Linear[] {
+export function lowerOperands(ctx: FunctionContext, exprs: readonly TExpr[]): Linear[] {
   const values: Linear[] = [];
   for (const e of exprs) {
     if (!isPure(e)) {
@@ -315,175 +458,102 @@ export function lowerOperands(ctx: FunctionContext, exprs: readonly Expr[]): Lin
 // ---------------------------------------------------------------------------------------------------
 // Assignments
 
-/** The variable an assignment or increment writes; anything but a plain identifier is rejected. */
-function lvalue(ctx: FunctionContext, target: Expr, what: string): VarSymbol {
-  if (target.kind === 'ident') return ctx.variable(target.name, target.pos);
-  if (target.kind === 'index' || target.kind === 'member' || (target.kind === 'unary' && target.op === '*')) {
-    return rejectExpression(target);
-  }
-  throw syntaxError(`lvalue required as ${what}`, target.pos);
-}
-
-/** `sym = e` with C's conversion to the target type (_Bool: non-zero becomes 1). */
-export function lowerInto(ctx: FunctionContext, sym: VarSymbol, e: Expr, pos: SourcePos): void {
-  if (e.kind === 'call' && e.callee.kind === 'ident' && isNondetCall(ctx, e.callee.name)) {
-    const range = nondetCallRange(ctx, e);
-    if (!sym.type.isBool || (range.lo >= 0n && range.hi <= 1n)) {
-      ctx.emit({ kind: 'havoc', target: sym.ir, range }, pos);
-      return;
-    }
-  }
-  if (sym.type.isBool) {
-    assignTruth(ctx, sym.ir, e);
+/** `sym = t`, where t already has sym's type (elaboration converted it). */
+export function lowerInto(ctx: FunctionContext, sym: VarSymbol, t: TExpr, pos: SourcePos): void {
+  if (t.type === null) voidValueError(t.pos);
+  if (t.kind === 'nondet') {
+    ctx.havocValue(sym.ir, t.type, pos);
     return;
   }
-  if (e.kind === 'call' && e.callee.kind === 'ident' && ctx.program.functions.has(e.callee.name) && ctx.lookup(e.callee.name) === undefined) {
-    lowerCall(ctx, e, sym.ir, true);
+  if (t.kind === 'call') {
+    lowerCall(ctx, t, sym.ir, true);
     return;
   }
-  if (isPure(e)) {
-    const cases = pureCases(ctx, e);
+  if (t.kind === 'convert' && t.type.isBool) {
+    assignTruth(ctx, sym.ir, t.arg);
+    return;
+  }
+  if (isPure(t)) {
+    const cases = pureCases(ctx, t);
     if (cases) {
       assignCases(ctx, sym.ir, cases, pos);
       return;
     }
   }
-  if (e.kind === 'cond') {
-    lowerConditionalInto(ctx, e, (branchExpr) => lowerInto(ctx, sym, branchExpr, branchExpr.pos));
+  if (t.kind === 'cond') {
+    lowerConditionalInto(ctx, t, (arm) => lowerInto(ctx, sym, arm, arm.pos));
     return;
   }
-  const v = lowerValue(ctx, e);
+  const v = lowerValue(ctx, t);
   ctx.emit({ kind: 'assign', target: sym.ir, expr: v }, pos);
 }
 
-/** Stores a computed value, converting for _Bool targets. */
-function store(ctx: FunctionContext, sym: VarSymbol, v: Linear, pos: SourcePos): void {
-  if (!sym.type.isBool) {
-    ctx.emit({ kind: 'assign', target: sym.ir, expr: v }, pos);
-    return;
-  }
-  const truth = F.not(F.eqZero(v));
-  const yes = ctx.newLocation();
-  const no = ctx.newLocation();
-  const join = ctx.newLocation();
-  branch(ctx, truth, yes, no, pos);
-  ctx.edge(yes, join, { kind: 'assign', target: sym.ir, expr: L.constant(1n) }, pos);
-  ctx.edge(no, join, { kind: 'assign', target: sym.ir, expr: L.constant(0n) }, pos);
-  ctx.cur = join;
-}
-
-function lowerAssignment(ctx: FunctionContext, e: Expr & { kind: 'assign' }): Linear {
-  const sym = lvalue(ctx, e.target, 'left operand of assignment');
-  const x = L.variable(sym.ir);
-  switch (e.op) {
-    case '=':
-      lowerInto(ctx, sym, e.value, e.pos);
-      break;
-    case '+=':
-    case '-=': {
-      const v = lowerValue(ctx, e.value);
-      store(ctx, sym, e.op === '+=' ? L.add(x, v) : L.sub(x, v), e.pos);
-      break;
-    }
-    case '*=': {
-      const v = lowerValue(ctx, e.value);
-      store(ctx, sym, multiply(x, v, e.opPos), e.pos);
-      break;
-    }
-    case '/=':
-    case '%=': {
-      const op = e.op === '/=' ? '/' : '%';
-      const k = divisorOf(ctx, e.value, e.opPos, op);
-      store(ctx, sym, divide(ctx, x, k, op, e.opPos), e.pos);
-      break;
-    }
-    default:
-      throw unsupported(`bit operation '${e.op}'`, e.opPos);
-  }
-  return x;
-}
-
 /** `x++`, `++x`, `x--`, `--x`; the value (when needed) is the old value for the postfix forms. */
-function lowerIncDec(ctx: FunctionContext, e: Expr & { kind: 'incdec' }, valueNeeded: boolean): Linear {
-  const sym = lvalue(ctx, e.arg, `operand of '${e.op}'`);
-  const x = L.variable(sym.ir);
-  const delta = e.op === '++' ? 1n : -1n;
-  if (!sym.type.isBool) {
-    ctx.emit({ kind: 'assign', target: sym.ir, expr: L.addConstant(x, delta) }, e.pos);
-    // After `x := x + 1` the old value is `x - 1`: no temporary needed.
-    return e.prefix ? x : L.addConstant(x, -delta);
-  }
-  // _Bool: ++ always gives 1; -- maps 0 to 1 and 1 to 0.
+function lowerIncDec(ctx: FunctionContext, t: TExpr & { kind: 'incdec' }, valueNeeded: boolean): Linear {
+  const x = L.variable(t.target.ir);
   let old: Linear = x;
-  if (valueNeeded && !e.prefix) {
-    const t = ctx.temp();
-    ctx.emit({ kind: 'assign', target: t, expr: x }, e.pos);
-    old = L.variable(t);
+  if (valueNeeded && !t.prefix) {
+    const c = ctx.temp();
+    ctx.emit({ kind: 'assign', target: c, expr: x }, t.pos);
+    old = L.variable(c);
   }
-  ctx.emit({ kind: 'assign', target: sym.ir, expr: delta > 0n ? L.constant(1n) : L.sub(L.constant(1n), x) }, e.pos);
-  return e.prefix ? x : old;
+  lowerInto(ctx, t.target, t.value, t.pos);
+  return t.prefix ? x : old;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Effects
 
-/** Evaluates e for its side effects only. */
-export function lowerEffect(ctx: FunctionContext, e: Expr): void {
-  switch (e.kind) {
+/** Evaluates t for its side effects only. */
+export function lowerEffect(ctx: FunctionContext, t: TExpr): void {
+  switch (t.kind) {
     case 'assign':
-      lowerAssignment(ctx, e);
+      lowerInto(ctx, t.target, t.value, t.pos);
       return;
     case 'incdec':
-      lowerIncDec(ctx, e, false);
+      lowerIncDec(ctx, t, false);
       return;
     case 'call':
-      lowerCall(ctx, e, null, false);
+      lowerCall(ctx, t, null, false);
+      return;
+    case 'builtin':
+      lowerCall(ctx, t, null, false);
+      return;
+    case 'nondet':
       return;
     case 'comma':
-      lowerEffect(ctx, e.left);
-      lowerEffect(ctx, e.right);
+      lowerEffect(ctx, t.left);
+      lowerEffect(ctx, t.right);
       return;
-    case 'cast':
-      castTarget(e.type, e.pos);
-      lowerEffect(ctx, e.arg);
+    case 'discard':
+      lowerEffect(ctx, t.arg);
       return;
-    case 'binary':
-      if ((e.op === '&&' || e.op === '||') && !isPure(e.right)) {
+    case 'logic':
+      if (!isPure(t.right)) {
         const rest = ctx.newLocation();
         const join = ctx.newLocation();
-        if (e.op === '&&') lowerCondition(ctx, e.left, rest, join);
-        else lowerCondition(ctx, e.left, join, rest);
+        if (t.op === '&&') lowerCondition(ctx, t.left, rest, join);
+        else lowerCondition(ctx, t.left, join, rest);
         ctx.cur = rest;
-        lowerEffect(ctx, e.right);
-        ctx.jump(join, e.right.pos);
+        lowerEffect(ctx, t.right);
+        ctx.jump(join, t.right.pos);
         ctx.cur = join;
         return;
       }
       break;
     case 'cond':
-      if (!isPure(e.then) || !isPure(e.else)) {
-        lowerConditionalInto(ctx, e, (branchExpr) => lowerEffect(ctx, branchExpr));
+      if (t.type === null || !isPure(t.then) || !isPure(t.else)) {
+        lowerConditionalInto(ctx, t, (arm) => lowerEffect(ctx, arm));
         return;
       }
       break;
     default:
       break;
   }
-  if (isPure(e)) {
-    // No effect: still check it, so an unsupported construct is reported even in a dead statement.
-    try {
-      valueCases(e, ctx, placeholderDivisions(ctx, e));
-    } catch (err) {
-      if (!(err instanceof TooManyCases)) throw err;
-    }
+  if (isPure(t)) {
+    // No value needed; its overflow checks (and what they need) still run.
+    preparePure(ctx, t);
     return;
   }
-  lowerValue(ctx, e);
-}
-
-/** Division values that are only checked, not computed (for expressions whose value is discarded). */
-function placeholderDivisions(ctx: FunctionContext, e: Expr): Map<Expr, Linear> {
-  const divisions = new Map<Expr, Linear>();
-  divisionsToPrepare(e, ctx, divisions, () => L.constant(0n));
-  return divisions;
+  lowerValue(ctx, t);
 }

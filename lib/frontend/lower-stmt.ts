@@ -3,12 +3,16 @@
 // non-deterministic `*` conditions (choice locations).
 import type { SourcePos } from '../ir/cfg.js';
 import { syntaxError, unsupported } from '../diagnostics.js';
-import type { Condition, Declaration, Declarator, Stmt } from './ast.js';
-import { BOOL_RANGE } from './builtins.js';
+import type { Condition, Declaration, Declarator, Expr, Stmt } from './ast.js';
 import type { FunctionContext, VarSymbol } from './context.js';
 import { scalarType } from './ctypes.js';
 import { lowerCondition, lowerEffect, lowerInto } from './lower-expr.js';
-import { rejectExpression } from './pure.js';
+import { asValue, convertTo, elaborate, rejectExpression, type TExpr } from './typed.js';
+
+/** A full expression, type-checked in the scope where it stands. */
+function typed(ctx: FunctionContext, e: Expr): TExpr {
+  return elaborate(ctx, e);
+}
 
 export function lowerStatements(ctx: FunctionContext, body: readonly Stmt[]): void {
   for (const s of body) lowerStatement(ctx, s);
@@ -22,7 +26,7 @@ function lowerNested(ctx: FunctionContext, s: Stmt): void {
 function lowerStatement(ctx: FunctionContext, s: Stmt): void {
   switch (s.kind) {
     case 'expr':
-      lowerEffect(ctx, s.expr);
+      lowerEffect(ctx, typed(ctx, s.expr));
       return;
     case 'decl':
       lowerLocalDeclaration(ctx, s.decl);
@@ -78,20 +82,20 @@ function lowerStatement(ctx: FunctionContext, s: Stmt): void {
     case 'for':
       ctx.withScope(() => {
         if (s.init?.kind === 'decl') lowerLocalDeclaration(ctx, s.init);
-        else if (s.init) lowerEffect(ctx, s.init);
+        else if (s.init) lowerEffect(ctx, typed(ctx, s.init));
         const header = loopHeader(ctx, s.pos);
         const body = ctx.newLocation();
         const step = ctx.newLocation();
         const after = ctx.newLocation();
         ctx.cur = header;
-        if (s.test) lowerCondition(ctx, s.test, body, after);
+        if (s.test) lowerCondition(ctx, asValue(typed(ctx, s.test)), body, after);
         else ctx.jump(body, s.pos);
         ctx.cur = body;
         // `continue` runs the step before the next test.
         ctx.inLoop({ breakTo: after, continueTo: step }, () => lowerNested(ctx, s.body));
         if (ctx.cur !== null) ctx.jump(step, s.pos);
         ctx.cur = step;
-        if (s.step) lowerEffect(ctx, s.step);
+        if (s.step) lowerEffect(ctx, typed(ctx, s.step));
         ctx.jump(header, s.pos);
         ctx.cur = after;
       });
@@ -125,19 +129,19 @@ function lowerTest(ctx: FunctionContext, test: Condition, yes: number, no: numbe
     ctx.cur = null;
     return;
   }
-  lowerCondition(ctx, test.expr, yes, no);
+  lowerCondition(ctx, asValue(typed(ctx, test.expr)), yes, no);
 }
 
-function lowerReturn(ctx: FunctionContext, value: Parameters<typeof lowerInto>[2] | null, pos: SourcePos): void {
+function lowerReturn(ctx: FunctionContext, value: Expr | null, pos: SourcePos): void {
   if (value !== null) {
     if (ctx.returnType === null || ctx.returnVar === null) {
       throw syntaxError(`'return' with a value, in function '${ctx.name}' returning void`, value.pos);
     }
     const sym: VarSymbol = { kind: 'var', ir: ctx.returnVar, type: ctx.returnType };
-    lowerInto(ctx, sym, value, pos);
-  } else if (ctx.returnVar !== null) {
+    lowerInto(ctx, sym, convertTo(ctx.returnType, typed(ctx, value)), pos);
+  } else if (ctx.returnVar !== null && ctx.returnType !== null) {
     // `return;` in a function returning a value: the result is unspecified.
-    ctx.emit({ kind: 'havoc', target: ctx.returnVar }, pos);
+    ctx.havocValue(ctx.returnVar, ctx.returnType, pos);
   }
   ctx.jump(ctx.exit, pos);
 }
@@ -155,15 +159,16 @@ function lowerLocalDeclaration(ctx: FunctionContext, decl: Declaration): void {
     if (decl.storage === 'static') {
       throw unsupported(`static local variable '${d.name}' (its value would persist across calls)`, decl.pos);
     }
-    const type = scalarType(d.type, typePos(decl, d), `variable '${d.name}'`);
+    const type = scalarType(ctx.types, d.type, typePos(decl, d), `variable '${d.name}'`);
+    if (d.init?.kind === 'initlist') rejectExpression(d.init);
+    // The initialiser is checked before the name is in scope only for its type; C puts the name in
+    // scope at the end of its declarator (`int x = x;` reads the new, indeterminate x).
     const sym = ctx.declareLocal(d.name, type, d.pos);
     if (d.init === null) {
-      // An uninitialised local holds an arbitrary value (a _Bool object still only 0 or 1).
-      ctx.emit(type.isBool ? { kind: 'havoc', target: sym.ir, range: BOOL_RANGE } : { kind: 'havoc', target: sym.ir }, d.pos);
-    } else if (d.init.kind === 'initlist') {
-      rejectExpression(d.init);
+      // An uninitialised local holds an arbitrary value of its type.
+      ctx.havocValue(sym.ir, type, d.pos);
     } else {
-      lowerInto(ctx, sym, d.init, d.pos);
+      lowerInto(ctx, sym, convertTo(type, typed(ctx, d.init)), d.pos);
     }
   }
 }

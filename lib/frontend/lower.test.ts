@@ -21,6 +21,8 @@ function proc(source: string, name = 'main'): Procedure {
 }
 
 const stmts = (p: Procedure) => p.edges.map((e) => printStmt(e.stmt));
+/** The statements without the premise checks of signed overflow. */
+const plain = (p: Procedure) => stmts(p).filter((s) => !s.startsWith('premise'));
 
 /** Runs main (or `name`) on integer inputs and returns the final environment as plain numbers. */
 function run(source: string, inputs: number[] = [], name = 'main') {
@@ -47,14 +49,18 @@ test('paper example PV1 lowers to the expected CFG', (t) => {
       '    L0 -> L1  [line 1]  x := -50',
       '  L1 [loop header] at line 1:32',
       '    L1 -> L2  [line 1]  assume(x <= -1)',
-      '    L1 -> L4  [line 1]  assume(x >= 0)',
+      '    L1 -> L6  [line 1]  assume(x >= 0)',
       '  L2',
-      '    L2 -> L3  [line 1]  x := x + y',
+      '    L2 -> L3  [line 1]  premise no_overflow(x + y <= 2147483647 && x + y >= -2147483648)',
       '  L3',
-      '    L3 -> L1  [line 1]  y := y + 1',
+      '    L3 -> L4  [line 1]  x := x + y',
       '  L4',
-      '    L4 -> L5  [line 1]  assert(y >= 1)',
-      '  L5 [exit]',
+      '    L4 -> L5  [line 1]  premise no_overflow(y <= 2147483646)',
+      '  L5',
+      '    L5 -> L1  [line 1]  y := y + 1',
+      '  L6',
+      '    L6 -> L7  [line 1]  assert(y >= 1)',
+      '  L7 [exit]',
     ].join('\n'),
   );
   const header = p.locations[1]!;
@@ -151,7 +157,7 @@ test('increments, decrements and compound assignments', (t) => {
   const { env } = run(src, [0, 0]);
   t.deepEqual([env.a, env.b, env.c, env.d, env.x, env.e, env.f], [5, 7, 7, 5, 12, 12, 12]);
   // x++ as a statement is a single assignment, no temporary.
-  t.deepEqual(stmts(proc('int main() { int x = 0; x++; ++x; x--; return x; }')).slice(1, 4), ['x := x + 1', 'x := x + 1', 'x := x - 1']);
+  t.deepEqual(plain(proc('int main() { int x = 0; x++; ++x; x--; return x; }')).slice(1, 4), ['x := x + 1', 'x := x + 1', 'x := x - 1']);
 });
 
 test('x + x++ keeps the left value before the increment', (t) => {
@@ -167,7 +173,7 @@ test('_Bool assignment converts to 0/1', (t) => {
     t.is(env.c, x !== 3 ? 1 : 0);
     t.is(env.d, 1);
   }
-  t.deepEqual(parse('_Bool g = 5; int main() { return g; }').globals, [{ name: 'g', init: 1n }]);
+  t.deepEqual(parse('_Bool g = 5; int main() { return g; }').globals, [{ name: 'g', init: 1n, type: '_Bool' }]);
 });
 
 test('casts to signed types are the identity; a cast to _Bool tests non-zero', (t) => {
@@ -186,19 +192,30 @@ test('nondet calls become havoc with the C type range', (t) => {
       char d = __VERIFIER_nondet_char(); _Bool e = __VERIFIER_nondet_bool(); int f = nondet();
       return 0;
     }`);
-  t.deepEqual(stmts(p).slice(0, 6), [
+  // long is 32-bit under ILP32 (the default data model); below int rank the range is also assumed.
+  t.deepEqual(stmts(p).slice(0, 9), [
     'havoc a in [-2147483648, 2147483647]',
-    'havoc b in [-9223372036854775808, 9223372036854775807]',
+    'havoc b in [-2147483648, 2147483647]',
     'havoc c in [-32768, 32767]',
+    'assume(c >= -32768 && c <= 32767)',
     'havoc d in [-128, 127]',
+    'assume(d >= -128 && d <= 127)',
     'havoc e in [0, 1]',
+    'assume(e >= 0 && e <= 1)',
     'havoc f in [-2147483648, 2147483647]',
+  ]);
+  const lp64 = parseProgram('long __VERIFIER_nondet_long(void); int main() { long b = __VERIFIER_nondet_long(); return 0; }', 't.c', { dataModel: 'LP64' });
+  t.is(stmts(lp64.procedures.get('main')!)[0], 'havoc b in [-9223372036854775808, 9223372036854775807]');
+  // An unsigned value's range is assumed too: its wrap-arounds depend on it.
+  t.deepEqual(stmts(proc('int main() { unsigned u = __VERIFIER_nondet_uint(); return 0; }')).slice(0, 2), [
+    'havoc u in [0, 4294967295]',
+    'assume(u >= 0 && u <= 4294967295)',
   ]);
 });
 
 test('a nondet call inside an expression goes through a temporary', (t) => {
   const p = proc('int main() { int x = __VERIFIER_nondet_int() + 1; if (__VERIFIER_nondet_int() > x) x = 0; return x; }');
-  t.deepEqual(stmts(p).slice(0, 3), ['havoc __tmp1 in [-2147483648, 2147483647]', 'x := __tmp1 + 1', 'havoc __tmp2 in [-2147483648, 2147483647]']);
+  t.deepEqual(plain(p).slice(0, 3), ['havoc __tmp1 in [-2147483648, 2147483647]', 'x := __tmp1 + 1', 'havoc __tmp2 in [-2147483648, 2147483647]']);
   t.deepEqual(p.locals, ['__ret', 'x', '__tmp1', '__tmp2']);
 });
 
@@ -280,13 +297,13 @@ int main() {
 test('uninitialised locals are havocked; globals get C static initial values', (t) => {
   const program = parse('int g; int h = 3 * 4 - 1; long k = -(2); int main() { int x; _Bool b; g = x; return 0; }');
   t.deepEqual(program.globals, [
-    { name: 'g', init: 0n },
-    { name: 'h', init: 11n },
-    { name: 'k', init: -2n },
+    { name: 'g', init: 0n, type: 'int' },
+    { name: 'h', init: 11n, type: 'int' },
+    { name: 'k', init: -2n, type: 'long' },
   ]);
-  t.deepEqual(stmts(program.procedures.get('main')!).slice(0, 3), ['havoc x', 'havoc b in [0, 1]', 'g := x']);
+  t.deepEqual(stmts(program.procedures.get('main')!).slice(0, 4), ['havoc x in [-2147483648, 2147483647]', 'havoc b in [0, 1]', 'assume(b >= 0 && b <= 1)', 'g := x']);
   // A tentative definition followed by the real one.
-  t.deepEqual(parse('int g; int g = 4; int main() { return g; }').globals, [{ name: 'g', init: 4n }]);
+  t.deepEqual(parse('int g; int g = 4; int main() { return g; }').globals, [{ name: 'g', init: 4n, type: 'int' }]);
 });
 
 test('shadowing locals are renamed with a fresh suffix', (t) => {
@@ -312,7 +329,7 @@ test('a parameter with a global\'s name is renamed; generated names avoid source
   const f = program.procedures.get('f')!;
   t.deepEqual(f.params, ['n_1']);
   t.true(f.locals.includes('__tmp2'), 'skips __tmp1, a C identifier');
-  t.deepEqual(stmts(f), ['havoc __tmp2 in [-2147483648, 2147483647]', '__ret := __tmp2 + n_1']);
+  t.deepEqual(plain(f), ['havoc __tmp2 in [-2147483648, 2147483647]', '__ret := __tmp2 + n_1']);
 });
 
 test('calls: arguments are linear expressions, nested calls go through temporaries', (t) => {
@@ -340,7 +357,7 @@ test('recursion and long long parameters', (t) => {
 
 test('return: value into __ret, bare return havocs it, main falls off with 0', (t) => {
   const f = proc('int f(int a) { if (a) return; }', 'f');
-  t.deepEqual(stmts(f).filter((s) => s.includes('__ret')), ['havoc __ret', 'havoc __ret']);
+  t.deepEqual(stmts(f).filter((s) => s.includes('__ret')), ['havoc __ret in [-2147483648, 2147483647]', 'havoc __ret in [-2147483648, 2147483647]']);
   t.deepEqual(stmts(proc('int main() { int x = 1; }')), ['x := 1', '__ret := 0']);
   t.is(proc('void v() { return; }', 'v').returnVar, null);
   t.deepEqual(stmts(proc('_Bool f(int a) { return a; }', 'f')), ['assume(!(a == 0))', 'assume(a == 0)', '__ret := 1', '__ret := 0']);
@@ -368,7 +385,7 @@ test('loops: headers at the keyword, break and continue targets', (t) => {
   // do: the header is the body start.
   const d = proc('int main() { int x = 0; do { x = x + 2; } while (x < 10); return x; }');
   const header = d.locations.find((l) => l.loopHeader)!;
-  t.is(printStmt(d.edges.find((e) => e.from === header.id)!.stmt), 'x := x + 2');
+  t.is(printStmt(d.edges.find((e) => e.from === header.id)!.stmt), 'premise no_overflow(x <= 2147483645)');
   t.is(run('int main() { int x = 0; do { x = x + 2; } while (x < 10); return x; }').returned, 10);
 });
 
@@ -404,7 +421,8 @@ test('main(int argc, char *argv[]) is accepted while argv is unused', (t) => {
 
 test('edges keep the source position of their statement', (t) => {
   const p = proc('int main() {\n  int x = 0;\n  x = x + 1;\n  return x;\n}');
-  t.deepEqual(p.edges.map((e) => [e.pos.line, e.pos.col]), [[2, 7], [3, 3], [4, 3]]);
+  // The overflow premise of `x + 1` stands at the operator.
+  t.deepEqual(p.edges.map((e) => [e.pos.line, e.pos.col]), [[2, 7], [3, 9], [3, 3], [4, 3]]);
 });
 
 test('expressions with too many cases fall back to branching and still compute the right value', (t) => {

@@ -2,14 +2,19 @@
 // signatures, one Procedure per defined function, and the entry procedure. Declarations that do not
 // affect code (prototypes, typedefs, extern declarations, globals of unsupported types nobody uses)
 // are accepted and ignored; a use of an unusable name is rejected where it occurs.
-import type { GlobalVar, Procedure, Program, SourcePos } from '../ir/cfg.js';
+import type { DataModel, GlobalVar, Procedure, Program, Property, SourcePos, ValueRange } from '../ir/cfg.js';
 import { syntaxError, unsupported } from '../diagnostics.js';
 import * as L from '../ir/linear.js';
 import type { CType, Declarator, Expr, FunctionDef, TranslationUnit } from './ast.js';
-import { FunctionContext, type FunctionSignature, type ProgramInfo, type Symbol } from './context.js';
-import { returnType, scalarType, unsupportedTypeReason, type ScalarType } from './ctypes.js';
+import { FunctionContext, rangeAssumed, rangeFormula, type FunctionSignature, type ProgramInfo, type Symbol } from './context.js';
+import { IntTypes, returnType, scalarType, unsupportedTypeReason, type IntType } from './ctypes.js';
 import { lowerStatements } from './lower-stmt.js';
-import { isPure, valueCases } from './pure.js';
+import { convertTo, elaborate, type TypingScope } from './typed.js';
+
+export interface LoweringOptions {
+  readonly dataModel: DataModel;
+  readonly property: Property;
+}
 
 type FunctionType = CType & { kind: 'function' };
 
@@ -18,7 +23,8 @@ interface GlobalDefinition {
   readonly typePos: SourcePos;
 }
 
-export function lowerProgram(tu: TranslationUnit): Program {
+export function lowerProgram(tu: TranslationUnit, options: LoweringOptions): Program {
+  const types = new IntTypes(options.dataModel);
   const functions = new Map<string, FunctionSignature>();
   const definitions: FunctionDef[] = [];
   const prototypes = new Map<string, FunctionType>();
@@ -29,7 +35,7 @@ export function lowerProgram(tu: TranslationUnit): Program {
     if (d.kind === 'function') {
       if (d.body === null) continue; // a builtin's definition: replaced by the builtin semantics
       if (functions.has(d.name)) throw syntaxError(`redefinition of function '${d.name}'`, d.pos);
-      functions.set(d.name, signature(d));
+      functions.set(d.name, signature(types, d));
       definitions.push(d);
       continue;
     }
@@ -61,14 +67,16 @@ export function lowerProgram(tu: TranslationUnit): Program {
       globalSymbols.set(name, { kind: 'unusable', unsupported: true, reason: `global '${name}' of ${reason}` });
       continue;
     }
-    const type = scalarType(def.declarator.type, def.typePos, `variable '${name}'`);
-    const init = def.declarator.init === null ? 0n : constantInitialiser(def.declarator.init, type);
-    globals.push({ name, init });
+    const type = scalarType(types, def.declarator.type, def.typePos, `variable '${name}'`);
+    const init = def.declarator.init === null ? 0n : constantInitialiser(types, def.declarator.init, type);
+    globals.push({ name, init, type: type.name });
     globalSymbols.set(name, { kind: 'var', ir: name, type });
   }
 
   const info: ProgramInfo = {
     file: tu.file,
+    types,
+    property: options.property,
     identifiers: tu.identifiers,
     enumConstants: tu.enumConstants,
     globalNames: new Set(globals.map((g) => g.name)),
@@ -98,17 +106,17 @@ export function lowerProgram(tu: TranslationUnit): Program {
 
   if (definitions.length === 0) throw syntaxError('no function definition in the file', { file: tu.file, line: 1, col: 1 });
   const entry = functions.has('main') ? 'main' : definitions[definitions.length - 1]!.name;
-  return { file: tu.file, globals, procedures, entry };
+  return { file: tu.file, dataModel: options.dataModel, property: options.property, globals, procedures, entry };
 }
 
-function signature(d: FunctionDef): FunctionSignature {
+function signature(types: IntTypes, d: FunctionDef): FunctionSignature {
   if (d.type.variadic) throw unsupported(`variadic function '${d.name}'`, d.pos);
-  const ret = returnType(d.type.ret, d.pos, d.name);
-  const params: ScalarType[] = [];
+  const ret = returnType(types, d.type.ret, d.pos, d.name);
+  const params: IntType[] = [];
   for (const p of d.type.params ?? []) {
     if (p.name === null) throw syntaxError(`parameter name omitted in definition of '${d.name}'`, p.pos);
     if (isMainPointerParameter(d, p.type)) continue;
-    params.push(scalarType(p.type, p.pos, `parameter '${p.name}'`));
+    params.push(scalarType(types, p.type, p.pos, `parameter '${p.name}'`));
   }
   return { name: d.name, params, ret, pos: d.pos };
 }
@@ -118,44 +126,42 @@ function isMainPointerParameter(d: FunctionDef, t: CType): boolean {
   return d.name === 'main' && (t.kind === 'pointer' || t.kind === 'array');
 }
 
-/** C's static initialisation: the initialiser must fold to a constant. */
-function constantInitialiser(init: Expr, type: ScalarType): bigint {
+/** C's static initialisation: the initialiser must fold to a constant, converted to the variable's type. */
+function constantInitialiser(types: IntTypes, init: Expr, type: IntType): bigint {
   if (init.kind === 'initlist') throw unsupported('initializer list', init.pos);
-  const notConstant = () => syntaxError('initializer element is not constant', init.pos);
-  if (!isPure(init)) throw notConstant();
-  const reader = {
-    read: (): never => {
-      throw notConstant();
-    },
+  const notConstant = (): never => {
+    throw syntaxError('initializer element is not constant', init.pos);
   };
-  const cases = valueCases(init, reader, new Map());
-  const only = cases.length === 1 ? cases[0]! : null;
-  if (!only || only.guard.kind !== 'true' || !L.isConstant(only.value)) throw notConstant();
-  const value = only.value.constant;
-  return type.isBool ? (value !== 0n ? 1n : 0n) : value;
+  const scope: TypingScope = { types, variable: notConstant, callee: notConstant };
+  const value = convertTo(type, elaborate(scope, init));
+  if (value.kind !== 'const') return notConstant();
+  return value.value;
 }
 
 function lowerFunction(info: ProgramInfo, d: FunctionDef, visible: ReadonlyMap<string, Symbol>): Procedure {
   const sig = info.functions.get(d.name)!;
   const ctx = new FunctionContext(info, d.name, sig.ret, visible, d.pos);
   let k = 0;
+  const paramRanges = new Map<string, ValueRange>();
   for (const p of d.type.params ?? []) {
     const name = p.name!;
     if (isMainPointerParameter(d, p.type)) {
       ctx.bindAlias(name, { kind: 'unusable', unsupported: true, reason: `pointer parameter '${name}' of main` }, p.pos);
       continue;
     }
-    ctx.declareParam(name, sig.params[k++]!, p.pos);
+    const type = sig.params[k++]!;
+    const sym = ctx.declareParam(name, type, p.pos);
+    paramRanges.set(sym.ir, type.range);
+    // An input holds a value of its type; stated where the analyses need it (see rangeAssumed).
+    if (rangeAssumed(type)) ctx.emit({ kind: 'assume', cond: rangeFormula(sym.ir, type) }, p.pos);
   }
   lowerStatements(ctx, d.body!);
   if (ctx.cur !== null) {
     // Falling off the end: main returns 0 (C99); any other function returns an unspecified value.
     const end = d.end;
-    if (ctx.returnVar !== null) {
-      ctx.emit(
-        d.name === 'main' ? { kind: 'assign', target: ctx.returnVar, expr: L.constant(0n) } : { kind: 'havoc', target: ctx.returnVar },
-        end,
-      );
+    if (ctx.returnVar !== null && ctx.returnType !== null) {
+      if (d.name === 'main') ctx.emit({ kind: 'assign', target: ctx.returnVar, expr: L.constant(0n) }, end);
+      else ctx.havocValue(ctx.returnVar, ctx.returnType, end);
     }
     ctx.jump(ctx.exit, end);
   }
@@ -163,7 +169,9 @@ function lowerFunction(info: ProgramInfo, d: FunctionDef, visible: ReadonlyMap<s
   return {
     name: d.name,
     params: ctx.params,
+    paramRanges,
     locals: ctx.locals,
+    varTypes: ctx.varTypes,
     returnVar: ctx.returnVar,
     entry: graph.entry,
     exit: graph.exit,

@@ -16,6 +16,8 @@ import type {
   ParamDecl, Stmt, StorageClass, TranslationUnit,
 } from './ast.js';
 
+const NO_SUFFIX = { unsigned: false, longs: 0 } as const;
+
 const TYPE_WORDS = new Set([
   'void', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', '_Bool', '_Complex',
   '__int128', '__signed', '__signed__', '__builtin_va_list', '_Float16', '_Float32', '_Float64', '_Float128', '__float128',
@@ -702,10 +704,10 @@ class Parser {
     switch (t.kind) {
       case 'int':
         this.next();
-        return { kind: 'int', pos: t.pos, value: t.value!, unsignedSuffix: t.unsignedSuffix ?? false, text: t.text };
+        return { kind: 'int', pos: t.pos, value: t.value!, suffix: t.suffix ?? NO_SUFFIX, decimal: t.decimal ?? true, text: t.text };
       case 'char':
         this.next();
-        return { kind: 'int', pos: t.pos, value: t.value!, unsignedSuffix: false, text: t.text };
+        return { kind: 'int', pos: t.pos, value: t.value!, suffix: NO_SUFFIX, decimal: true, text: t.text };
       case 'float':
         this.next();
         return { kind: 'float', pos: t.pos, text: t.text };

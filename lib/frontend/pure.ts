@@ -1,16 +1,16 @@
-// Side-effect-free expressions translated without emitting branches: an arithmetic expression becomes
-// a list of guarded linear values (`c ? a : b` is [(c, a), (!c, b)]; a comparison used as a value is
-// [(cmp, 1), (!cmp, 0)]), a condition becomes one formula. Guards of a case list are mutually exclusive
-// and exhaustive by construction, so a consumer may emit one assume edge per case. Divisions need fresh
-// variables and are evaluated up front by the caller (see DivisionValues).
-import type { SourcePos } from '../ir/cfg.js';
-import { syntaxError, unsupported } from '../diagnostics.js';
+// Side-effect-free typed expressions translated without emitting branches: a value becomes a list of
+// guarded linear values (`c ? a : b` is [(c, a), (!c, b)]; a comparison used as a value is
+// [(cmp, 1), (!cmp, 0)]; an unsigned `x + y` is [(x + y <= UINT_MAX, x + y), (x + y > UINT_MAX,
+// x + y - 2^32)]), a condition becomes one formula. Guards of a case list are mutually exclusive and
+// exhaustive by construction, so a consumer may emit one assume edge per case. Quotients, and
+// wrap-arounds with more possible counts than MAX_WRAP_CASES, need a fresh variable pinned by an
+// assumption: the lowering prepares those first (lower-expr.ts) and passes their values in.
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import type { BinaryOp, CType, Expr } from './ast.js';
-import { isVoid, scalarType } from './ctypes.js';
+import { contains, convertConstant, type IntType, type Range } from './ctypes.js';
+import { constantValue, mathRange, type TExpr, type ValueExpr } from './typed.js';
 
 export interface Case {
   readonly guard: Formula;
@@ -26,101 +26,55 @@ export class TooManyCases extends Error {
 
 const MAX_CASES = 64;
 
-/** Values of the division/modulo nodes of an expression, computed before it (keyed by node). */
-export type DivisionValues = ReadonlyMap<Expr, Linear>;
+/** A wrap-around with at most this many possible counts is spelled out as guarded cases (exact for
+ * every engine, with or without integer reasoning); one with more takes a ghost count. */
+const MAX_WRAP_CASES = 3;
 
-export interface VariableReader {
-  read(name: string, pos: SourcePos): Linear;
+/** Values computed before the expression, keyed by node: quotients and ghost-counted wrap-arounds. */
+export type Prepared = ReadonlyMap<TExpr, Linear>;
+
+/** The range of counts k with `value - 2^N k` in t's range, over values in `range`. */
+export function wrapCounts(range: Range, t: IntType): { readonly lo: bigint; readonly hi: bigint } {
+  const m = 1n << BigInt(t.bits);
+  return { lo: ceilDiv(range.lo - t.range.hi, m), hi: floorDiv(range.hi - t.range.lo, m) };
 }
 
-const COMPARISONS = new Set(['<', '<=', '>', '>=', '==', '!=']);
-const BIT_OPS = new Set(['&', '|', '^', '<<', '>>']);
-
-export function isComparison(op: BinaryOp): op is F.Comparison {
-  return COMPARISONS.has(op);
+function floorDiv(a: bigint, b: bigint): bigint {
+  return L.floorDiv(a, b);
 }
 
-/** No calls, assignments or increments anywhere inside. */
-export function isPure(e: Expr): boolean {
-  switch (e.kind) {
-    case 'call':
-    case 'assign':
-    case 'incdec':
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return L.ceilDiv(a, b);
+}
+
+/** Whether the node's C value is its mathematical value reduced into its type (a conversion to a
+ * non-_Bool type or an unsigned operation that can leave the type's range). */
+export function wraps(t: ValueExpr): boolean {
+  if (t.type.isBool) return false;
+  switch (t.kind) {
+    case 'convert':
+      return !contains(t.type.range, mathRange(t));
+    case 'arith':
+    case 'neg':
+    case 'shift':
+      return !t.type.signed && !contains(t.type.range, mathRange(t));
+    default:
       return false;
-    case 'unary':
-    case 'cast':
-      return isPure(e.arg);
-    case 'binary':
-    case 'comma':
-      return isPure(e.left) && isPure(e.right);
-    case 'cond':
-      return isPure(e.test) && isPure(e.then) && isPure(e.else);
-    case 'index':
-      return isPure(e.base) && isPure(e.index);
-    case 'member':
-      return isPure(e.base);
-    default:
-      return true;
   }
 }
 
-/** The diagnostic for an expression form that is never supported (pointers, strings, bit operations, …). */
-export function rejectExpression(e: Expr): never {
-  switch (e.kind) {
-    case 'float':
-      throw unsupported(`floating-point constant '${e.text}'`, e.pos);
-    case 'string':
-      throw unsupported('string literal', e.pos);
-    case 'sizeof':
-      throw unsupported("'sizeof'", e.pos);
-    case 'index':
-      throw unsupported('array subscript', e.pos);
-    case 'member':
-      throw unsupported(`${e.arrow ? "'->'" : "'.'"} member access (structs and unions)`, e.pos);
-    case 'initlist':
-      throw unsupported('initializer list', e.pos);
-    case 'unary':
-      if (e.op === '~') throw unsupported("bit operation '~'", e.pos);
-      if (e.op === '&') throw unsupported("address-of operator '&' (pointers)", e.pos);
-      if (e.op === '*') throw unsupported("pointer dereference '*'", e.pos);
-      break;
-    case 'binary':
-      if (BIT_OPS.has(e.op)) throw unsupported(`bit operation '${e.op}'`, e.opPos);
-      break;
-    case 'int':
-      if (e.unsignedSuffix) throw unsupported(`unsigned constant '${e.text}' (wrap-around arithmetic is not modelled)`, e.pos);
-      break;
-    default:
-      break;
+/** What a node needs before a case list can state its value: nothing, or a fresh pinned variable. */
+export function preparation(t: ValueExpr): 'none' | 'quotient' | 'wrap' {
+  if (t.kind === 'arith' && (t.op === '/' || t.op === '%')) {
+    const k = constantValue(t.right)!;
+    if (k !== 1n && k !== -1n) return 'quotient';
   }
-  throw new Error(`internal: rejectExpression called on supported ${e.kind}`);
-}
-
-/** Cast target check: signed scalar types and _Bool; `void` is reported as null. */
-export function castTarget(type: CType, pos: SourcePos): 'void' | 'bool' | 'int' {
-  if (isVoid(type)) return 'void';
-  return scalarType(type, pos, 'cast').isBool ? 'bool' : 'int';
-}
-
-export function voidValueError(pos: SourcePos): never {
-  throw syntaxError('void value not ignored as it ought to be', pos);
-}
-
-/** `e1 * e2` where at least one side is constant; otherwise the product is outside linear arithmetic. */
-export function multiply(a: Linear, b: Linear, pos: SourcePos): Linear {
-  if (L.isConstant(a)) return L.scale(b, a.constant);
-  if (L.isConstant(b)) return L.scale(a, b.constant);
-  throw unsupported('product of two non-constant expressions (non-linear arithmetic)', pos);
-}
-
-/** The constant divisor of `/` or `%`: non-zero and known after constant folding. */
-export function constantDivisor(cases: readonly Case[], opPos: SourcePos, op: string): bigint {
-  const only = cases.length === 1 ? cases[0]! : null;
-  if (!only || only.guard.kind !== 'true' || !L.isConstant(only.value)) {
-    throw unsupported(`${op === '/' ? 'division' : 'modulo'} by a non-constant expression`, opPos);
+  if (t.kind === 'shift' && t.op === '>>' && t.amount > 0n) return 'quotient';
+  if (wraps(t)) {
+    const k = wrapCounts(mathRange(t), t.type);
+    if (k.hi - k.lo + 1n > BigInt(MAX_WRAP_CASES)) return 'wrap';
   }
-  if (only.value.constant === 0n) throw unsupported(`${op === '/' ? 'division' : 'modulo'} by zero`, opPos);
-  return only.value.constant;
+  return 'none';
 }
 
 /** Negation that keeps atoms readable: flips `>=` atoms, keeps `!(e == 0)`, pushes through and/or. */
@@ -157,7 +111,11 @@ function product(a: readonly Case[], b: readonly Case[], combine: (x: Linear, y:
   return limit(out);
 }
 
-function boolCases(f: Formula): Case[] {
+function mapValues(cases: readonly Case[], fn: (v: Linear) => Linear): Case[] {
+  return cases.map((c) => ({ guard: c.guard, value: fn(c.value) }));
+}
+
+export function boolCases(f: Formula): Case[] {
   if (f.kind === 'true') return [{ guard: F.TRUE, value: L.constant(1n) }];
   if (f.kind === 'false') return [{ guard: F.TRUE, value: L.constant(0n) }];
   return [
@@ -173,159 +131,141 @@ function guarded(guard: Formula, cases: readonly Case[]): Case[] {
   return cases.map((c) => ({ guard: F.and(guard, c.guard), value: c.value })).filter((c) => c.guard.kind !== 'false');
 }
 
-/** C's truncating division and remainder of constants. */
-export function foldDivision(op: '/' | '%', a: bigint, k: bigint): bigint {
-  return op === '/' ? a / k : a % k; // bigint `/` truncates toward zero and `%` follows the dividend, as in C
-}
-
-/** Guarded values of a pure expression. */
-export function valueCases(e: Expr, vars: VariableReader, divisions: DivisionValues): Case[] {
-  switch (e.kind) {
-    case 'int':
-      if (e.unsignedSuffix) rejectExpression(e);
-      return [{ guard: F.TRUE, value: L.constant(e.value) }];
-    case 'ident':
-      return [{ guard: F.TRUE, value: vars.read(e.name, e.pos) }];
-    case 'unary':
-      switch (e.op) {
-        case '-':
-          return valueCases(e.arg, vars, divisions).map((c) => ({ guard: c.guard, value: L.negate(c.value) }));
-        case '+':
-          return valueCases(e.arg, vars, divisions);
-        case '!':
-          return boolCases(formulaOf(e, vars, divisions));
-        default:
-          return rejectExpression(e);
-      }
-    case 'binary': {
-      const op = e.op;
-      if (op === '+' || op === '-') {
-        const a = valueCases(e.left, vars, divisions);
-        const b = valueCases(e.right, vars, divisions);
-        return product(a, b, op === '+' ? L.add : L.sub);
-      }
-      if (op === '*') {
-        const a = valueCases(e.left, vars, divisions);
-        const b = valueCases(e.right, vars, divisions);
-        return product(a, b, (x, y) => multiply(x, y, e.opPos));
-      }
-      if (op === '/' || op === '%') {
-        const k = constantDivisor(valueCases(e.right, vars, divisions), e.opPos, op);
-        const a = valueCases(e.left, vars, divisions);
-        if (a.every((c) => L.isConstant(c.value))) {
-          return a.map((c) => ({ guard: c.guard, value: L.constant(foldDivision(op, c.value.constant, k)) }));
-        }
-        const value = divisions.get(e);
-        if (!value) throw new Error('internal: division not prepared');
-        return [{ guard: F.TRUE, value }];
-      }
-      if (isComparison(op) || op === '&&' || op === '||') return boolCases(formulaOf(e, vars, divisions));
-      return rejectExpression(e);
+/**
+ * `e` reduced into t's range, case by case: the count k (r = e - 2^N k) ranges over `counts`; the
+ * first case has no lower bound on e and the last none above, so the cases stay exhaustive for any
+ * integer e (values no C run has only get some value, never block a run of the model).
+ */
+export function wrapCases(cases: readonly Case[], counts: { lo: bigint; hi: bigint }, t: IntType): Case[] {
+  const m = 1n << BigInt(t.bits);
+  const out: Case[] = [];
+  for (const c of cases) {
+    if (L.isConstant(c.value)) {
+      out.push({ guard: c.guard, value: L.constant(convertConstant(c.value.constant, t)) });
+      continue;
     }
-    case 'cond': {
-      const test = formulaOf(e.test, vars, divisions);
-      if (test.kind === 'true') return valueCases(e.then, vars, divisions);
-      if (test.kind === 'false') return valueCases(e.else, vars, divisions);
-      return limit([
-        ...guarded(test, valueCases(e.then, vars, divisions)),
-        ...guarded(negate(test), valueCases(e.else, vars, divisions)),
-      ]);
+    for (let k = counts.lo; k <= counts.hi; k++) {
+      const above = k === counts.lo ? F.TRUE : F.geqZero(L.addConstant(c.value, -(t.range.lo + m * k)));
+      const below = k === counts.hi ? F.TRUE : F.geqZero(L.addConstant(L.negate(c.value), t.range.hi + m * k));
+      const guard = F.and(c.guard, above, below);
+      if (guard.kind !== 'false') out.push({ guard, value: L.addConstant(c.value, -m * k) });
     }
-    case 'comma':
-      valueCases(e.left, vars, divisions); // checked, value unused (no side effects)
-      return valueCases(e.right, vars, divisions);
-    case 'cast': {
-      const target = castTarget(e.type, e.pos);
-      if (target === 'void') voidValueError(e.pos);
-      if (target === 'bool') return boolCases(formulaOf(e.arg, vars, divisions));
-      return valueCases(e.arg, vars, divisions);
-    }
-    case 'call':
-    case 'assign':
-    case 'incdec':
-      throw new Error(`internal: valueCases on impure ${e.kind}`);
-    default:
-      return rejectExpression(e);
   }
+  return limit(out);
 }
 
-/** The truth of a pure expression used as a condition (C: non-zero is true). */
-export function formulaOf(e: Expr, vars: VariableReader, divisions: DivisionValues): Formula {
-  switch (e.kind) {
-    case 'unary':
-      if (e.op === '!') return negate(formulaOf(e.arg, vars, divisions));
-      break;
-    case 'binary':
-      if (e.op === '&&') return F.and(formulaOf(e.left, vars, divisions), formulaOf(e.right, vars, divisions));
-      if (e.op === '||') return F.or(formulaOf(e.left, vars, divisions), formulaOf(e.right, vars, divisions));
-      if (isComparison(e.op)) {
-        const op = e.op;
-        const a = valueCases(e.left, vars, divisions);
-        const b = valueCases(e.right, vars, divisions);
+/** Case lists and formulas of pure typed expressions, given the prepared values. */
+export class PureEvaluator {
+  private readonly memo = new Map<TExpr, Case[]>();
+
+  constructor(private readonly prepared: Prepared) {}
+
+  /** The node's C value. */
+  cases(t: TExpr): Case[] {
+    const hit = this.memo.get(t);
+    if (hit) return hit;
+    const v = t as ValueExpr;
+    let out: Case[];
+    if (v.type === null) throw new Error('internal: value of a void expression');
+    if (v.kind === 'convert' && v.type.isBool) out = boolCases(this.formula(v.arg));
+    else if (wraps(v)) {
+      const ghost = this.prepared.get(v);
+      out = ghost !== undefined && preparation(v) === 'wrap'
+        ? [{ guard: F.TRUE, value: ghost }]
+        : wrapCases(this.mathCases(v), wrapCounts(mathRange(v), v.type), v.type);
+    } else out = this.mathCases(v);
+    this.memo.set(t, out);
+    return out;
+  }
+
+  /** The node's mathematical value, before any wrap-around (for a signed operation: what its overflow
+   * check bounds). */
+  mathCases(t: ValueExpr): Case[] {
+    switch (t.kind) {
+      case 'const':
+        return [{ guard: F.TRUE, value: L.constant(t.value) }];
+      case 'var':
+        return [{ guard: F.TRUE, value: L.variable(t.ir) }];
+      case 'convert':
+        return this.cases(t.arg);
+      case 'neg':
+        return mapValues(this.cases(t.arg), L.negate);
+      case 'bitnot':
+        return mapValues(this.cases(t.arg), (v) => (t.type.signed ? L.addConstant(L.negate(v), -1n) : L.addConstant(L.negate(v), t.type.range.hi)));
+      case 'not':
+        return boolCases(negate(this.formula(t.arg)));
+      case 'arith': {
+        if (t.op === '/' || t.op === '%') {
+          const k = constantValue(t.right)!;
+          if (k === 1n || k === -1n) return t.op === '/' ? mapValues(this.cases(t.left), (v) => L.scale(v, k)) : [{ guard: F.TRUE, value: L.constant(0n) }];
+          return [{ guard: F.TRUE, value: this.prepared.get(t) ?? missing(t) }];
+        }
+        const a = this.cases(t.left);
+        const b = this.cases(t.right);
+        if (t.op === '+') return product(a, b, L.add);
+        if (t.op === '-') return product(a, b, L.sub);
+        return product(a, b, (x, y) => (L.isConstant(x) ? L.scale(y, x.constant) : L.scale(x, y.constant)));
+      }
+      case 'shift': {
+        if (t.op === '<<') return mapValues(this.cases(t.left), (v) => L.scale(v, 1n << t.amount));
+        if (t.amount === 0n) return this.cases(t.left);
+        return [{ guard: F.TRUE, value: this.prepared.get(t) ?? missing(t) }];
+      }
+      case 'compare':
+      case 'logic':
+        return boolCases(this.formula(t));
+      case 'cond': {
+        const test = this.formula(t.test);
+        if (test.kind === 'true') return this.cases(t.then);
+        if (test.kind === 'false') return this.cases(t.else);
+        return limit([...guarded(test, this.cases(t.then)), ...guarded(negate(test), this.cases(t.else))]);
+      }
+      case 'comma':
+        return this.cases(t.right);
+      default:
+        throw new Error(`internal: cases of impure ${t.kind}`);
+    }
+  }
+
+  /** The truth of a pure expression used as a condition (C: non-zero is true). */
+  formula(t: TExpr): Formula {
+    switch (t.kind) {
+      case 'not':
+        return negate(this.formula(t.arg));
+      case 'logic': {
+        const a = this.formula(t.left);
+        const b = this.formula(t.right);
+        return t.op === '&&' ? F.and(a, b) : F.or(a, b);
+      }
+      case 'compare': {
+        const a = this.cases(t.left);
+        const b = this.cases(t.right);
         const disjuncts: Formula[] = [];
-        for (const x of a) for (const y of b) disjuncts.push(F.and(x.guard, y.guard, F.compare(x.value, op, y.value)));
+        for (const x of a) for (const y of b) disjuncts.push(F.and(x.guard, y.guard, F.compare(x.value, t.op, y.value)));
         return F.or(...disjuncts);
       }
-      break;
-    case 'cond': {
-      const test = formulaOf(e.test, vars, divisions);
-      const then = formulaOf(e.then, vars, divisions);
-      const otherwise = formulaOf(e.else, vars, divisions);
-      if (test.kind === 'true') return then;
-      if (test.kind === 'false') return otherwise;
-      return F.or(F.and(test, then), F.and(negate(test), otherwise));
+      case 'cond': {
+        const test = this.formula(t.test);
+        const then = this.formula(t.then);
+        const otherwise = this.formula(t.else);
+        if (test.kind === 'true') return then;
+        if (test.kind === 'false') return otherwise;
+        return F.or(F.and(test, then), F.and(negate(test), otherwise));
+      }
+      case 'comma':
+        return this.formula(t.right);
+      case 'convert':
+        // A conversion keeps the truth of its operand when it keeps the value, and to _Bool always.
+        if (t.type.isBool || !wraps(t)) return this.formula(t.arg);
+        break;
+      default:
+        break;
     }
-    case 'comma':
-      valueCases(e.left, vars, divisions);
-      return formulaOf(e.right, vars, divisions);
-    case 'cast':
-      if (castTarget(e.type, e.pos) !== 'void') return formulaOf(e.arg, vars, divisions);
-      return voidValueError(e.pos);
-    default:
-      break;
+    const cases = this.cases(t);
+    return F.or(...cases.map((c) => F.and(c.guard, F.not(F.eqZero(c.value)))));
   }
-  const cases = valueCases(e, vars, divisions);
-  return F.or(...cases.map((c) => F.and(c.guard, F.not(F.eqZero(c.value)))));
 }
 
-/**
- * Division and modulo nodes of a pure expression, innermost first, with their constant divisor and
- * the guarded values of their dividend (computed with the already-prepared inner divisions).
- * Divisions whose dividend is constant fold and are not listed.
- */
-export function divisionsToPrepare(
-  e: Expr,
-  vars: VariableReader,
-  divisions: Map<Expr, Linear>,
-  prepare: (node: Expr & { kind: 'binary' }, dividend: Case[], divisor: bigint) => Linear,
-): void {
-  const visit = (x: Expr): void => {
-    switch (x.kind) {
-      case 'unary':
-      case 'cast':
-        visit(x.arg);
-        return;
-      case 'comma':
-        visit(x.left);
-        visit(x.right);
-        return;
-      case 'cond':
-        visit(x.test);
-        visit(x.then);
-        visit(x.else);
-        return;
-      case 'binary':
-        visit(x.left);
-        visit(x.right);
-        if (x.op === '/' || x.op === '%') {
-          const k = constantDivisor(valueCases(x.right, vars, divisions), x.opPos, x.op);
-          const dividend = valueCases(x.left, vars, divisions);
-          if (!dividend.every((c) => L.isConstant(c.value))) divisions.set(x, prepare(x, dividend, k));
-        }
-        return;
-      default:
-        return;
-    }
-  };
-  visit(e);
+function missing(t: TExpr): never {
+  throw new Error(`internal: ${t.kind} at ${t.pos.line}:${t.pos.col} was not prepared`);
 }

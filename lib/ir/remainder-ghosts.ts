@@ -90,7 +90,7 @@ function trackedModuli(proc: Procedure): Map<string, Set<bigint>> {
 function divisions(proc: Procedure): { dividend: Linear; modulus: bigint }[] {
   const out: { dividend: Linear; modulus: bigint }[] = [];
   for (const havoc of proc.edges) {
-    if (havoc.stmt.kind !== 'havoc') continue;
+    if (havoc.stmt.kind !== 'havoc' || !havoc.stmt.ghost) continue;
     const q = havoc.stmt.target;
     const next = proc.edges.filter((e) => e.from === havoc.to);
     if (next.length !== 1 || next[0]!.stmt.kind !== 'assume') continue;

@@ -151,8 +151,10 @@ test('paths: Fig. 1 is a faithful unfolding with one loop cut-point before x = x
   const cut = prepareCutset(proc, 'paths');
   const inner = cut.cutpoints.filter((c) => c !== cut.proc.entry && c !== cut.proc.exit);
   t.is(inner.length, 1);
+  // First the premise that x + y does not overflow (a statement only concrete runs check), then the assignment.
   const first = cut.proc.edges.find((e) => e.from === inner[0]);
-  t.is(first?.stmt.kind, 'assign');
+  t.like(first?.stmt, { kind: 'assume', premise: true });
+  t.is(cut.proc.edges.find((e) => e.from === first?.to)?.stmt.kind, 'assign');
   t.true(everyCycleCut(cut.proc, cut.cutpoints));
   assertFaithful(t, proc, cut);
   t.notThrows(() => enumeratePaths(cut.proc, cut.cutpoints));

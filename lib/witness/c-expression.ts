@@ -5,11 +5,12 @@
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import type { SourcePos } from '../ir/cfg.js';
+import type { DataModel, Program, SourcePos } from '../ir/cfg.js';
 import { InputError, syntaxError } from '../diagnostics.js';
 import { parseTranslationUnit } from '../frontend/parser.js';
-import { formulaOf, isPure } from '../frontend/pure.js';
-import type { Expr } from '../frontend/ast.js';
+import { PureEvaluator } from '../frontend/pure.js';
+import { IntTypes } from '../frontend/ctypes.js';
+import { elaborate, isPure, type TExpr, type TypingScope } from '../frontend/typed.js';
 import { ghostText, type RemainderGhost } from '../ir/remainder-ghosts.js';
 
 /** C name → IR variable, as recorded by the front end at a loop header (Location.scope). */
@@ -28,16 +29,44 @@ export function conjuncts(f: Formula): Formula[] {
 }
 
 /** f as a C expression over the names in scope, or null when it mentions a variable out of scope. A
- * ghost quotient (remainder-ghosts.ts) is written as the division it stands for, `(i / 3)`. */
-export function formulaToC(f: Formula, scope: CScope, ghosts: readonly RemainderGhost[] = []): string | null {
+ * ghost quotient (remainder-ghosts.ts) is written as the division it stands for, `(i / 3)`. The
+ * formula is over mathematical integers while C evaluates an expression in its operands' types: an
+ * unsigned variable is written `(long long)u`, so that no operation wraps around (and an unsigned
+ * type too wide for that makes the formula unstatable: null). */
+export function formulaToC(f: Formula, scope: CScope, ghosts: readonly RemainderGhost[] = [], typing?: ExpressionTyping): string | null {
   const name = cNameOf(scope);
+  const types = new IntTypes(typing?.dataModel ?? 'ILP32');
   const ghostCText = new Map(ghosts.flatMap((g) => {
     const c = name(g.variable);
     return c === undefined ? [] : [[g.ghost, ghostText(g, c)] as const];
   }));
-  const text = (v: string): string | undefined => name(v) ?? ghostCText.get(v);
+  const text = (v: string): string | undefined => {
+    const c = name(v);
+    if (c === undefined) return ghostCText.get(v);
+    const typeName = typing?.typeOf(v);
+    if (typeName === undefined || !types.has(typeName)) return c;
+    const t = types.named(typeName);
+    if (t.signed || t.isBool) return c;
+    return t.bits <= 32 ? `(long long)${c}` : undefined;
+  };
   if ([...F.variablesOf(f)].some((v) => text(v) === undefined)) return null;
   return F.toC(f, (v) => text(v)!);
+}
+
+/** The C types of a procedure's variables (and the program's globals), for reading and writing C
+ * expressions over them. */
+export function typingOf(program: Program, fn: string): ExpressionTyping {
+  const locals = program.procedures.get(fn)?.varTypes;
+  const globals = new Map(program.globals.flatMap((g) => (g.type !== undefined ? [[g.name, g.type] as const] : [])));
+  return { dataModel: program.dataModel ?? 'ILP32', typeOf: (ir) => locals?.get(ir) ?? globals.get(ir) };
+}
+
+/** The C types of the variables an expression reads: with them it is read with C's semantics
+ * (conversions, unsigned wrap-around); without, every variable is read as a mathematical integer. */
+export interface ExpressionTyping {
+  readonly dataModel: DataModel;
+  /** The C type name of an IR variable (`unsigned int`, …), when known. */
+  typeOf(ir: string): string | undefined;
 }
 
 /**
@@ -45,7 +74,7 @@ export function formulaToC(f: Formula, scope: CScope, ghosts: readonly Remainder
  * names. Throws InputError (positioned in `file`, at `pos` when known) for anything else: calls,
  * assignments, unknown identifiers, non-linear arithmetic.
  */
-export function parseCExpression(text: string, scope: CScope, file: string, pos?: SourcePos, ghosts: readonly RemainderGhost[] = []): Formula {
+export function parseCExpression(text: string, scope: CScope, file: string, pos?: SourcePos, ghosts: readonly RemainderGhost[] = [], typing?: ExpressionTyping): Formula {
   // The expression is parsed as the only statement of a function body; positions inside it are
   // reported relative to that wrapper line, so errors name the witness location instead.
   const wrapperName = '__farkas_witness_expression';
@@ -61,20 +90,39 @@ export function parseCExpression(text: string, scope: CScope, file: string, pos?
   if (!stmt || stmt.kind !== 'expr' || (fn?.kind === 'function' && fn.body!.length !== 1)) {
     throw syntaxError(`expected one C expression, got '${text}'`, pos ?? null);
   }
-  const reader = {
-    read(cName: string): L.Linear {
+  const types = new IntTypes(typing?.dataModel ?? 'ILP32');
+  // Without types, a variable is read as a 128-bit integer: wide enough that nothing in a witness wraps.
+  const typeOf = (ir: string) => {
+    const name = typing?.typeOf(ir);
+    return name !== undefined && types.has(name) ? types.named(name) : types.named('__int128');
+  };
+  const notAllowed = (): never => {
+    throw syntaxError(`'${text}' has side effects (calls, assignments, increments)`, pos ?? null);
+  };
+  const typingScope: TypingScope = {
+    types,
+    variable(cName: string) {
       const ir = scope[cName];
       if (ir === undefined) throw syntaxError(`'${cName}' is not a variable in scope here (in '${text}')`, pos ?? null);
-      return L.variable(ir);
+      return { kind: 'var', ir, type: typeOf(ir) };
     },
+    callee: notAllowed,
   };
-  if (!isPure(stmt.expr)) throw syntaxError(`'${text}' has side effects (calls, assignments, increments)`, pos ?? null);
+  let typed: TExpr;
+  try {
+    typed = elaborate(typingScope, stmt.expr);
+  } catch (e) {
+    if (e instanceof InputError) throw syntaxError(`unsupported C expression '${text}': ${e.detail}`, pos ?? null);
+    throw e;
+  }
+  if (!isPure(typed)) notAllowed();
   // `v / m` and `v % m` are read as the ghost quotient of v by m (and v - m times it), checked on the
   // program with that ghost; any other division is not supported.
-  const divisions = new Map<Expr, L.Linear>();
-  const unsupported = divisionsOf(stmt.expr).find((d) => {
-    const ir = d.left.kind === 'ident' ? scope[d.left.name] : undefined;
-    const m = d.right.kind === 'int' ? d.right.value : undefined;
+  const divisions = new Map<TExpr, L.Linear>();
+  const unsupported = divisionsOf(typed).find((d) => {
+    const left = d.left.kind === 'convert' ? d.left.arg : d.left;
+    const ir = left.kind === 'var' ? left.ir : undefined;
+    const m = d.right.kind === 'const' ? d.right.value : undefined;
     const ghost = ghosts.find((g) => g.variable === ir && g.modulus === m);
     if (!ghost || ir === undefined) return true;
     divisions.set(d, d.op === '/' ? L.variable(ghost.ghost) : L.sub(L.variable(ir), L.variable(ghost.ghost, ghost.modulus)));
@@ -82,22 +130,31 @@ export function parseCExpression(text: string, scope: CScope, file: string, pos?
   });
   if (unsupported) throw syntaxError(`division and modulo are only supported in witness expressions as a variable by a constant the program divides it by ('${text}')`, pos ?? null);
   try {
-    return formulaOf(stmt.expr, reader, divisions);
+    return new PureEvaluator(divisions).formula(typed);
   } catch (e) {
     if (e instanceof InputError) throw syntaxError(`unsupported C expression '${text}': ${e.detail}`, pos ?? null);
+    if (e instanceof Error && e.message.startsWith('internal:') && e.message.includes('was not prepared')) {
+      throw syntaxError(`unsupported C expression '${text}': a conversion that needs a ghost value`, pos ?? null);
+    }
     throw e;
   }
 }
 
-type Division = Extract<Expr, { kind: 'binary' }>;
+type Division = Extract<TExpr, { kind: 'arith' }>;
 
-function divisionsOf(e: Expr): Division[] {
-  switch (e.kind) {
-    case 'binary': return [...(e.op === '/' || e.op === '%' ? [e] : []), ...divisionsOf(e.left), ...divisionsOf(e.right)];
-    case 'unary':
-    case 'cast': return divisionsOf(e.arg);
-    case 'cond': return [...divisionsOf(e.test), ...divisionsOf(e.then), ...divisionsOf(e.else)];
-    case 'comma': return [...divisionsOf(e.left), ...divisionsOf(e.right)];
+function divisionsOf(t: TExpr): Division[] {
+  switch (t.kind) {
+    case 'arith': return [...(t.op === '/' || t.op === '%' ? [t] : []), ...divisionsOf(t.left), ...divisionsOf(t.right)];
+    case 'convert':
+    case 'neg':
+    case 'bitnot':
+    case 'not':
+    case 'discard': return divisionsOf(t.arg);
+    case 'shift': return divisionsOf(t.left);
+    case 'compare':
+    case 'logic':
+    case 'comma': return [...divisionsOf(t.left), ...divisionsOf(t.right)];
+    case 'cond': return [...divisionsOf(t.test), ...divisionsOf(t.then), ...divisionsOf(t.else)];
     default: return [];
   }
 }

@@ -10,7 +10,7 @@ import type { Program } from '../ir/cfg.js';
 import { inlineCalls } from '../ir/inline.js';
 import { checkInvariants } from '../check/certificate.js';
 import { InputError } from '../diagnostics.js';
-import { parseCExpression } from './c-expression.js';
+import { parseCExpression, typingOf } from './c-expression.js';
 import { withRemainderGhosts } from '../ir/remainder-ghosts.js';
 
 export interface WitnessCheck {
@@ -67,7 +67,8 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
     const header = source.locations.find((l) => l.loopHeader && l.pos?.line === loop.line && l.pos.col === loop.column);
     if (!header?.scope) return { valid: false, reason: `no loop of '${fn}' starts at line ${loop.line}, column ${loop.column}`, invariants: loops.length };
     const pos = { file: program.file, line: loop.line, col: loop.column };
-    invariants.set(header.id, F.and(...loop.values.map((v) => parseCExpression(v, header.scope!, program.file, pos, ghosts))));
+    const typing = typingOf(program, fn);
+    invariants.set(header.id, F.and(...loop.values.map((v) => parseCExpression(v, header.scope!, program.file, pos, ghosts, typing))));
   }
   const usesGhosts = [...invariants.values()].some((f) => ghosts.some((g) => F.variablesOf(f).has(g.ghost)));
   const inlined = inlineCalls(usesGhosts ? ghosted!.program : program, fn).program;

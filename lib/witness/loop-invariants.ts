@@ -18,7 +18,7 @@ import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions } from '../vc/vc.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { isValid } from '../check/lia.js';
-import { conjuncts, formulaToC, type CScope } from './c-expression.js';
+import { conjuncts, formulaToC, typingOf, type CScope } from './c-expression.js';
 import { withRemainderGhosts, type RemainderGhost } from '../ir/remainder-ghosts.js';
 
 export interface LoopInvariant {
@@ -55,7 +55,7 @@ export async function loopInvariants(program: Program, fn: string, strategy: Cut
     if (!header.loopHeader || !header.pos || !header.scope) continue;
     const formula = known.get(loc.id) ?? weakestPrecondition(prepared.cut.proc, [...cutpoints], loc.id, known);
     const stated = await withoutValidConjuncts(inScope(formula, header.scope, ghosts));
-    const expression = formulaToC(stated, header.scope, ghosts);
+    const expression = formulaToC(stated, header.scope, ghosts, typingOf(program, fn));
     if (expression === null) continue;
     out.push({ function: fn, pos: header.pos, formula: stated, expression });
   }

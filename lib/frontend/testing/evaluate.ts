@@ -1,8 +1,8 @@
 // Test support only: runs one call-free procedure of the IR on given inputs, so front-end tests can
 // check what the lowered code computes (C semantics of division, short-circuit evaluation, ++/--, …)
 // independently of the project's interpreter. Havocs take the next input, except the front end's
-// division temporaries (`__tmpN` without a range), whose value is found by search: the one value that
-// lets the following assume pass.
+// ghosts (quotients, wrap-around counts), whose value is solved for: the one value that lets the
+// following assume pass.
 import type { Procedure } from '../../ir/cfg.js';
 import * as F from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
@@ -13,7 +13,7 @@ export interface EvalResult {
   readonly returned: bigint | null;
 }
 
-const SEARCH = 2000n;
+const SEARCH = 3n;
 
 export function evaluateProcedure(proc: Procedure, inputs: readonly bigint[], initial: ReadonlyMap<string, bigint> = new Map()): EvalResult {
   const env = new Map(initial);
@@ -52,14 +52,32 @@ export function evaluateProcedure(proc: Procedure, inputs: readonly bigint[], in
         env.set(s.target, L.evaluate(s.expr, read));
         break;
       case 'havoc':
-        if (s.target.startsWith('__tmp') && !s.range) {
-          // A division temporary: exactly one value satisfies the assume that follows.
-          const fits: bigint[] = [];
-          for (let v = -SEARCH; v <= SEARCH; v++) {
-            env.set(s.target, v);
-            if (enabled(edge.to).length > 0) fits.push(v);
+        if (s.ghost) {
+          // Exactly one value satisfies the assume that follows: try the integers around each bound
+          // its atoms give (a bound of an atom c*q + r >= 0 is -r / c).
+          const next = out(edge.to);
+          if (next.length !== 1 || next[0]!.stmt.kind !== 'assume') throw new Error(`ghost ${s.target} is not followed by its assume`);
+          const candidates = new Set<bigint>();
+          const atoms: F.Formula[] = [];
+          const collect = (f: F.Formula): void => {
+            if (f.kind === 'atom') atoms.push(f);
+            else if (f.kind === 'and' || f.kind === 'or') f.args.forEach(collect);
+            else if (f.kind === 'not') collect(f.arg);
+          };
+          collect(next[0]!.stmt.cond);
+          for (const atom of atoms) {
+            if (atom.kind !== 'atom') continue;
+            const c = L.coefficientOf(atom.expr, s.target);
+            if (c === 0n) continue;
+            env.set(s.target, 0n);
+            const r = L.evaluate(atom.expr, read);
+            for (let d = -SEARCH; d <= SEARCH; d++) candidates.add(-r / c + d);
           }
-          if (fits.length !== 1) throw new Error(`division temporary ${s.target}: ${fits.length} candidate values`);
+          const fits = [...candidates].filter((v) => {
+            env.set(s.target, v);
+            return F.evaluate(next[0]!.stmt.kind === 'assume' ? next[0]!.stmt.cond : F.TRUE, read);
+          });
+          if (fits.length !== 1) throw new Error(`ghost ${s.target}: ${fits.length} candidate values`);
           env.set(s.target, fits[0]!);
         } else {
           const next = queue.shift();

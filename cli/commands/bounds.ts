@@ -3,11 +3,11 @@
 // an input on which the loop runs exactly that often; conditional bounds (a precondition and a bound
 // under it) when the loop does not terminate for every input.
 import type { Command } from 'commander';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption } from '../program-input.js';
 import { bounds, instrumentForBounds, type BoundsEvent, type BoundsResult } from '../../lib/bounds/bounds.js';
 import { printProcedure } from '../../lib/ir/print.js';
 import { EXIT } from '../exit-codes.js';
-import { readSource, runCommand } from '../common.js';
+import { runCommand } from '../common.js';
 import { commonOptions, fmt, shared, values, type CommonCliOptions } from './conditions.js';
 
 export function register(program: Command): void {
@@ -15,7 +15,9 @@ export function register(program: Command): void {
     program
       .command('bounds')
       .description('loop bounds over the parameters (counter instrumentation), certified, with an input that attains each; conditional bounds otherwise')
-      .argument('<file>', 'C program (.c or .i)'),
+      .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption()),
   )
     .option('--show-instrumented', 'print the function with its iteration counters (paper Claim 1) and stop')
     .addHelpText('after', `
@@ -31,9 +33,9 @@ Exit codes:
   2  some loop has none (with the reason)
   3  input error (syntax error, unsupported construct, bad option, unreadable file)
   4  internal error (a bug in farkas: please report it)`)
-    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean }) =>
+    .action((path: string, opts: CommonCliOptions & { showInstrumented?: boolean }) =>
       runCommand(async () => {
-        const prog = parseProgram(readSource(file), file);
+        const { file, program: prog } = loadProgram(path, opts);
         if (opts.showInstrumented) {
           const counted = instrumentForBounds(prog, opts.function);
           console.log(printProcedure(counted.program.procedures.get(counted.function)!));

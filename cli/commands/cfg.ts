@@ -1,13 +1,13 @@
 // `farkas cfg FILE`: the control-flow graphs the front end builds, as text or Graphviz, for checking
 // how a program was understood (which statements, which loop headers, which conditions).
 import type { Command } from 'commander';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
 import { printProcedure, printProgram, programToDot } from '../../lib/ir/print.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT } from '../exit-codes.js';
-import { readSource, runCommand } from '../common.js';
+import { runCommand } from '../common.js';
 
-interface CfgCliOptions {
+interface CfgCliOptions extends ProgramInputOptions {
   function?: string;
   dot?: boolean;
 }
@@ -16,7 +16,9 @@ export function register(program: Command): void {
   program
     .command('cfg')
     .description('print the control-flow graph of each function (locations, loop headers, edges with their statements)')
-    .argument('<file>', 'C program (.c or .i)')
+    .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption())
     .option('-f, --function <name>', 'print only this function')
     .option('--dot', 'print a Graphviz digraph (one cluster per function) instead of text')
     .addHelpText(
@@ -27,9 +29,9 @@ choice for a non-deterministic '*' branch) and source position, followed by its 
   L3 -> L4  [line 7]  x := x + 1
 Render the Graphviz form with e.g.: farkas cfg prog.c --dot | dot -Tsvg > prog.svg`,
     )
-    .action((file: string, opts: CfgCliOptions) =>
+    .action((path: string, opts: CfgCliOptions) =>
       runCommand(() => {
-        const parsed = parseProgram(readSource(file), file);
+        const { file, program: parsed } = loadProgram(path, opts);
         if (opts.function !== undefined && !parsed.procedures.has(opts.function)) {
           const known = [...parsed.procedures.keys()].join(', ');
           throw new InputError('error', `no function '${opts.function}' in ${file} (functions: ${known})`, null);

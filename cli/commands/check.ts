@@ -2,16 +2,17 @@
 // Same verdicts, certification rules, exit codes and --json contract as `verify`, plus the engine's
 // search statistics.
 import { Option, type Command } from 'commander';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
 import { availableEngines, engineByName, type EngineName, type EngineResult } from '../../lib/engines/index.js';
 import { shutdownZ3 } from '../../lib/sat/z3-context.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
-import { readSource, runCommand } from '../common.js';
+import { runCommand } from '../common.js';
 import { functionOption, parseSeconds } from '../options.js';
 import { formatVerify, verifyJson } from './verify.js';
+import type { Program } from '../../lib/ir/cfg.js';
 
-interface CheckCliOptions {
+interface CheckCliOptions extends ProgramInputOptions {
   engine: string;
   function?: string;
   timeout?: string;
@@ -22,7 +23,9 @@ export function register(program: Command): void {
   program
     .command('check')
     .description('verify FILE with one interpolation engine (lazy abstraction, symbolic execution, lazy annotation)')
-    .argument('<file>', 'C program (.c or .i)')
+    .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption())
     .addOption(new Option('-e, --engine <name>', 'the engine').choices(availableEngines()).makeOptionMandatory())
     .addOption(functionOption())
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
@@ -37,9 +40,9 @@ has proved the engine's loop invariants, 'unsafe' only when the interpreter repl
 counterexample; otherwise 'unknown' with the reason.
 
 ${EXIT_CODES_HELP}`)
-    .action((file: string, opts: CheckCliOptions) =>
+    .action((path: string, opts: CheckCliOptions) =>
       runCommand(async () => {
-        const program = parseProgram(readSource(file), file);
+        const { file, program } = loadProgram(path, opts);
         const engine = engineByName(opts.engine as EngineName);
         if (!engine) throw new InputError('error', `unknown engine '${opts.engine}'`, null);
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
@@ -52,18 +55,18 @@ ${EXIT_CODES_HELP}`)
         } finally {
           await shutdownZ3();
         }
-        process.stdout.write(opts.json ? JSON.stringify(checkJson(file, result), null, 2) + '\n' : formatCheck(file, result));
+        process.stdout.write(opts.json ? JSON.stringify(checkJson(file, result, program), null, 2) + '\n' : formatCheck(file, result, program));
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
 }
 
-export function checkJson(file: string, r: EngineResult): object {
-  return { ...verifyJson(file, r), engine: r.engineStats.engine, engineStats: r.engineStats };
+export function checkJson(file: string, r: EngineResult, program?: Program): object {
+  return { ...verifyJson(file, r, program), engine: r.engineStats.engine, engineStats: r.engineStats };
 }
 
-export function formatCheck(file: string, r: EngineResult): string {
+export function formatCheck(file: string, r: EngineResult, program?: Program): string {
   const s = r.engineStats;
-  const text = formatVerify(file, r).replace(/^cut-set: .*\n/m, '');
+  const text = formatVerify(file, r, program).replace(/^cut-set: .*\n/m, '');
   return text.replace(/^time: /m, `engine: ${s.engine}: ${s.nodes} nodes, ${s.refinements} refinements, ${s.restarts} restarts, ${s.covered} covered, ${s.solverCalls} z3 queries\ntime: `);
 }

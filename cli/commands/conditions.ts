@@ -2,7 +2,7 @@
 // 004, Sections 4–5), each answer with its certificate and, per neighbour, the replayed witness that
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
 import { FURTHER_ANSWER_MIN_MS, wp } from '../../lib/conditions/wp.js';
 import { sp } from '../../lib/conditions/sp.js';
 import { nonterm, type NontermResult } from '../../lib/conditions/nonterm.js';
@@ -12,10 +12,10 @@ import { formatRunResult, runResultToJson } from '../../lib/interp/index.js';
 import type { ConditionAnswer, ConditionEvent, ConditionStats, IncompleteSearch, NeighbourEvidence, SpResult, WpResult } from '../../lib/conditions/types.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT } from '../exit-codes.js';
-import { readSource, runCommand } from '../common.js';
+import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, parseSeconds, templateOption } from '../options.js';
 
-export interface CommonCliOptions {
+export interface CommonCliOptions extends ProgramInputOptions {
   function?: string;
   cutset: 'paths' | 'headers';
   template: string;
@@ -124,7 +124,9 @@ export function register(program: Command): void {
     program
       .command('wp')
       .description('weakest preconditions over the parameters of a function, each certified and locally weakest with replayed evidence')
-      .argument('<file>', 'C program (.c or .i)'),
+      .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption()),
   )
     .addOption(new Option('-s, --strategy <name>', "'neighbourhood' (paper Fig. 6) or 'binary' (Fig. 5)").choices(['neighbourhood', 'binary']).default('neighbourhood'))
     .option('--max-answers <n>', 'most preconditions reported (each covers a passing input the others miss)', '3')
@@ -139,9 +141,9 @@ ones, and its search gets as long as the first answer took (at least ${FURTHER_A
 with such inputs left, the output says so ("incomplete").
 
 ${answerExitCodes('a precondition')}`)
-    .action((file: string, opts: CommonCliOptions & { strategy: 'neighbourhood' | 'binary'; maxAnswers: string }) =>
+    .action((path: string, opts: CommonCliOptions & { strategy: 'neighbourhood' | 'binary'; maxAnswers: string }) =>
       runCommand(async () => {
-        const prog = parseProgram(readSource(file), file);
+        const { file, program: prog } = loadProgram(path, opts);
         const maxAnswers = Number(opts.maxAnswers);
         if (!Number.isInteger(maxAnswers) || maxAnswers < 1) throw new InputError('error', `--max-answers expects a positive integer, got '${opts.maxAnswers}'`, null);
         const result = await wp(prog, {
@@ -165,7 +167,9 @@ ${answerExitCodes('a precondition')}`)
     program
       .command('sp')
       .description('strongest postcondition at the exit (or a loop), certified and locally strongest with replayed evidence')
-      .argument('<file>', 'C program (.c or .i)'),
+      .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption()),
   )
     .option('--at <line>', 'line of a cut-point (a loop) instead of the exit')
     .addHelpText('after', `
@@ -180,9 +184,9 @@ checker (Houdini). The template search then tries for 10 s to add conjuncts to i
 candidate, the template search alone runs.
 
 ${answerExitCodes('a postcondition')}`)
-    .action((file: string, opts: CommonCliOptions & { at?: string }) =>
+    .action((path: string, opts: CommonCliOptions & { at?: string }) =>
       runCommand(async () => {
-        const prog = parseProgram(readSource(file), file);
+        const { file, program: prog } = loadProgram(path, opts);
         let atLine: number | undefined;
         if (opts.at !== undefined) {
           if (!/^\d+$/.test(opts.at.trim())) throw new InputError('error', `--at expects a line number, got '${opts.at}'`, null);
@@ -206,7 +210,9 @@ function registerNonterm(program: Command): void {
     program
       .command('nonterm')
       .description('most-general counterexamples for termination: conditions on the parameters under which the function never returns')
-      .argument('<file>', 'C program (.c or .i)'),
+      .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption()),
   )
     .addHelpText('after', `
 Paper 004, Claim 3: assert(false) is added at the function's exit and weakest preconditions of that
@@ -217,9 +223,9 @@ With no condition found, farkas bounds runs: when every loop has a certified bou
 verdict is "terminates" (the bounds are the ranking argument), otherwise unknown.
 
 ${answerExitCodes('a non-termination condition')}`)
-    .action((file: string, opts: CommonCliOptions) =>
+    .action((path: string, opts: CommonCliOptions) =>
       runCommand(async () => {
-        const prog = parseProgram(readSource(file), file);
+        const { file, program: prog } = loadProgram(path, opts);
         const result = await nonterm(prog, shared(opts));
         if (opts.json) console.log(JSON.stringify(nontermJson(file, result), null, 2));
         else {
@@ -258,7 +264,9 @@ function registerCex(program: Command): void {
     program
       .command('cex')
       .description('most-general counterexamples for safety: conditions on the parameters under which an assertion fails')
-      .argument('<file>', 'C program (.c or .i)'),
+      .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption()),
   )
     .option('--show-instrumented', 'print the instrumented function (paper Claim 2: B1 error variable, B2 loop bounds) and stop')
     .option('--no-loop-bounds', 'leave out B2 (shows why it matters: non-terminating inputs come back)')
@@ -274,9 +282,9 @@ an assertion, replayed by the interpreter. Conditions without one are listed as 
 each further condition's search gets as long as the first took (at least ${FURTHER_ANSWER_MIN_MS / 1000} s).
 
 Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
-    .action((file: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean; errorVariable: boolean }) =>
+    .action((path: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean; errorVariable: boolean }) =>
       runCommand(async () => {
-        const prog = parseProgram(readSource(file), file);
+        const { file, program: prog } = loadProgram(path, opts);
         if (opts.showInstrumented) {
           const instrumented = instrumentForCex(prog, opts.function, { loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
           console.log(printProcedure(instrumented.procedures.get(opts.function ?? prog.entry)!));

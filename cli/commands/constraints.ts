@@ -1,7 +1,7 @@
 // `farkas constraints FILE`: the exact bilinear system Farkas' lemma produces for one schedule step,
 // for inspection (what the SAT solver is asked after bit-blasting).
 import type { Command } from 'commander';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
 import { AnalysisUnsupported, prepareAnalysis, templatesFor } from '../../lib/engine/prepare.js';
 import { buildFarkasSystem } from '../../lib/constraints/farkas.js';
 import { loadSchedule } from '../../lib/constraints/schedule.js';
@@ -10,10 +10,10 @@ import * as F from '../../lib/ir/formula.js';
 import * as L from '../../lib/ir/linear.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT } from '../exit-codes.js';
-import { readSource, runCommand } from '../common.js';
+import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption } from '../options.js';
 
-interface ConstraintsCliOptions {
+interface ConstraintsCliOptions extends ProgramInputOptions {
   function?: string;
   cutset: string;
   template: string;
@@ -25,7 +25,9 @@ export function register(program: Command): void {
   program
     .command('constraints')
     .description('print the verification conditions and the bilinear constraint system (after Farkas) for one schedule step')
-    .argument('<file>', 'C program (.c or .i)')
+    .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption())
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
@@ -33,7 +35,7 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((file: string, opts: ConstraintsCliOptions) =>
       runCommand(() => {
-        const program = parseProgram(readSource(file), file);
+        const { program } = loadProgram(file, opts);
         const schedule = loadSchedule(opts.template);
         const stepNo = Number(opts.step);
         if (!Number.isInteger(stepNo) || stepNo < 1 || stepNo > schedule.steps.length) {

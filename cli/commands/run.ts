@@ -2,12 +2,12 @@
 // (also how a counterexample is replayed by hand).
 import type { Command } from 'commander';
 import { InputError } from '../../lib/diagnostics.js';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
 import { formatRunResult, runProgram, runResultToJson, DEFAULT_MAX_STEPS, type RunOptions, type RunResult } from '../../lib/interp/index.js';
 import { EXIT } from '../exit-codes.js';
-import { parseAssignments, parseIntegerList, readSource, runCommand } from '../common.js';
+import { parseAssignments, parseIntegerList, runCommand } from '../common.js';
 
-interface RunCliOptions {
+interface RunCliOptions extends ProgramInputOptions {
   function?: string;
   input: string[];
   nondet?: string;
@@ -46,7 +46,9 @@ export function register(program: Command): void {
   program
     .command('run')
     .description('run FILE with the concrete interpreter on given inputs and nondet values')
-    .argument('<file>', 'C program (.c or .i)')
+    .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption())
     .option('-f, --function <name>', 'function to run (default: main, else the last function)')
     .option('-i, --input <name=value>', "value of a parameter of the function (repeatable, or comma-separated: 'n=3,m=-1')", collect, [])
     .option('-n, --nondet <v1,v2,...>', 'values for nondet choices, in the order the run needs them')
@@ -61,7 +63,8 @@ Values come from a single stream, consumed in order by: the function's parameter
 --input (in parameter order), every __VERIFIER_nondet_*() call and uninitialised local, and every
 non-deterministic branch ('if (*)', 'while (*)': non-zero takes the then-branch / loop body). A value
 outside the range of a __VERIFIER_nondet_<type>() result ends the run: such a run cannot happen in C.
-Arithmetic is over mathematical integers.
+Arithmetic is C's (the data model's type sizes, wrap-around of unsigned values and conversions);
+a signed overflow, undefined behaviour in C, ends the run at its line.
 
 Examples:
   farkas run prog.c --input n=10
@@ -70,13 +73,13 @@ Examples:
 Exit codes for run:
   0  the function returned
   1  an assertion failed (prints FILE:LINE: assertion failed and the visited source lines)
-  2  a run blocked by an assume, the step limit, or a nondet value out of its type's range
+  2  a run blocked by an assume, a signed overflow, the step limit, or a nondet value out of its type's range
   3  input error (unknown function or parameter, bad number, syntax error)
   4  internal error (a bug in farkas: please report it)`,
     )
-    .action((file: string, opts: RunCliOptions) =>
+    .action((path: string, opts: RunCliOptions) =>
       runCommand(() => {
-        const program = parseProgram(readSource(file), file);
+        const { file, program } = loadProgram(path, opts);
         const options: RunOptions = {
           ...(opts.function !== undefined ? { entry: opts.function } : {}),
           inputs: parseAssignments(opts.input.flatMap((i) => i.split(','))),

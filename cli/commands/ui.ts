@@ -3,17 +3,18 @@
 import { createElement } from 'react';
 import { Option, type Command } from 'commander';
 import { render } from 'ink';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
 import { verify } from '../../lib/engine/verify.js';
+import type { Program } from '../../lib/ir/cfg.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
-import { readSource, runCommand } from '../common.js';
+import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption } from '../options.js';
 import { formatVerify } from './verify.js';
 import { App } from '../ui/app.js';
 import { MODES } from '../ui/modes/index.js';
 import { processRunner } from '../ui/runner.js';
 
-interface UiCliOptions {
+interface UiCliOptions extends ProgramInputOptions {
   function?: string;
   cutset: 'paths' | 'headers';
   template: string;
@@ -29,7 +30,9 @@ export function register(program: Command): void {
   program
     .command('ui')
     .description('interactive terminal UI: watch invariants being synthesised, change templates and assertions, step counterexamples')
-    .argument('<file>', 'C program (.c or .i)')
+    .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption())
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
@@ -43,11 +46,11 @@ l sp at the selected cut-point; o open a file; x export JSON; W export an SV-COM
 NO_COLOR turns colours off.
 
 ${EXIT_CODES_HELP}`)
-    .action((file: string, opts: UiCliOptions) =>
+    .action((path: string, opts: UiCliOptions) =>
       runCommand(async () => {
-        const source = readSource(file);
-        parseProgram(source, file); // a bad program is a positioned input error before the screen opens
-        if (!isInteractive()) return plainVerify(file, source, opts);
+        // A bad program is a positioned input error before the screen opens.
+        const { file, source, program, dataModel, property } = loadProgram(path, opts);
+        if (!isInteractive()) return plainVerify(file, program, opts);
         const runner = processRunner();
         process.on('exit', () => runner.dispose());
         const app = render(
@@ -60,6 +63,7 @@ ${EXIT_CODES_HELP}`)
             cutset: opts.cutset,
             schedule: opts.template,
             exportDir: opts.exportDir,
+            frontend: { dataModel, property },
             color: !('NO_COLOR' in process.env) || process.env.NO_COLOR === '',
             ...(opts.function !== undefined ? { functionName: opts.function } : {}),
           }),
@@ -72,12 +76,12 @@ ${EXIT_CODES_HELP}`)
     );
 }
 
-async function plainVerify(file: string, source: string, opts: UiCliOptions): Promise<number> {
-  const result = await verify(parseProgram(source, file), {
+async function plainVerify(file: string, program: Program, opts: UiCliOptions): Promise<number> {
+  const result = await verify(program, {
     ...(opts.function !== undefined ? { function: opts.function } : {}),
     cutset: opts.cutset,
     schedule: opts.template,
   });
-  process.stdout.write(formatVerify(file, result));
+  process.stdout.write(formatVerify(file, result, program));
   return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Program } from '../../lib/ir/cfg.js';
 import { EMIT_KINDS, exportProblem, type EmitKind } from '../../lib/export/index.js';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { dataModelOption, loadProgram, propertyOption } from '../program-input.js';
 import type { VerifyOptions } from '../../lib/engine/verify.js';
 import { crossCheckCommand } from './cross-check.js';
 import { verifyPortfolio } from '../../lib/portfolio/index.js';
@@ -12,13 +12,16 @@ import { toDimacs } from '../../lib/sat/dimacs.js';
 import { witnessFor, type WitnessInput } from '../../lib/witness/index.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
-import { readSource, runCommand } from '../common.js';
+import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
 import { formatPortfolio, jobsOption, parseJobs, portfolioJson, portfolioProgressPrinter } from '../portfolio-output.js';
 import { refuteWithCex } from '../../lib/conditions/refute.js';
 import { collectPins, parsePins } from '../pin-option.js';
+import { semanticsNote } from '../program-input.js';
 
 interface VerifyCliOptions {
+  dataModel?: string;
+  property?: string;
   cex?: boolean;
   function?: string;
   cutset: string;
@@ -41,7 +44,9 @@ export function register(program: Command): void {
   program
     .command('verify')
     .description('prove every assertion of FILE with inductive invariants (certified by z3 over the integers)')
-    .argument('<file>', 'C program (.c or .i)')
+    .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .addOption(dataModelOption())
+    .addOption(propertyOption())
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
@@ -63,10 +68,9 @@ The verdict is 'safe' only when the independent certificate check (z3-solver, in
 has proved the invariants; otherwise 'unknown' with the reason.
 
 ${EXIT_CODES_HELP}`)
-    .action((file: string, opts: VerifyCliOptions, command: Command) =>
+    .action((path: string, opts: VerifyCliOptions, command: Command) =>
       runCommand(async () => {
-        const source = readSource(file);
-        const program = parseProgram(source, file);
+        const { file, source, program } = loadProgram(path, opts);
         if (opts.emit !== undefined) {
           process.stdout.write(emitProblem(program, opts, command.getOptionValueSource('cutset') === 'default'));
           return EXIT.OK;
@@ -93,7 +97,7 @@ ${EXIT_CODES_HELP}`)
           ? await refuteWithCex(program, proved, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: verifyOptions.cutset!, schedule: opts.template, backend: opts.backend, timeoutMs: timeoutMs !== undefined ? timeoutMs - proved.millis : 120_000 })
           : proved;
         if (opts.witness !== undefined) await writeWitness(opts.witness, { program, file, source, result });
-        process.stdout.write(opts.json ? JSON.stringify({ ...verifyJson(file, result), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result) + formatPortfolio(result));
+        process.stdout.write(opts.json ? JSON.stringify({ ...verifyJson(file, result, program), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result, program) + formatPortfolio(result));
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
@@ -133,11 +137,19 @@ function progressPrinter(): (e: ProgressEvent) => void {
   };
 }
 
-export function verifyJson(file: string, r: VerifyResult): object {
+/** The semantics an answer rests on, for --json: data model, property and its premise. */
+export function semanticsJson(program: Program | undefined): object {
+  if (!program) return {};
+  const property = program.property ?? 'unreach-call';
+  return { property, dataModel: program.dataModel ?? 'ILP32', premises: property === 'unreach-call' ? ['no signed overflow'] : [] };
+}
+
+export function verifyJson(file: string, r: VerifyResult, program?: Program): object {
   return {
     file,
     function: r.function,
     verdict: r.verdict,
+    ...semanticsJson(program),
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
     certified: r.certified,
     ...(r.failingCondition ? { failingCondition: r.failingCondition } : {}),
@@ -167,14 +179,22 @@ export function verifyJson(file: string, r: VerifyResult): object {
     ...(r.counterexample
       ? { counterexample: { inputs: Object.fromEntries([...r.counterexample.inputs].map(([k, v]) => [k, v.toString()])), nondet: r.counterexample.nondet.map(String), line: r.counterexample.line, replayed: r.counterexample.replayed } }
       : {}),
+    ...(r.overflow
+      ? { overflow: { line: r.overflow.line, inputs: Object.fromEntries([...r.overflow.inputs].map(([k, v]) => [k, v.toString()])), nondet: r.overflow.nondet.map(String) } }
+      : {}),
     millis: r.millis,
   };
 }
 
-export function formatVerify(file: string, r: VerifyResult): string {
+export function formatVerify(file: string, r: VerifyResult, program?: Program): string {
   const lines: string[] = [];
   const verdict = r.verdict === 'safe' ? 'safe (invariants certified by z3 over the integers)' : r.verdict === 'unsafe' ? 'unsafe' : `unknown (${r.reason ?? 'no reason given'})`;
   lines.push(`${file}: function ${r.function}: ${verdict}`);
+  if (program) lines.push(semanticsNote(program));
+  if (r.overflow) {
+    const inputs = [...r.overflow.inputs].map(([k, v]) => `${k}=${v}`).join(', ');
+    lines.push(`note: a sampled run overflows a signed type at line ${r.overflow.line}${inputs ? ` (${inputs})` : ''}: undefined behaviour, outside what this answer covers`);
+  }
   lines.push(`cut-set: ${r.cutset} (${r.cutpoints} cut-points, ${r.verificationConditions} verification conditions); schedule: ${r.schedule}`);
   if (r.invariants.length > 0) {
     lines.push(r.verdict === 'safe' ? 'invariants:' : 'candidate invariants (not certified):');
@@ -199,10 +219,12 @@ export function formatVerify(file: string, r: VerifyResult): string {
   }
   if (r.counterexample) {
     const inputs = [...r.counterexample.inputs].map(([k, v]) => `${k}=${v}`).join(', ');
-    lines.push(`counterexample: ${inputs || '(no inputs)'}${r.counterexample.nondet.length ? `; nondet ${r.counterexample.nondet.join(',')}` : ''}; fails at line ${r.counterexample.line}${r.counterexample.replayed ? ' (replayed by the interpreter)' : ''}`);
+    const failure = program?.property === 'no-overflow' ? 'a signed operation overflows' : 'fails';
+    lines.push(`counterexample: ${inputs || '(no inputs)'}${r.counterexample.nondet.length ? `; nondet ${r.counterexample.nondet.join(',')}` : ''}; ${failure} at line ${r.counterexample.line}${r.counterexample.replayed ? ' (replayed by the interpreter)' : ''}`);
     if (r.failingCondition) lines.push(`failing condition: ${r.failingCondition.expression} (farkas cex${r.failingCondition.certified ? ', certified' : ''})`);
     const args = [...r.counterexample.inputs].map(([k, v]) => ` --input ${k}=${v}`).join('') + (r.counterexample.nondet.length ? ` --nondet ${r.counterexample.nondet.join(',')}` : '');
-    lines.push(`reproduce: farkas run ${file} --function ${r.function}${args} --nondet-default none --trace`);
+    const semantics = program?.dataModel === 'LP64' ? ' --data-model LP64' : '';
+    lines.push(`reproduce: farkas run ${file}${semantics} --function ${r.function}${args} --nondet-default none --trace`);
   }
   lines.push(`time: ${(r.millis / 1000).toFixed(2)} s`);
   return lines.join('\n') + '\n';

@@ -19,7 +19,7 @@ async function runJob(job: Job): Promise<void> {
   try {
     const mode = modeById(job.mode);
     if (!mode) throw new InputError('error', `unknown mode '${job.mode}'`, null);
-    const program = parseProgram(job.source, job.file);
+    const program = parseProgram(job.source, job.file, job.frontend ?? {});
     await mode.run(program, job, emit);
   } catch (e) {
     const message = e instanceof InputError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;

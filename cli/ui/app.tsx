@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { useEffect, useReducer, useRef } from 'react';
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
-import { parseProgram } from '../../lib/frontend/index.js';
+import { parseProgram, type FrontendOptions } from '../../lib/frontend/index.js';
 import { InputError } from '../../lib/diagnostics.js';
 import type { Mode } from './modes/types.js';
 import type { AnalysisRunner } from './runner.js';
@@ -35,12 +35,14 @@ export interface AppProps {
   readonly rows?: number;
   /** Where `x` writes; default the working directory. */
   readonly exportDir?: string;
+  /** The data model and property every job lowers the program with (`--data-model`, `--property`). */
+  readonly frontend?: FrontendOptions;
 }
 
 /** Parses for the outline; a program that does not parse still opens (the worker reports the error). */
-function outlineOf(source: string, file: string) {
+function outlineOf(source: string, file: string, frontend: FrontendOptions = {}) {
   try {
-    return outline(parseProgram(source, file));
+    return outline(parseProgram(source, file, frontend));
   } catch {
     return { loops: [], asserts: [] };
   }
@@ -61,7 +63,7 @@ export function App(props: AppProps) {
     initialState({
       file: props.file,
       source: props.source,
-      ...outlineOf(props.source, props.file),
+      ...outlineOf(props.source, props.file, props.frontend),
       mode: props.initialMode ?? modes[0]!.id,
       ...(props.cutset ? { cutset: props.cutset } : {}),
       ...(props.schedule ? { schedule: props.schedule } : {}),
@@ -77,7 +79,7 @@ export function App(props: AppProps) {
   // One job per runToken: a new token (re-run, mode, template, source) cancels the running job.
   useEffect(() => {
     dispatch({ type: 'job-started', at: Date.now() });
-    const job = runner.start({ mode: state.mode, file: state.file, source: state.source, options: jobOptions(state) }, (message) => dispatch({ type: 'message', message, at: Date.now() }));
+    const job = runner.start({ mode: state.mode, file: state.file, source: state.source, ...(props.frontend ? { frontend: props.frontend } : {}), options: jobOptions(state) }, (message) => dispatch({ type: 'message', message, at: Date.now() }));
     return () => job.cancel();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.runToken]);
@@ -106,7 +108,7 @@ export function App(props: AppProps) {
     }
     const next = p.kind === 'add-assert' ? insertAssertion(s.source, p.line, p.value) : replaceAssertion(s.source, p.line, p.value);
     try {
-      const program = parseProgram(next, s.file);
+      const program = parseProgram(next, s.file, props.frontend ?? {});
       dispatch({ type: 'set', patch: { prompt: null } });
       dispatch({ type: 'source', file: s.file, source: next, ...outline(program) });
       dispatch({ type: 'set', patch: { status: p.kind === 'add-assert' ? `assertion added after line ${p.line}` : `assertion on line ${p.line} changed` } });

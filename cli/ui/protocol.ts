@@ -3,12 +3,15 @@
 import type { Schedule } from '../../lib/constraints/schedule.js';
 import type { CutsetStrategy } from '../../lib/vc/cutset.js';
 import type { Formula } from '../../lib/ir/formula.js';
+import type { FrontendOptions } from '../../lib/frontend/index.js';
 
 /** One analysis run: a mode of the registry on one program text. */
 export interface Job {
   readonly mode: string;
   readonly file: string;
   readonly source: string;
+  /** The data model and property the program text is lowered with. */
+  readonly frontend?: FrontendOptions;
   readonly options: JobOptions;
 }
 

@@ -7,7 +7,7 @@ import type { VerifyResult } from '../engine/types.js';
 import { checkCorrectnessWitness } from './check.js';
 import { invariantSetEntry, witnessYaml } from './correctness.js';
 import { loopInvariants } from './loop-invariants.js';
-import { witnessMetadata, type DataModel } from './metadata.js';
+import { witnessMetadata } from './metadata.js';
 import { violationEntry } from './violation.js';
 import { sourceMap } from './source-map.js';
 
@@ -16,7 +16,6 @@ export interface WitnessInput {
   readonly file: string;
   readonly source: string;
   readonly result: VerifyResult;
-  readonly dataModel?: DataModel;
 }
 
 export type WitnessOutcome =
@@ -25,7 +24,11 @@ export type WitnessOutcome =
 
 export async function witnessFor(input: WitnessInput): Promise<WitnessOutcome> {
   const { program, file, source, result } = input;
-  const metadata = () => witnessMetadata({ file, source, ...(input.dataModel ? { dataModel: input.dataModel } : {}) }, `cutset ${result.cutset}, schedule ${result.schedule}`);
+  // The data model is the program's; for reachability, the configuration states the premise the
+  // answer rests on (signed overflow, undefined behaviour in C, is assumed absent).
+  const property = program.property ?? 'unreach-call';
+  const premise = property === 'unreach-call' ? '; premise: no signed overflow' : '';
+  const metadata = () => witnessMetadata({ file, source, dataModel: program.dataModel ?? 'ILP32', property }, `cutset ${result.cutset}, schedule ${result.schedule}${premise}`);
   if (result.verdict === 'safe') {
     if (result.summaries && result.summaries.length > 0) return { kind: 'none', reason: 'correctness witnesses for recursive procedures (summaries) are not supported' };
     const loops = await loopInvariants(program, result.function, result.cutset, result.invariants);

@@ -8,8 +8,10 @@ export const WITNESS_FORMAT_VERSION = '2.0';
 export const UNREACH_CALL_SPECIFICATION = 'G ! call(reach_error())';
 export const PRODUCER = { name: 'farkas', version: '0.1.0' } as const;
 
-/** farkas reasons over mathematical integers, so no data model changes its answers; witnesses name
- * the SV-COMP default for the reachability category. */
+/** SV-COMP's no-overflow property: no signed operation overflows. */
+export const NO_OVERFLOW_SPECIFICATION = 'G ! overflow';
+
+/** The sizes of C's types the analysis used (the program's, see frontend/ctypes.ts). */
 export type DataModel = 'ILP32' | 'LP64';
 
 export interface WitnessTask {
@@ -18,6 +20,7 @@ export interface WitnessTask {
   /** The exact bytes that were verified (the hash must match them). */
   readonly source: string;
   readonly dataModel?: DataModel;
+  readonly property?: 'unreach-call' | 'no-overflow';
 }
 
 export interface WitnessMetadata {
@@ -54,7 +57,7 @@ export function witnessMetadata(task: WitnessTask, configuration?: string, now: 
     task: {
       input_files: [name],
       input_file_hashes: { [name]: sha256(task.source) },
-      specification: UNREACH_CALL_SPECIFICATION,
+      specification: task.property === 'no-overflow' ? NO_OVERFLOW_SPECIFICATION : UNREACH_CALL_SPECIFICATION,
       data_model: task.dataModel ?? 'ILP32',
       language: 'C',
     },

@@ -14,6 +14,7 @@ import { polyFromTerms } from './system.js';
 import type { ParamAtom, Template } from './template.js';
 import { instantiate, knownCnf, knownDnf, negateAtom, templateUnknowns } from './template.js';
 import type { VerificationCondition } from '../vc/vc.js';
+import { checkDeadline } from '../deadline.js';
 
 export interface FarkasInput {
   readonly vcs: readonly VerificationCondition[];
@@ -32,6 +33,8 @@ export interface FarkasInput {
   readonly assumedAtoms?: ReadonlyMap<number, readonly ParamAtom[]>;
   /** Prefix of the Farkas multipliers' names, so that several units can share one system (default 'l'). */
   readonly multiplierPrefix?: string;
+  /** Past it (epoch ms), building stops with DeadlineExceeded (lib/deadline.ts). */
+  readonly deadline?: number;
 }
 
 export interface SummaryTemplates {
@@ -56,6 +59,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
   let multiplierCount = 0;
   let applications = 0;
   input.vcs.forEach((vc, vcIndex) => {
+    checkDeadline(input.deadline);
     const from = input.templates.get(vc.from);
     const facts = knownDnf(input.strengthening?.get(vc.from) ?? F.TRUE);
     const assumed = input.assumedAtoms?.get(vc.from) ?? [];
@@ -75,6 +79,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
             continue;
           }
           applications++;
+          if (applications % 64 === 0) checkDeadline(input.deadline);
           const mults = items.map(() => `${input.multiplierPrefix ?? 'l'}${multiplierCount++}`);
           for (const m of mults) unknowns.push({ name: m, kind: 'multiplier', nonNegative: true });
           const origin = `VC ${vcIndex} (${describe(vc)}), disjunct ${i}.${g}, clause ${j}`;

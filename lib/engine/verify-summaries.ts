@@ -4,6 +4,7 @@
 // the VCs of `assume(A_i); body; assert(B_i)` with that pair's own loop invariants. A solution is
 // reported as "safe" only after the certificate checker has re-proved every body under every pair
 // and the entry function, all with calls replaced by the decoded summaries.
+import { checkDeadline, DeadlineExceeded } from '../deadline.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { locationPos, type Program } from '../ir/cfg.js';
@@ -100,9 +101,20 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     search.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
     const encodeStart = Date.now();
     const templates = stepTemplates(prepared, step.shape, guided ? pairSpecs(prepared, guided, q) : q);
-    const system = combineUnits(templates.units);
-    const encoder = encodeUnknowns(system.unknowns, step.widths, { overrides: templates.pinned });
-    for (const c of system.constraints) encoder.assertConstraint(c);
+    let encoder: ReturnType<typeof encodeUnknowns>;
+    let system: ReturnType<typeof combineUnits>;
+    try {
+      system = combineUnits(templates.units.map((u) => ({ ...u, deadline })));
+      encoder = encodeUnknowns(system.unknowns, step.widths, { overrides: templates.pinned });
+      for (const [k, c] of system.constraints.entries()) {
+        if (k % 16 === 0) checkDeadline(deadline);
+        encoder.assertConstraint(c);
+      }
+    } catch (e) {
+      // Building or bit-blasting this step ran past the time bound.
+      if (e instanceof DeadlineExceeded) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
+      throw e;
+    }
     assertObservedCalls(encoder, prepared, templates, observed);
     const cnf = encoder.builder.toCnf();
     const encodeMillis = Date.now() - encodeStart;

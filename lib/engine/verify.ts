@@ -29,6 +29,7 @@ import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../ir/remainder-ghosts.js';
+import { checkDeadline, DeadlineExceeded } from '../deadline.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -70,6 +71,8 @@ export interface AttemptInfo {
 export const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 /** Time for the Houdini fast path (it only pays off when it is quick). */
 const HOUDINI_BUDGET_MS = 3000;
+/** Template constants wider than this (bits) make the first template step expensive: Houdini first. */
+const WIDE_CONSTANT_BITS = 24;
 
 export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
   const started = Date.now();
@@ -188,6 +191,12 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     return { ...base, ...cut, stats, invariants: atHeaders.invariants, houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
   };
   const constantBits = constantBitsNeeded(prepared);
+  // Wide constants (an unsigned type's range, 2^32 wrap-arounds) make every template step a large
+  // instance: the checker's filtering of the observed candidates goes first then.
+  if (houdiniPending && constantBits > WIDE_CONSTANT_BITS) {
+    const proved = await tryObservedBounds();
+    if (proved) return proved;
+  }
   for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {
     if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
     if (houdiniPending && index > 0) {
@@ -202,9 +211,20 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     options.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
     const encodeStart = Date.now();
     const templates = templatesFor(prepared, step.shape);
-    const { system } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]), strengthening: facts });
-    const encoder = encodeUnknowns(system.unknowns, step.widths);
-    for (const c of system.constraints) encoder.assertConstraint(c);
+    let system: ReturnType<typeof buildFarkasSystem>['system'];
+    let encoder: ReturnType<typeof encodeUnknowns>;
+    try {
+      ({ system } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]), strengthening: facts, deadline }));
+      encoder = encodeUnknowns(system.unknowns, step.widths);
+      for (const [k, c] of system.constraints.entries()) {
+        if (k % 16 === 0) checkDeadline(deadline);
+        encoder.assertConstraint(c);
+      }
+    } catch (e) {
+      // Building or bit-blasting this step ran past the time bound.
+      if (e instanceof DeadlineExceeded) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
+      throw e;
+    }
     // Necessary conditions from concrete runs (see samples.ts): they remove no solution.
     for (const [c, t] of templates) {
       for (const state of samples.states.get(c) ?? []) {

@@ -10,7 +10,7 @@ import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import type { FunctionContext } from './context.js';
 import { lowerCondition, lowerEffect, lowerOperands, lowerValue, pureFormula } from './lower-expr.js';
-import { negate } from './pure.js';
+import { checksOverflow, negate, splitsOnWrap } from './pure.js';
 import { isPure, voidValueError, type TExpr } from './typed.js';
 
 type CallExpr = TExpr & { kind: 'call' | 'builtin' };
@@ -52,12 +52,13 @@ export function lowerCall(ctx: FunctionContext, t: CallExpr, target: string | nu
  * of `&&`/`||` or in an arm of `?:`. Then t can be evaluated first and tested as one formula.
  */
 function effectsUnconditional(t: TExpr): boolean {
-  if (isPure(t)) return true;
+  if (isPure(t) && !splitsOnWrap(t)) return true;
   switch (t.kind) {
     case 'logic':
-      return effectsUnconditional(t.left) && isPure(t.right);
+      // The right side's overflow checks hold only where C evaluates it: then it must branch.
+      return effectsUnconditional(t.left) && isPure(t.right) && !checksOverflow(t.right);
     case 'cond':
-      return effectsUnconditional(t.test) && isPure(t.then) && isPure(t.else);
+      return effectsUnconditional(t.test) && isPure(t.then) && isPure(t.else) && !checksOverflow(t.then) && !checksOverflow(t.else);
     case 'arith':
     case 'compare':
       return effectsUnconditional(t.left) && effectsUnconditional(t.right);
@@ -77,13 +78,13 @@ function effectsUnconditional(t: TExpr): boolean {
 
 /** The truth of t as one formula, its side effects emitted first; null when that is not possible. */
 function conditionFormula(ctx: FunctionContext, t: TExpr): Formula | null {
-  if (isPure(t)) return pureFormula(ctx, t);
+  if (isPure(t) && !splitsOnWrap(t)) return pureFormula(ctx, t);
   if (!effectsUnconditional(t)) return null;
   return evaluatedFormula(ctx, t);
 }
 
 function evaluatedFormula(ctx: FunctionContext, t: TExpr): Formula {
-  if (isPure(t)) {
+  if (isPure(t) && !splitsOnWrap(t)) {
     const f = pureFormula(ctx, t);
     if (f) return f;
   }

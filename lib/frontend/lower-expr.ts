@@ -12,7 +12,7 @@ import type { Linear } from '../ir/linear.js';
 import type { FunctionContext, VarSymbol } from './context.js';
 import { contains, convertConstant, type IntType, type Range } from './ctypes.js';
 import { lowerCall } from './lower-call.js';
-import { negate, preparation, PureEvaluator, TooManyCases, wrapCases, wrapCounts, wraps, type Case } from './pure.js';
+import { negate, preparation, PureEvaluator, splitsOnWrap, TooManyCases, wrapCases, wrapCounts, wraps, type Case } from './pure.js';
 import { constantValue, isPure, mathRange, mayOverflow, valueRange, voidValueError, type TExpr, type ValueExpr } from './typed.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -226,7 +226,7 @@ export function branch(ctx: FunctionContext, f: Formula, yes: number, no: number
 /** Edges from the cursor to `yes` when t is non-zero and to `no` otherwise; the cursor is unset after. */
 export function lowerCondition(ctx: FunctionContext, t: TExpr, yes: number, no: number): void {
   if (t.type === null) voidValueError(t.pos);
-  if (isPure(t)) {
+  if (isPure(t) && !splitsOnWrap(t)) {
     const f = pureFormula(ctx, t);
     if (f) {
       branch(ctx, f, yes, no, t.pos);

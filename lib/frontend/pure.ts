@@ -10,7 +10,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { contains, convertConstant, type IntType, type Range } from './ctypes.js';
-import { constantValue, mathRange, type TExpr, type ValueExpr } from './typed.js';
+import { children, constantValue, mathRange, mayOverflow, type TExpr, type ValueExpr } from './typed.js';
 
 export interface Case {
   readonly guard: Formula;
@@ -75,6 +75,21 @@ export function preparation(t: ValueExpr): 'none' | 'quotient' | 'wrap' {
     if (k.hi - k.lo + 1n > BigInt(MAX_WRAP_CASES)) return 'wrap';
   }
   return 'none';
+}
+
+/** Some node of t is a wrap-around spelled out as guarded cases. As a condition such an expression
+ * would be a disjunction over every combination of the cases (whose CNF, when asserted, grows
+ * exponentially): conditions compute the wrapped operands into temporaries first instead. */
+export function splitsOnWrap(t: TExpr): boolean {
+  if (t.type !== null && wraps(t as ValueExpr) && preparation(t as ValueExpr) === 'none') return true;
+  return children(t).some(splitsOnWrap);
+}
+
+/** Some node of t is a signed operation with an overflow check: evaluating t emits that check, which
+ * must only run where C evaluates t (not on the unevaluated side of `&&`, `||`, `?:`). */
+export function checksOverflow(t: TExpr): boolean {
+  if (t.type !== null && (mayOverflow(t as ValueExpr) || (t.kind === 'shift' && t.op === '<<' && t.type.signed) || (t.kind === 'arith' && t.op === '%' && t.type.signed))) return true;
+  return children(t).some(checksOverflow);
 }
 
 /** Negation that keeps atoms readable: flips `>=` atoms, keeps `!(e == 0)`, pushes through and/or. */

@@ -52,7 +52,8 @@ test('preparation: mutually recursive bodies, summary interfaces, input copies a
 });
 
 test('preparation: globals read are summary inputs; a global written is localised and returned by its own procedure', (t) => {
-  const reads = parseProgram('int limit = 10;\nint climb(int n) { if (n >= limit) return n; return climb(n + 1); }\nint main() { int r = climb(0); assert(r >= 10); return 0; }\n', 'g.c');
+  // (main sets limit: a global nothing writes would be read as its constant initial value.)
+  const reads = parseProgram('int limit;\nint climb(int n) { if (n >= limit) return n; return climb(n + 1); }\nint main() { limit = 10; int r = climb(0); assert(r >= 10); return 0; }\n', 'g.c');
   const prepared = prepareInterprocedural(reads, undefined, 'paths');
   t.deepEqual(prepared.procedures[0]!.inputs, ['n', 'limit']);
   const call = prepared.entry.vcs.flatMap((vc) => vc.calls ?? [])[0]!;

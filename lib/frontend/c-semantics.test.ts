@@ -109,3 +109,18 @@ test('the no-overflow property: overflow checks are assertions, assertions only 
   t.is(r.verdict, 'unsafe');
   t.is(r.counterexample?.inputs.get('n'), 2147483647n);
 });
+
+test('a global that no statement writes is read as its constant: it may divide', (t) => {
+  const src = 'int SIZE = 7;\nint main(int i) { return i % (SIZE + 2); }';
+  t.is(result(src, {}, { i: 20n }), 2n);
+  // Written anywhere (even by another function), it stays a variable, and dividing by it is rejected.
+  t.throws(() => parseProgram('int SIZE = 7;\nvoid grow() { SIZE++; }\nint main(int i) { return i % SIZE; }', 'c.c'), { message: /modulo by a non-constant expression/ });
+});
+
+test('an operation C does not evaluate (right of && or ||, the other arm of ?:) is not checked for overflow', async (t) => {
+  const src = 'int zero() { return 0; }\nint one() { return 1; }\nint main(int x) {\n  if (zero() && x + 1 > 0) return 1;\n  __VERIFIER_assert(one() || x + 1 > x);\n  return x > 0 ? 2 : -x;\n}';
+  t.is(result(src, {}, { x: 2147483647n }), 2n);
+  t.is(result(src, {}, { x: -2147483648n }), 'overflow'); // -x is evaluated there
+  const noOverflow = parseProgram(src.replace('return x > 0 ? 2 : -x;', 'return x > 0 ? 2 : 0;'), 'c.c', { property: 'no-overflow' });
+  t.is((await verify(noOverflow, { timeoutMs: 60_000 })).verdict, 'safe');
+});

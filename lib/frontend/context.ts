@@ -18,6 +18,9 @@ export interface VarSymbol {
   /** The IR variable name. */
   readonly ir: string;
   readonly type: IntType;
+  /** A global no statement of the program writes: its value is always its initial value, read as
+   * that constant (so it can divide, scale or shift: `i % (SIZE + 2)`). */
+  readonly constant?: bigint;
 }
 
 /** A name that exists in C but cannot be used in code (e.g. a global of an unsupported type). */

@@ -90,6 +90,8 @@ const ERRORS: Array<[string, string, string]> = [
   ['void variable', main('  void v;'), "bad.c:2:3: error: variable 'v' declared void"],
   ['K&R definition', 'int f(a) int a; { return a; }', 'bad.c:1:7: error: old-style (K&R) parameter lists are not accepted: give each parameter a type'],
   ['no function', 'int x;', 'bad.c:1:1: error: no function definition in the file'],
+  ['unknown type name', main('  uint32_t x = 0;'), "bad.c:2:3: error: unknown type name 'uint32_t'"],
+  ['unknown type name in a declaration list', main('  u8 a, b;'), "bad.c:2:3: error: unknown type name 'u8'"],
   ['constant too large for every type', main('  unsigned long long x = 18446744073709551616u;'), "bad.c:2:26: error: integer constant '18446744073709551616u' is too large for its type"],
   ['decimal constant too large for every type', main('  long long x = 340282366920938463463374607431768211456;'), "bad.c:2:17: error: integer constant '340282366920938463463374607431768211456' is too large for its type"],
   ['invalid octal', main('  int x = 09;'), "bad.c:2:11: error: invalid digit in octal constant '09'"],

@@ -5,7 +5,7 @@
 import type { DataModel, GlobalVar, Procedure, Program, Property, SourcePos, ValueRange } from '../ir/cfg.js';
 import { syntaxError, unsupported } from '../diagnostics.js';
 import * as L from '../ir/linear.js';
-import type { CType, Declarator, Expr, FunctionDef, TranslationUnit } from './ast.js';
+import type { CType, Declaration, Declarator, Expr, FunctionDef, Stmt, TranslationUnit } from './ast.js';
 import { FunctionContext, rangeAssumed, rangeFormula, type FunctionSignature, type ProgramInfo, type Symbol } from './context.js';
 import { IntTypes, returnType, scalarType, unsupportedTypeReason, type IntType } from './ctypes.js';
 import { lowerStatements } from './lower-stmt.js';
@@ -58,6 +58,7 @@ export function lowerProgram(tu: TranslationUnit, options: LoweringOptions): Pro
     if (functions.has(name)) throw syntaxError(`'${name}' redeclared as a different kind of symbol`, globalDefs.get(name)!.declarator.pos);
   }
 
+  const writtenNames = assignedNames(definitions);
   // Globals: IR variables for the supported scalar ones; the others become unusable names.
   const globals: GlobalVar[] = [];
   const globalSymbols = new Map<string, Symbol>();
@@ -70,7 +71,9 @@ export function lowerProgram(tu: TranslationUnit, options: LoweringOptions): Pro
     const type = scalarType(types, def.declarator.type, def.typePos, `variable '${name}'`);
     const init = def.declarator.init === null ? 0n : constantInitialiser(types, def.declarator.init, type);
     globals.push({ name, init, type: type.name });
-    globalSymbols.set(name, { kind: 'var', ir: name, type });
+    // A global nothing assigns keeps its initial value: reads fold to it.
+    const written = writtenNames.has(name);
+    globalSymbols.set(name, { kind: 'var', ir: name, type, ...(written ? {} : { constant: init }) });
   }
 
   const info: ProgramInfo = {
@@ -179,4 +182,84 @@ function lowerFunction(info: ProgramInfo, d: FunctionDef, visible: ReadonlyMap<s
     edges: graph.edges,
     pos: d.pos,
   };
+}
+
+/** Every name an assignment, compound assignment, increment or `&` in a function body may write (whatever
+ * scope it resolves to: a global shadowed by a written local counts as written, conservatively). */
+function assignedNames(definitions: readonly FunctionDef[]): Set<string> {
+  const names = new Set<string>();
+  const expr = (e: Expr | null | undefined): void => {
+    if (!e) return;
+    switch (e.kind) {
+      case 'assign':
+        if (e.target.kind === 'ident') names.add(e.target.name);
+        expr(e.target);
+        expr(e.value);
+        return;
+      case 'incdec':
+        if (e.arg.kind === 'ident') names.add(e.arg.name);
+        expr(e.arg);
+        return;
+      case 'unary':
+        if (e.op === '&' && e.arg.kind === 'ident') names.add(e.arg.name); // its address escapes: may be written
+        expr(e.arg);
+        return;
+      case 'cast':
+        expr(e.arg);
+        return;
+      case 'binary':
+      case 'comma':
+        expr(e.left);
+        expr(e.right);
+        return;
+      case 'cond':
+        expr(e.test);
+        expr(e.then);
+        expr(e.else);
+        return;
+      case 'call':
+        expr(e.callee);
+        e.args.forEach(expr);
+        return;
+      case 'index':
+        expr(e.base);
+        expr(e.index);
+        return;
+      case 'member':
+        expr(e.base);
+        return;
+      default:
+        return;
+    }
+  };
+  const decl = (d: Declaration): void => d.declarators.forEach((x) => expr(x.init));
+  const stmt = (s: Stmt): void => {
+    switch (s.kind) {
+      case 'expr': expr(s.expr); return;
+      case 'decl': decl(s.decl); return;
+      case 'block': s.body.forEach(stmt); return;
+      case 'if':
+        if (s.test.kind === 'expr') expr(s.test.expr);
+        stmt(s.then);
+        if (s.else) stmt(s.else);
+        return;
+      case 'while':
+      case 'do':
+        if (s.test.kind === 'expr') expr(s.test.expr);
+        stmt(s.body);
+        return;
+      case 'for':
+        if (s.init?.kind === 'decl') decl(s.init);
+        else expr(s.init as Expr | null);
+        expr(s.test);
+        expr(s.step);
+        stmt(s.body);
+        return;
+      case 'return': expr(s.value); return;
+      case 'label': stmt(s.body); return;
+      default: return;
+    }
+  };
+  for (const d of definitions) d.body?.forEach(stmt);
+  return names;
 }

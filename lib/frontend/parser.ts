@@ -519,6 +519,11 @@ class Parser {
         const decl = this.declaration();
         return { kind: 'decl', pos, decl };
       }
+      // `uint32_t x;` without its typedef: two identifiers in a row start a declaration of an unknown type.
+      const after = this.peek(1);
+      if (after.kind === 'ident' && !this.isReserved(t.text) && !this.isReserved(after.text) && /^[=;,[]$/.test(this.peek(2).text)) {
+        throw syntaxError(`unknown type name '${t.text}'`, pos);
+      }
     }
     const expr = this.expression();
     this.expect(';', 'after expression');

@@ -1,6 +1,7 @@
 // The front end on the SV-COMP tasks in shared/bench/svcomp (INDEX.tsv): every file ends in a
-// well-formed Program or an InputError (never another exception), and every task that does not use
-// unsigned types is accepted. Skipped, with a log line, when the benchmark folder is absent.
+// well-formed Program or an InputError (never another exception), and every task is accepted: the
+// dev set is the SV-COMP subset farkas reads (issue 18 added unsigned types). Skipped, with a log line,
+// when the benchmark folder is absent.
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -57,7 +58,7 @@ test('every SV-COMP task parses to a well-formed Program or is rejected with an 
         continue;
       }
       t.not(e.pos, null, `${file}: diagnostic without a position`);
-      t.true(task.usesUnsigned, `${task.folder}/${task.name} uses no unsigned type but was rejected: ${e.message}`);
+      t.fail(`${task.folder}/${task.name}${task.usesUnsigned ? ' (unsigned)' : ''} was rejected: ${e.message}`);
       const reason = `${e.kind}: ${e.detail}`;
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     }

@@ -246,6 +246,7 @@ export function elaborate(scope: TypingScope, e: Expr): TExpr {
       return constant(types.literal(e.value, e.suffix, e.decimal, e.pos, e.text), e.value, e.pos);
     case 'ident': {
       const sym = scope.variable(e.name, e.pos);
+      if (sym.constant !== undefined) return constant(sym.type, sym.constant, e.pos);
       return { kind: 'var', type: sym.type, ir: sym.ir, pos: e.pos };
     }
     case 'unary': {

@@ -35,6 +35,7 @@ test('verifyArguments passes the options farkas verify understands, and only tho
   const base = { command: ['x'], file: 'f.c', cutset: 'headers' as const, timeoutSeconds: 30, killGraceSeconds: 5 };
   t.deepEqual(verifyArguments(base), ['verify', 'f.c', '--json', '--timeout', '30', '--cutset', 'headers']);
   t.deepEqual(verifyArguments({ ...base, function: 'PV1', backend: 'z3', template: 'conjunctive' }).slice(7), ['--function', 'PV1', '--backend', 'z3', '--template', 'conjunctive']);
+  t.deepEqual(verifyArguments({ ...base, property: 'no-overflow' }).slice(7), ['--property', 'no-overflow']);
   t.deepEqual(verifyArguments({ ...base, verifyJobs: 1 }).slice(7), ['--jobs', '1']);
 });
 

@@ -18,6 +18,8 @@ export interface CliInvocation {
   readonly template?: string;
   /** Passed to the CLI as `--jobs` (its portfolio's worker threads); absent: the CLI's default. */
   readonly verifyJobs?: number;
+  /** Passed to the CLI as `--property` (absent: the CLI's default, unreach-call). */
+  readonly property?: string;
   readonly cwd?: string;
   /** Arguments after the command instead of `verify FILE --json …` (e.g. for the Spacer baseline). */
   readonly args?: readonly string[];
@@ -46,6 +48,7 @@ export function verifyArguments(inv: CliInvocation): string[] {
   if (inv.backend !== undefined) args.push('--backend', inv.backend);
   if (inv.template !== undefined) args.push('--template', inv.template);
   if (inv.verifyJobs !== undefined) args.push('--jobs', String(inv.verifyJobs));
+  if (inv.property !== undefined) args.push('--property', inv.property);
   return args;
 }
 

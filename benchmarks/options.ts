@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { splitCommand } from './cli-process.js';
-import { CUTSETS, parseIndexCondition, type Cutset, type IndexCondition } from './tasks.js';
+import { CUTSETS, parseIndexCondition, TASK_PROPERTIES, type Cutset, type IndexCondition, type TaskProperty } from './tasks.js';
 import { ENGINE_NAMES } from '../lib/engines/types.js';
 
 /** `constraints` is `farkas verify`; the others run through `farkas check --engine NAME`. */
@@ -43,6 +43,8 @@ export interface HarnessOptions {
   readonly spacer?: boolean;
   /** Engines to run each task with (default: the constraint engine only). */
   readonly engines?: readonly string[];
+  /** The SV-COMP property checked (its expected verdict, `farkas verify --property`); default unreach-call. */
+  readonly property?: TaskProperty;
 }
 
 export type ParseResult = { readonly options: HarnessOptions } | { readonly exitCode: number; readonly output: string };
@@ -84,13 +86,15 @@ Tasks:
   A suite is a folder, walked recursively. It holds either this project's benchmarks (NAME.c with a
   NAME.expect.yaml sidecar: verdict safe|unsafe, optional function, source, notes, cutsets) or SV-COMP
   tasks (.yml files whose input_files names the program; the expected verdict is that of the property
-  whose property_file ends in unreach-call.prp; other tasks are skipped). Folders named _borderline are
+  whose property_file ends in unreach-call.prp, or in no-overflow.prp with --property no-overflow;
+  other tasks are skipped). Folders named _borderline are
   skipped unless --borderline. --index FILE takes the task list from an INDEX.tsv (columns folder, name,
   expected_verdict; task files <folder>/<name>.yml beside the index); --where COLUMN!=VALUE (or =) keeps
   only its rows that meet every condition, e.g. --where has_functions!=none. Default suite: benchmarks/.
 
 Each task runs once per cut-set (sidecar 'cutsets', default [paths]; SV-COMP tasks: paths) as
   farkas verify FILE --json --timeout S --cutset C [--function F] [--backend B] [--template T] [--jobs J]
+  [--property no-overflow]
 in a child process, which is killed (with everything it started) if it has not answered
 --kill-grace seconds after the timeout.
 
@@ -143,6 +147,7 @@ function buildCommand(): Command {
     .option('--json', 'print the JSON report on stdout (the table goes to stderr)')
     .addOption(new Option('--engine <name>', "engine: 'constraints' (farkas verify, default), an interpolation engine (farkas check --engine NAME), or 'all' (every one, side by side)").choices([...HARNESS_ENGINES, 'all']))
     .option('--spacer', "also run z3's Horn engine (Spacer) on each task's CHC export (farkas verify --emit chc), same timeout, and compare verdicts and times")
+    .addOption(new Option('--property <name>', "SV-COMP property of the tasks: its expected verdict is the truth, and farkas verify gets --property NAME").choices([...TASK_PROPERTIES]).default('unreach-call'))
     .option('--list', 'list the selected tasks and exit without running them')
     .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/cli/main.js)`)
     .addHelpText('after', HELP_AFTER)
@@ -169,6 +174,7 @@ interface RawOptions {
   cli?: string;
   spacer?: boolean;
   engine?: string;
+  property: TaskProperty;
 }
 
 /** Parses the harness arguments (without `node harness.js`); help and usage errors come back as text. */
@@ -218,6 +224,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       ...(raw.out !== undefined ? { out: raw.out } : {}),
       ...(raw.spacer === true ? { spacer: true } : {}),
       ...(raw.engine !== undefined ? { engines: raw.engine === 'all' ? [...HARNESS_ENGINES] : [raw.engine] } : {}),
+      ...(raw.property !== 'unreach-call' ? { property: raw.property } : {}),
     },
   };
 }

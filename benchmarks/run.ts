@@ -30,8 +30,8 @@ interface Source {
 /** Gathers the tasks of every suite and index; ids get the source's name as prefix when there are several. */
 export function selectTasks(opts: HarnessOptions): { tasks: BenchTask[]; skipped: Discovery['skipped'] } {
   const sources: Source[] = [
-    ...opts.suites.map((s) => ({ label: basename(resolve(s)), discover: () => discoverTasks(s, { borderline: opts.borderline }) })),
-    ...opts.indexFiles.map((f) => ({ label: basename(dirname(resolve(f))), discover: () => tasksFromIndex(f, opts.where ?? []) })),
+    ...opts.suites.map((s) => ({ label: basename(resolve(s)), discover: () => discoverTasks(s, { borderline: opts.borderline, ...(opts.property ? { property: opts.property } : {}) }) })),
+    ...opts.indexFiles.map((f) => ({ label: basename(dirname(resolve(f))), discover: () => tasksFromIndex(f, opts.where ?? [], opts.property) })),
   ];
   const tasks: BenchTask[] = [];
   const skipped: Discovery['skipped'] = [];
@@ -103,7 +103,7 @@ function describeRun(opts: HarnessOptions, started: Date, commit: string | undef
   const lines = [
     `Date: ${started.toISOString()}${commit ? `, farkas commit ${commit}` : ''}`,
     `Suites: ${[...opts.suites.map(shown), ...opts.indexFiles.map((f) => `index ${shown(f)}`)].join(', ')}${opts.borderline ? ' (with _borderline)' : ''}`,
-    `Options: timeout ${opts.timeoutSeconds} s, backend ${opts.backend ?? 'default'}, template ${opts.template ?? 'default'}${opts.cutsets ? `, cut-sets ${opts.cutsets.join(',')}` : ''}, jobs ${opts.jobs}${opts.verifyJobs !== undefined ? `, verify jobs ${opts.verifyJobs}` : ''}${opts.filter ? `, filter '${opts.filter}'` : ''}${opts.limit ? `, limit ${opts.limit}` : ''}`,
+    `Options: timeout ${opts.timeoutSeconds} s, backend ${opts.backend ?? 'default'}, template ${opts.template ?? 'default'}${opts.cutsets ? `, cut-sets ${opts.cutsets.join(',')}` : ''}, jobs ${opts.jobs}${opts.verifyJobs !== undefined ? `, verify jobs ${opts.verifyJobs}` : ''}${opts.filter ? `, filter '${opts.filter}'` : ''}${opts.limit ? `, limit ${opts.limit}` : ''}${opts.property ? `, property ${opts.property}` : ''}`,
   ];
   if (opts.cli.join(' ') !== DEFAULT_CLI.join(' ')) lines.push(`CLI: ${opts.cli.join(' ')}`);
   return lines;
@@ -170,12 +170,13 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
       ...(opts.backend !== undefined ? { backend: opts.backend } : {}),
       ...(opts.template !== undefined ? { template: opts.template } : {}),
       ...(opts.verifyJobs !== undefined ? { verifyJobs: opts.verifyJobs } : {}),
+      ...(task.property !== undefined ? { property: task.property } : {}),
     });
     return toRecord(task, cutset, outcome, opts.timeoutSeconds);
   }
 
   async function runEngine(task: BenchTask, engine: string): Promise<RunRecord> {
-    const args = ['check', task.file, '--engine', engine, '--json', '--timeout', String(opts.timeoutSeconds), ...(task.function !== undefined ? ['--function', task.function] : [])];
+    const args = ['check', task.file, '--engine', engine, '--json', '--timeout', String(opts.timeoutSeconds), ...(task.function !== undefined ? ['--function', task.function] : []), ...(task.property !== undefined ? ['--property', task.property] : [])];
     const outcome = await runCli({ command: opts.cli, file: task.file, cutset: 'headers', timeoutSeconds: opts.timeoutSeconds, killGraceSeconds: opts.killGraceSeconds, args });
     return toRecord(task, engine, outcome, opts.timeoutSeconds);
   }

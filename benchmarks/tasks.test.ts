@@ -54,6 +54,8 @@ test('parseSvcompTask takes the expected verdict of the unreach-call property on
   t.deepEqual(r, { inputFile: '/s/d/p.i', expected: 'safe' });
   t.deepEqual(parseSvcompTask({ input_files: ['q.c'], properties: [{ property_file: 'unreach-call.prp', expected_verdict: false }] }, '/s/q.yml'), { inputFile: '/s/q.c', expected: 'unsafe' });
   t.deepEqual(parseSvcompTask({ input_files: 'p.i', properties: [{ property_file: 'no-overflow.prp', expected_verdict: false }] }, '/s/p.yml'), { skip: 'no unreach-call property' });
+  // With the no-overflow property, that one's verdict is the truth.
+  t.deepEqual(parseSvcompTask({ input_files: 'p.i', properties: [{ property_file: 'no-overflow.prp', expected_verdict: false }] }, '/s/p.yml', 'no-overflow'), { inputFile: '/s/p.i', expected: 'unsafe' });
   t.true('skip' in parseSvcompTask({ input_files: ['a.c', 'b.c'], properties: [] }, '/s/p.yml'));
   t.throws(() => parseSvcompTask({ properties: [] }, '/s/p.yml'), { instanceOf: TaskError });
 });

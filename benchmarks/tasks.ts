@@ -6,6 +6,9 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 
 export type Expected = 'safe' | 'unsafe';
+/** The SV-COMP properties a task's expected verdict can be read for. */
+export const TASK_PROPERTIES = ['unreach-call', 'no-overflow'] as const;
+export type TaskProperty = (typeof TASK_PROPERTIES)[number];
 export type Cutset = 'paths' | 'headers';
 export const CUTSETS: readonly Cutset[] = ['paths', 'headers'];
 
@@ -24,6 +27,8 @@ export interface BenchTask {
   readonly kind: 'sidecar' | 'svcomp';
   /** The sidecar or SV-COMP `.yml` the task was read from. */
   readonly taskFile: string;
+  /** The property the expected verdict is for, when not unreach-call (`farkas verify --property`). */
+  readonly property?: TaskProperty;
 }
 
 /** A task file that was found but deliberately not turned into a task (e.g. no unreach-call property). */
@@ -114,10 +119,11 @@ export type SvcompParse = { readonly inputFile: string; readonly expected: Expec
 
 /**
  * Reads an SV-COMP task definition: the program is `input_files` (one file, relative to the `.yml`),
- * the truth is the `expected_verdict` of the property whose file ends in `unreach-call.prp`.
- * Returns `{ skip }` for tasks this harness does not check (no such property, several input files).
+ * the truth is the `expected_verdict` of the property whose file ends in `unreach-call.prp` (or
+ * `PROPERTY.prp`). Returns `{ skip }` for tasks this harness does not check (no such property,
+ * several input files).
  */
-export function parseSvcompTask(data: unknown, file: string): SvcompParse {
+export function parseSvcompTask(data: unknown, file: string, property: TaskProperty = 'unreach-call'): SvcompParse {
   if (!isRecord(data)) throw new TaskError(file, 'expected an SV-COMP task mapping');
   let input = data.input_files;
   if (Array.isArray(input)) {
@@ -126,10 +132,10 @@ export function parseSvcompTask(data: unknown, file: string): SvcompParse {
   }
   if (typeof input !== 'string' || input === '') throw new TaskError(file, "'input_files' must name the program file");
   const properties = Array.isArray(data.properties) ? data.properties : [];
-  const unreach = properties.find((p) => isRecord(p) && typeof p.property_file === 'string' && p.property_file.endsWith('unreach-call.prp'));
-  if (!isRecord(unreach)) return { skip: 'no unreach-call property' };
+  const unreach = properties.find((p) => isRecord(p) && typeof p.property_file === 'string' && p.property_file.endsWith(`${property}.prp`));
+  if (!isRecord(unreach)) return { skip: `no ${property} property` };
   const v = unreach.expected_verdict;
-  if (v !== true && v !== false) return { skip: 'unreach-call property without an expected verdict' };
+  if (v !== true && v !== false) return { skip: `${property} property without an expected verdict` };
   return { inputFile: resolve(dirname(file), input), expected: v ? 'safe' : 'unsafe' };
 }
 
@@ -145,19 +151,24 @@ function sidecarTask(root: string, sidecar: string): BenchTask {
   return { id: toId(root, stem), file: program, kind: 'sidecar', taskFile: sidecar, ...info };
 }
 
-function svcompTask(root: string, yml: string, expectedFromIndex?: Expected): BenchTask | SkippedTask {
-  const parsed = parseSvcompTask(readYaml(yml), yml);
+function svcompTask(root: string, yml: string, property: TaskProperty, expectedFromIndex?: Expected): BenchTask | SkippedTask {
+  const parsed = parseSvcompTask(readYaml(yml), yml, property);
   if ('skip' in parsed) return { taskFile: yml, reason: parsed.skip };
   if (!existsSync(parsed.inputFile)) throw new TaskError(yml, `input file ${parsed.inputFile} does not exist`);
   if (expectedFromIndex !== undefined && expectedFromIndex !== parsed.expected) {
     throw new TaskError(yml, `the index says ${expectedFromIndex} but the task file says ${parsed.expected}`);
   }
-  return { id: toId(root, yml.replace(/\.ya?ml$/, '')), file: parsed.inputFile, expected: parsed.expected, cutsets: ['paths'], kind: 'svcomp', taskFile: yml };
+  return {
+    id: toId(root, yml.replace(/\.ya?ml$/, '')), file: parsed.inputFile, expected: parsed.expected, cutsets: ['paths'], kind: 'svcomp', taskFile: yml,
+    ...(property !== 'unreach-call' ? { property } : {}),
+  };
 }
 
 export interface DiscoverOptions {
   /** Also walk `_borderline` folders (SV-COMP tasks whose fit for the subset is doubtful). */
   readonly borderline?: boolean;
+  /** Whose expected verdict SV-COMP tasks are read for (default unreach-call). */
+  readonly property?: TaskProperty;
 }
 
 function collect(out: Discovery, task: BenchTask | SkippedTask): void {
@@ -183,7 +194,7 @@ export function discoverTasks(root: string, options: DiscoverOptions = {}): Disc
       } else if (/\.ya?ml$/.test(entry.name)) {
         // Other YAML in a suite (e.g. templates) is not a task: only files with `input_files` are.
         const data = readYaml(path);
-        if (isRecord(data) && 'input_files' in data) collect(out, svcompTask(absRoot, path));
+        if (isRecord(data) && 'input_files' in data) collect(out, svcompTask(absRoot, path, options.property ?? 'unreach-call'));
       }
     }
   };
@@ -209,7 +220,7 @@ export function parseIndexCondition(text: string): IndexCondition | null {
   return m ? { column: m[1]!, negated: m[2] === '!=', value: m[3]!.trim() } : null;
 }
 
-export function tasksFromIndex(indexFile: string, where: readonly IndexCondition[] = []): Discovery {
+export function tasksFromIndex(indexFile: string, where: readonly IndexCondition[] = [], property: TaskProperty = 'unreach-call'): Discovery {
   const absIndex = resolve(indexFile);
   if (!existsSync(absIndex)) throw new TaskError(indexFile, 'index file does not exist');
   const root = dirname(absIndex);
@@ -236,7 +247,8 @@ export function tasksFromIndex(indexFile: string, where: readonly IndexCondition
     if (verdict !== 'true' && verdict !== 'false') throw new TaskError(indexFile, `expected_verdict must be true or false, got '${verdict}'`, i + 2);
     const yml = [join(root, folder, `${name}.yml`), join(root, folder, `${name}.yaml`)].find((p) => existsSync(p));
     if (yml === undefined) throw new TaskError(indexFile, `no task file ${folder}/${name}.yml`, i + 2);
-    collect(out, svcompTask(root, yml, verdict === 'true' ? 'safe' : 'unsafe'));
+    // The index's verdict is the unreach-call one.
+    collect(out, svcompTask(root, yml, property, property === 'unreach-call' ? (verdict === 'true' ? 'safe' : 'unsafe') : undefined));
   });
   out.tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return out;

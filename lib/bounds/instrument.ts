@@ -91,17 +91,26 @@ export function withIterationCounters(program: Program, fn: string, bounds: Read
   chain(newEntry, proc.entry, ghostCopies.length > 0 ? ghostCopies : [{ kind: 'skip' }], proc.pos);
   for (const e of proc.edges) {
     const stmt: Stmt = e.stmt.kind === 'assert' && !options.keepAssertions ? { kind: 'assume', cond: e.stmt.cond } : e.stmt;
+    // One edge may do both: from an outer loop's head straight into an inner loop's head it enters
+    // the outer body (an iteration of the outer loop) and the inner loop (a fresh count there).
     const enters = entering.get(e.id);
     const increments = intoBody.get(e.id);
-    if (enters) chain(e.from, e.to, [stmt, { kind: 'assign', target: enters.counter, expr: L.constant(0n) }], e.pos);
-    else if (increments) {
+    if (!enters && !increments) {
+      push(e.from, e.to, stmt, e.pos);
+      continue;
+    }
+    const stmts: Stmt[] = [stmt];
+    if (increments) {
       const c = L.variable(increments.counter);
       const bound = bounds.get(increments.header);
-      const stmts: Stmt[] = [stmt, { kind: 'assign', target: increments.counter, expr: L.addConstant(c, 1n) }];
+      stmts.push({ kind: 'assign', target: increments.counter, expr: L.addConstant(c, 1n) });
       if (bound) stmts.push({ kind: 'assert', cond: F.compare(c, '<=', L.substitute(bound, toInputs)) });
-      const points = chain(e.from, e.to, bound ? stmts : [...stmts, { kind: 'skip' }], e.pos);
-      afterIncrement.set(increments.header, points[2]!);
-    } else push(e.from, e.to, stmt, e.pos);
+    }
+    if (enters) stmts.push({ kind: 'assign', target: enters.counter, expr: L.constant(0n) });
+    // A skip at the end keeps a location after the increment even when nothing else follows it.
+    if (increments && stmts.length === 2) stmts.push({ kind: 'skip' });
+    const points = chain(e.from, e.to, stmts, e.pos);
+    if (increments) afterIncrement.set(increments.header, points[2]!);
   }
   const counters = loops.map((l) => l.counter);
   const ghosts = [...inputs.values()].filter((g) => !proc.params.includes(g));

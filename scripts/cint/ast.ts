@@ -55,10 +55,17 @@ export interface CProgram {
   /** Every global, the result globals (`r_<local>`) last. */
   readonly globals: readonly Decl[];
   readonly params: readonly { readonly name: string; readonly type: IntType }[];
+  /** Verification tasks (verify-task.ts): inputs that f declares first, in this order, each
+   * initialised from `__VERIFIER_nondet_<type>()`, instead of taking them as parameters. */
+  readonly nondets?: readonly { readonly name: string; readonly type: IntType }[];
   readonly locals: readonly Decl[];
-  /** Ends with the copies of every parameter and local into its result global. */
+  /** Ends with the copies of every parameter and local into its result global (not in verification
+   * tasks, whose f ends with the assertion instead). */
   readonly body: readonly Stmt[];
-  /** One value per parameter, in its type's range. */
+  /** Verification tasks: the condition of the `__VERIFIER_assert` after the body. It has no side
+   * effect and cannot overflow (a comparison of variables and constants). */
+  readonly assertion?: Expr;
+  /** One value per parameter (and per nondet input), in its type's range. */
   readonly inputs: ReadonlyMap<string, bigint>;
   /** The type of every variable: globals, parameters, locals and loop counters (`int`). */
   readonly types: ReadonlyMap<string, IntType>;

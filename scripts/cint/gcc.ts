@@ -94,14 +94,15 @@ export function batchSource(programs: readonly CProgram[]): BatchSource {
   return { text: lines.join('\n'), starts, ends };
 }
 
-interface Exit {
+export interface Exit {
   readonly code: number | null;
   readonly signal: string | null;
   readonly stderr: string;
   readonly timedOut: boolean;
 }
 
-function run(command: string, args: readonly string[], options: { stdoutFd?: number; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<Exit> {
+/** Runs a command with stdout (and stderr with it) into `stdoutFd`, killed past the timeout. */
+export function run(command: string, args: readonly string[], options: { stdoutFd?: number; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const out = options.stdoutFd ?? 'ignore';
     const child = spawn(command, args, { stdio: ['ignore', out, options.stdoutFd ?? 'pipe'], env: options.env ?? process.env });

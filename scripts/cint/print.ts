@@ -24,11 +24,27 @@
 //    32 bits gets int or unsigned int (as ILP32 long or unsigned long would be), and a larger one gets a
 //    64-bit type of the same signedness in both (ILP32 long long, LP64 long), by the same suffix/base
 //    lists of C11 6.4.4.1.
+//  - Verification tasks (verify-task.ts): a nondet input's initialiser `__VERIFIER_nondet_T()` is
+//    `(T)cint_nondet()`, which the harness (verify-gcc.ts) defines to return the run's next value;
+//    `__VERIFIER_assert` keeps its name, and the harness defines it to print a marker, not to abort.
+//    Both are declared where they are called (in a block, on the same line), so that the harness can
+//    define them after the program without moving its lines.
 import type { BinaryOp, CProgram, Decl, Expr, Literal, Stmt } from './ast.js';
 import { isLiteralConstant, typeOf } from './ast.js';
 import { isSigned, spell, type DataModel, type IntType } from './types.js';
 
 export type Flavour = 'farkas' | 'gcc';
+
+/** The gcc text's source of nondet values (verification tasks): the harness defines it, returning
+ * the run's next value as an unsigned long long, which the cast brings back to the input's type (the
+ * conversion modulo 2^n, as gcc defines it). */
+export const NONDET_FUNCTION = 'cint_nondet';
+
+/** The `__VERIFIER_nondet_<suffix>` of each type in the farkas text. */
+const NONDET_SUFFIX: Record<IntType, string> = {
+  bool: 'bool', char: 'char', schar: 'schar', uchar: 'uchar', short: 'short', ushort: 'ushort',
+  int: 'int', uint: 'uint', long: 'long', ulong: 'ulong', llong: 'longlong', ullong: 'ulonglong',
+};
 
 export const BARRIER_MACRO = '#define CINT_V(T, e) ({ volatile T cint_v_ = (e); cint_v_; })';
 
@@ -151,8 +167,18 @@ class Printer {
     }
     const params = this.p.params.map((q) => `${this.type(q.type)} ${q.name}`).join(', ');
     this.emit(`void ${this.name('f')}(${params}) {`);
+    for (const d of this.p.nondets ?? []) {
+      const call = this.flavour === 'gcc'
+        ? `(${this.type(d.type)})({ unsigned long long ${NONDET_FUNCTION}(void); ${NONDET_FUNCTION}(); })`
+        : `__VERIFIER_nondet_${NONDET_SUFFIX[d.type]}()`;
+      this.emit(`  ${this.type(d.type)} ${d.name} = ${call};`);
+    }
     for (const l of this.p.locals) this.emit(`  ${this.type(l.type)} ${l.name} = ${this.operand(l.init!)};`, l);
     this.stmts(this.p.body, '  ');
+    if (this.p.assertion) {
+      const call = `__VERIFIER_assert(${this.expr(this.p.assertion)});`;
+      this.emit(this.flavour === 'gcc' ? `  { void __VERIFIER_assert(int); ${call} }` : `  ${call}`);
+    }
     this.emit('}');
     return { lines: this.lines, lineOf: this.lineOf };
   }

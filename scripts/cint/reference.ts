@@ -12,7 +12,15 @@ import { bits, commonType, convert, inRange, isSigned, promote, range, type Data
 export type UbKind = 'overflow' | 'shift';
 
 export type ReferenceResult =
-  | { readonly kind: 'exit'; readonly globals: ReadonlyMap<string, bigint>; readonly wrapped: boolean }
+  | {
+      readonly kind: 'exit';
+      readonly globals: ReadonlyMap<string, bigint>;
+      readonly wrapped: boolean;
+      /** Every variable in scope at f's end (globals, parameters, nondet inputs, locals). */
+      readonly variables: ReadonlyMap<string, bigint>;
+      /** Whether the assertion of a verification task holds at f's end (null: the program has none). */
+      readonly assertion: boolean | null;
+    }
   | { readonly kind: 'ub'; readonly ub: UbKind; readonly line: number; readonly message: string; readonly wrapped: boolean }
   /** The evaluator met something the generator should never produce (a tester bug). */
   | { readonly kind: 'error'; readonly message: string };
@@ -191,28 +199,42 @@ class Evaluator {
   }
 
   run(): ReferenceResult {
+    let assertion: boolean | null;
     try {
       for (const g of this.p.globals) {
         this.line = this.lineOf.get(g) ?? 0;
         this.values.set(g.name, g.init ? this.conv(this.eval(g.init).v, g.type) : 0n);
       }
-      for (const q of this.p.params) this.values.set(q.name, this.p.inputs.get(q.name)!);
+      for (const q of [...this.p.params, ...(this.p.nondets ?? [])]) this.values.set(q.name, this.p.inputs.get(q.name)!);
       for (const l of this.p.locals) {
         this.line = this.lineOf.get(l) ?? 0;
         this.values.set(l.name, this.conv(this.eval(l.init!).v, l.type));
       }
       for (const s of this.p.body) this.exec(s);
+      assertion = this.p.assertion ? this.eval(this.p.assertion).v !== 0n : null;
     } catch (e) {
       if (e instanceof Undefined) return { kind: 'ub', ub: e.ub, line: e.line, message: e.message, wrapped: this.wrapped };
       return { kind: 'error', message: e instanceof Error ? e.message : String(e) };
     }
     const globals = new Map<string, bigint>();
     for (const g of this.p.globals) globals.set(g.name, this.values.get(g.name)!);
-    return { kind: 'exit', globals, wrapped: this.wrapped };
+    return { kind: 'exit', globals, wrapped: this.wrapped, variables: new Map(this.values), assertion };
+  }
+
+  /** The value of e with the variables at the given values. */
+  evalIn(e: Expr, values: ReadonlyMap<string, bigint>): bigint {
+    for (const [k, v] of values) this.values.set(k, v);
+    return this.eval(e).v;
   }
 }
 
 /** Runs f of the program on its inputs. `lineOf` is the printer's (print.ts), for the line of a UB. */
 export function evaluate(p: CProgram, lineOf: ReadonlyMap<Stmt | Decl, number>): ReferenceResult {
   return new Evaluator(p, lineOf).run();
+}
+
+/** The value of an expression without side effects or undefined behaviour (a verification task's
+ * assertion) with the variables at the given values, e.g. a run's `variables`. */
+export function evaluateExpr(p: CProgram, e: Expr, values: ReadonlyMap<string, bigint>): bigint {
+  return new Evaluator(p, new Map()).evalIn(e, values);
 }

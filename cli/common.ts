@@ -1,6 +1,7 @@
 // Shared CLI plumbing: reading a program file, turning user errors into diagnostics and exit codes.
 import { readFileSync } from 'node:fs';
 import { InputError } from '../lib/diagnostics.js';
+import { WorkLimitExceeded } from '../lib/limits.js';
 import { EXIT } from './exit-codes.js';
 
 export function readSource(file: string): string {
@@ -24,6 +25,10 @@ export async function runCommand(body: () => Promise<number> | number): Promise<
     if (e instanceof InputError) {
       process.stderr.write(e.message + '\n');
       code = EXIT.INPUT_ERROR;
+    } else if (e instanceof WorkLimitExceeded) {
+      // A resource limit no search step caught (e.g. exporting a system too large to build).
+      process.stderr.write(`farkas: unknown: ${e.message}\n`);
+      code = EXIT.UNKNOWN;
     } else {
       const msg = e instanceof Error ? e.message : String(e);
       process.stderr.write(`farkas: internal error: ${msg}\n`);

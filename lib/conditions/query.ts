@@ -22,6 +22,7 @@ import { simplifyInvariant } from '../ir/simplify.js';
 import type { ConditionProblem } from './prepare.js';
 import type { State } from '../engine/samples.js';
 import { templatesFor } from '../engine/prepare.js';
+import { WorkLimitExceeded } from '../limits.js';
 
 export interface ConditionQuery {
   readonly problem: ConditionProblem;
@@ -74,6 +75,17 @@ export type QueryOutcome =
   | { readonly status: 'unsat' | 'unknown'; readonly reason?: string; readonly stats: QueryStats };
 
 export async function solveConditionQuery(q: ConditionQuery): Promise<QueryOutcome> {
+  try {
+    return await solveWithinLimits(q);
+  } catch (e) {
+    // A query too large to build (lib/limits.ts) is answered "unknown", like one the solver gave up on.
+    if (!(e instanceof WorkLimitExceeded)) throw e;
+    const template = `${q.step.shape.disjuncts}x${q.step.shape.conjuncts}`;
+    return { status: 'unknown', reason: e.message, stats: { conjuncts: q.conjuncts, template, variables: 0, clauses: 0, satMillis: 0, result: 'unknown', reason: e.message } };
+  }
+}
+
+async function solveWithinLimits(q: ConditionQuery): Promise<QueryOutcome> {
   const { problem } = q;
   const target = q.knownTarget ? null : makeNamedTemplate(`R${problem.target}`, problem.targetVariables, { disjuncts: 1, conjuncts: q.conjuncts });
   const targetTemplate: Template | null = target ? { ...target, cutpoint: problem.target } : null;

@@ -13,6 +13,7 @@ import { prepareCutset } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions, type VerificationCondition } from '../vc/vc.js';
 import { buildFarkasSystem } from './farkas.js';
+import { MAX_DNF_CUBES, MAX_GUARD_CUBES, WorkLimitExceeded } from '../limits.js';
 import { makeNamedTemplate, makeTemplate } from './template.js';
 import { polyFromTerms, satisfies, type ConstraintSystem, type Polynomial } from './system.js';
 
@@ -277,4 +278,28 @@ test('a summarised call splits the hypothesis: one case per negated pre-conditio
   // true => \result >= a - 1 does not; nor does a >= 0 => \result >= a (x may be negative).
   t.false(solvable({ ...good, 'B.f.0.0.0.const': 1n }));
   t.false(solvable({ ...good, 'A.f.0.0.0.a': 1n }));
+});
+
+// ---- Size limits (lib/limits.ts): counted, so the same on any machine, and never a crash ------------
+
+/** `(x >= 0 || y >= k) && …` for k < n: a guard of 2^n cases in DNF. */
+function wideGuard(n: number): Formula {
+  return F.and(...Array.from({ length: n }, (_, k) => cond(`x >= ${k} || y >= ${k}`)));
+}
+
+test('a formula whose DNF exceeds the limit throws WorkLimitExceeded; one at the limit does not', (t) => {
+  t.is(F.dnf(wideGuard(12), MAX_DNF_CUBES).length, MAX_DNF_CUBES);
+  t.throws(() => F.dnf(wideGuard(13), MAX_DNF_CUBES), { instanceOf: WorkLimitExceeded, message: /more than 4096 cases/ });
+  t.throws(() => F.dnf(F.or(...Array.from({ length: 5 }, (_, k) => cond(`x >= ${k}`))), 4), { instanceOf: WorkLimitExceeded });
+});
+
+test('a guard of more cases than MAX_GUARD_CUBES is weakened: fewer applications, and still only valid VCs are provable', (t) => {
+  // 2^13 cases, and an atom that the proof needs (x >= 5 => x >= 3): the atom is kept (it has one case).
+  const guard = F.and(wideGuard(13), cond('x >= 5'));
+  const provable = buildFarkasSystem({ vcs: [knownVc(guard, cond('x >= 3'))], templates: new Map(), known: new Map() });
+  t.true(provable.applications <= MAX_GUARD_CUBES);
+  t.not(bruteForce(provable.system, 1n, 10), null);
+  // Weakening only drops premises: a VC that is not valid stays unprovable.
+  const invalid = buildFarkasSystem({ vcs: [knownVc(guard, cond('x >= 6'))], templates: new Map(), known: new Map() });
+  t.is(bruteForce(invalid.system, 1n, 10), null);
 });

@@ -14,7 +14,7 @@ import { polyFromTerms } from './system.js';
 import type { ParamAtom, Template } from './template.js';
 import { instantiate, knownCnf, knownDnf, negateAtom, templateUnknowns } from './template.js';
 import type { VerificationCondition } from '../vc/vc.js';
-import { checkDeadline } from '../deadline.js';
+import { checkDeadline, MAX_DNF_CUBES, MAX_FARKAS_APPLICATIONS, MAX_GUARD_CUBES, WorkLimitExceeded } from '../limits.js';
 
 export interface FarkasInput {
   readonly vcs: readonly VerificationCondition[];
@@ -67,8 +67,11 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
       ? instantiate(from, new Map()).flatMap((cube) => facts.map((fact) => [...cube, ...fact]))
       : knownDnf(input.known.get(vc.from) ?? F.TRUE)
     ).map((cube) => [...cube, ...assumed]);
-    const lhsGuards = combineCubes(knownDnf(vc.guards), callCases(vc, input));
+    const lhsGuards = combineCubes(guardDnf(vc.guards), callCases(vc, input));
     const rhs = conclusionCnf(vc, input);
+    if (applications + lhsRelation.length * lhsGuards.length * rhs.length > MAX_FARKAS_APPLICATIONS) {
+      throw new WorkLimitExceeded(`the constraint system needs more than ${MAX_FARKAS_APPLICATIONS} applications of Farkas' lemma`);
+    }
     for (const [i, relCube] of lhsRelation.entries()) {
       for (const [g, guardCube] of lhsGuards.entries()) {
         for (const [j, clause] of rhs.entries()) {
@@ -112,7 +115,41 @@ function callCases(vc: VerificationCondition, input: FarkasInput): ParamAtom[][]
   return cubes;
 }
 
+/**
+ * A path's guard as a DNF for the premise of Farkas' lemma. Each cube is one application per
+ * conclusion clause, so a guard of more than MAX_GUARD_CUBES cases (a branch on `(a > 0 || b > 0) &&
+ * (a > 1 || b > 1) && …`, wrap-around cases) is weakened: its conjuncts with the fewest cases are kept
+ * while the product fits, the others dropped. A weaker premise only makes the implication harder to
+ * satisfy, so invariants found this way are still invariants (and the certificate checker validates
+ * them on the exact VCs anyway).
+ */
+function guardDnf(guards: Formula): ParamAtom[][] {
+  try {
+    const cubes = knownDnf(guards);
+    if (cubes.length <= MAX_GUARD_CUBES) return cubes;
+  } catch (e) {
+    if (!(e instanceof WorkLimitExceeded)) throw e;
+  }
+  const g = F.nnf(guards);
+  const parts: ParamAtom[][][] = [];
+  for (const c of g.kind === 'and' ? g.args : [g]) {
+    try {
+      parts.push(knownDnf(c));
+    } catch (e) {
+      if (!(e instanceof WorkLimitExceeded)) throw e; // this conjunct alone is too large: dropped
+    }
+  }
+  parts.sort((a, b) => a.length - b.length);
+  let cubes: ParamAtom[][] = [[]];
+  for (const part of parts) {
+    if (cubes.length * part.length > MAX_GUARD_CUBES) break;
+    cubes = combineCubes(cubes, part);
+  }
+  return cubes;
+}
+
 function combineCubes(a: readonly ParamAtom[][], b: readonly ParamAtom[][]): ParamAtom[][] {
+  if (a.length * b.length > MAX_DNF_CUBES) throw new WorkLimitExceeded(`a path's premise has more than ${MAX_DNF_CUBES} cases in disjunctive normal form`);
   return a.flatMap((x) => b.map((y) => [...x, ...y]));
 }
 

@@ -7,6 +7,7 @@ import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
+import { MAX_DNF_CUBES } from '../limits.js';
 import { polyFromTerms, type PolyConstraint, type Term } from './system.js';
 
 export interface TemplateShape {
@@ -90,13 +91,13 @@ export function negateAtom(a: ParamAtom): ParamAtom {
 
 /** Known formula → DNF over `>=` atoms (an equality becomes two inequalities). */
 export function knownDnf(f: Formula): ParamAtom[][] {
-  return F.dnf(f).map((cube) => cube.flatMap((atom) => geqAtoms(atom)));
+  return F.dnf(f, MAX_DNF_CUBES).map((cube) => cube.flatMap((atom) => geqAtoms(atom)));
 }
 
 /** Known formula → CNF over `>=` atoms. */
 export function knownCnf(f: Formula): ParamAtom[][] {
   // CNF(f) = negation of DNF(¬f), clause by clause.
-  return F.dnf(F.not(f)).map((cube) => cube.flatMap((atom) => negatedAtomDisjunction(atom)));
+  return F.dnf(F.not(f), MAX_DNF_CUBES).map((cube) => cube.flatMap((atom) => negatedAtomDisjunction(atom)));
 }
 
 function geqAtoms(atom: Formula): ParamAtom[] {

@@ -11,6 +11,7 @@
 
 import type { Cnf } from '../sat/types.js';
 import { GateTable } from './gate-table.js';
+import { MAX_CNF_CLAUSES, WorkLimitExceeded } from '../limits.js';
 
 /** A DIMACS-style literal: variable v >= 1 is the literal v, its negation is -v. */
 export type Lit = number;
@@ -71,6 +72,8 @@ export class CnfBuilder {
 
   newVar(): Lit {
     if (this.nextVar >= MAX_VARS) throw new RangeError(`more than ${MAX_VARS} variables`);
+    // Every gate takes a variable and adds a few clauses: checked here, the limit holds within a gate.
+    if (this.clauses.length > MAX_CNF_CLAUSES) throw new WorkLimitExceeded(`the CNF has more than ${MAX_CNF_CLAUSES} clauses`);
     return this.nextVar++;
   }
 

@@ -251,3 +251,12 @@ test('a pin at a line without a cut-point gives unknown', async (t) => {
   t.is(result.verdict, 'unknown');
   t.regex(result.reason ?? '', /no cut-point at line 7/);
 });
+
+test('a branch on 13 disjunctions (2^13 cases) is proved with the guard weakened', async (t) => {
+  // Before the size limits (lib/limits.ts) building this program's first step ran out of memory.
+  const conds = Array.from({ length: 13 }, (_, k) => `(a > ${k} || b > ${k})`).join(' && ');
+  const source = `void f(int a, int b) {\n  int i = 0;\n  while (i < 10) {\n    if (${conds}) i = i + 2; else i = i + 1;\n  }\n  __VERIFIER_assert(i <= 11);\n}\n`;
+  const safe = await verify(parseProgram(source, 'wide.c'), { function: 'f', timeoutMs: 240_000 });
+  t.is(safe.verdict, 'safe', safe.reason);
+  t.true(safe.certified);
+});

@@ -3,6 +3,7 @@
 // handles just two relations.
 import * as L from './linear.js';
 import type { Linear } from './linear.js';
+import { WorkLimitExceeded } from '../limits.js';
 
 export type Relation = '>=' | '==';
 
@@ -169,20 +170,29 @@ export function nnf(f: Formula, negated = false): Formula {
   }
 }
 
-/** Disjunctive normal form as a list of cubes (conjunctions of atoms); [] is false, [[]] is true. */
-export function dnf(f: Formula): Formula[][] {
+/** Disjunctive normal form as a list of cubes (conjunctions of atoms); [] is false, [[]] is true.
+ * With `maxCubes`, a DNF (or a part of it) of more cubes throws WorkLimitExceeded. */
+export function dnf(f: Formula, maxCubes = Infinity): Formula[][] {
   const g = nnf(f);
+  const check = (cubes: number): void => {
+    if (cubes > maxCubes) throw new WorkLimitExceeded(`a formula has more than ${maxCubes} cases in disjunctive normal form`);
+  };
   const go = (h: Formula): Formula[][] => {
     switch (h.kind) {
       case 'true': return [[]];
       case 'false': return [];
       case 'atom': return [[h]];
-      case 'or': return h.args.flatMap(go);
+      case 'or': {
+        const cubes = h.args.flatMap(go);
+        check(cubes.length);
+        return cubes;
+      }
       case 'and': {
         let acc: Formula[][] = [[]];
         for (const a of h.args) {
-          const next: Formula[][] = [];
           const cubes = go(a);
+          check(acc.length * cubes.length);
+          const next: Formula[][] = [];
           for (const left of acc) for (const right of cubes) next.push([...left, ...right]);
           acc = next;
         }

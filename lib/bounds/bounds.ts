@@ -119,7 +119,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
   const counted = withIterationCounters(program, fn);
-  const observed = observeIterations(counted, params, { budgetMs: Math.min(2500, (deadline - Date.now()) / 10) });
+  const observed = observeIterations(counted, params);
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
   for (const [index, loop] of counted.loops.entries()) {
@@ -198,19 +198,27 @@ export interface Observations {
   readonly nonTerminating: number;
 }
 
-/** Most body entries per loop entry, per input, from runs on small and wide inputs (and random nondet values). */
-export function observeIterations(counted: CounterInstrumentation, params: readonly string[], options: { budgetMs: number }): Observations {
-  const stopAt = Date.now() + options.budgetMs;
+/** Interpreter steps (edges) all observation runs of one function may take together: work, not
+ * time, so that the runs and the bounds fitted to them are the same on an idle or a busy machine.
+ * About 800 runs of a few thousand steps; roughly a second of interpreter work. */
+export const OBSERVATION_STEPS = 3_000_000;
+
+/** Most body entries per loop entry, per input, from runs on small and wide inputs (and random nondet
+ * values), until the runs have taken `stepBudget` interpreter steps (default OBSERVATION_STEPS). */
+export function observeIterations(counted: CounterInstrumentation, params: readonly string[], options: { stepBudget?: number } = {}): Observations {
+  const budget = options.stepBudget ?? OBSERVATION_STEPS;
+  let steps = 0;
   const next = mulberry32(1991);
   const perLoop = new Map<number, Map<string, IterationSample>>();
   let runs = 0;
   let nonTerminating = 0;
   const inputs = params.length === 0 ? Array.from({ length: 40 }, () => new Map<string, bigint>()) : candidateInputs(params);
   for (const [i, input] of inputs.entries()) {
-    if (Date.now() >= stopAt) break;
+    if (steps >= budget) break;
     runs++;
     const nondet = i === 0 || params.length > 0 ? [] : nondetStream(next, 256);
-    const counts = runIterations(counted, input, nondet);
+    const { counts, steps: taken } = runIterations(counted, input, nondet);
+    steps += taken;
     if (counts === null) {
       nonTerminating++;
       continue;
@@ -230,9 +238,9 @@ export function observeIterations(counted: CounterInstrumentation, params: reado
 /** Per loop: the most body entries within one entry into the loop; null when the run does not return
  * within 8000 steps (a few thousand iterations of a small body: beyond that a run only costs time, and
  * dropping it only removes an observation). */
-function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): Map<number, bigint> | null {
+function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): { counts: Map<number, bigint> | null; steps: number } {
   const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 8000, recordTrace: true });
-  if (run.outcome.kind === 'step-limit') return null;
+  if (run.outcome.kind === 'step-limit') return { counts: null, steps: run.steps };
   const watched = new Map(counted.loops.map((l) => [l.afterIncrement, l] as const));
   const out = new Map<number, bigint>(counted.loops.map((l) => [l.header, 0n]));
   for (const [loc, states] of statesAlong(counted.program, counted.function, run, new Set(watched.keys()))) {
@@ -242,11 +250,11 @@ function runIterations(counted: CounterInstrumentation, input: State, nondet: re
       if (n > out.get(loop.header)!) out.set(loop.header, n);
     }
   }
-  return out;
+  return { counts: out, steps: run.steps };
 }
 
 function iterationsOf(counted: CounterInstrumentation, header: number, input: State, nondet: readonly bigint[]): bigint | null {
-  return runIterations(counted, input, nondet)?.get(header) ?? null;
+  return runIterations(counted, input, nondet).counts?.get(header) ?? null;
 }
 
 /** An observed input on which the loop (procedure) runs exactly `bound` times (calls), confirmed by
@@ -327,8 +335,10 @@ async function boundCalls(program: Program, fn: string, params: readonly string[
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const counted = withCallCounters(program, fn, recursive);
   const samples = new Map<string, IterationSample[]>(recursive.map((p) => [p, []]));
+  let steps = 0; // of the observation runs, against OBSERVATION_STEPS (work, not time)
   const observe = (input: State, nondet: readonly bigint[]): Map<string, bigint> | null => {
     const run = runProgram(counted.program, { entry: counted.wrapper, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 50_000, recordTrace: true });
+    steps += run.steps;
     if (run.outcome.kind !== 'exit') return null;
     const out = new Map<string, bigint>();
     for (const step of run.trace ?? []) {
@@ -337,10 +347,9 @@ async function boundCalls(program: Program, fn: string, params: readonly string[
     }
     return out;
   };
-  const stopAt = Date.now() + Math.min(4000, (deadline - Date.now()) / 10);
   const inputs = params.length === 0 ? [new Map<string, bigint>()] : candidateInputs(params, { radius: params.length === 1 ? 25 : undefined }).filter((i) => [...i.values()].every((v) => v >= -100n && v <= 100n));
   for (const input of inputs) {
-    if (Date.now() >= stopAt) break;
+    if (steps >= OBSERVATION_STEPS) break;
     for (const [p, n] of observe(input, []) ?? []) if (n > 0n) samples.get(p)!.push({ input, iterations: n, nondet: [] });
   }
   const out: ProcedureBound[] = [];

@@ -90,7 +90,7 @@ function instrument(program: Program, fn: string, options: Instrumentation): Pro
   if (options.loopBounds === false) return b1;
   const counted = withIterationCounters(b1, fn, new Map(), { keepAssertions: true });
   const params = program.procedures.get(fn)!.params;
-  const observed = observeIterations(counted, params, { budgetMs: 3000 });
+  const observed = observeIterations(counted, params);
   const bounds = new Map<number, Linear>();
   for (const loop of counted.loops) bounds.set(loop.header, fitBounds(params, observed.samples.get(loop.header) ?? [], 1)[0]!.bound);
   return withIterationCounters(b1, fn, bounds, { keepAssertions: true }).program;

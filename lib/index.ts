@@ -16,5 +16,8 @@ export type { Program, Procedure, Edge, Location, Stmt, SourcePos } from './ir/c
 export type { Formula } from './ir/formula.js';
 export type { Linear } from './ir/linear.js';
 export { bounds, instrumentForBounds, type BoundsOptions, type BoundsResult, type LoopBound, type TightnessEvidence } from './bounds/bounds.js';
+// Thrown by bounds (and nonterm, which uses it) when a run of the original program breaks a certified loop bound: a bug in farkas.
+export { ClaimContradicted } from './guard/claim.js';
+export { findLoopBoundContradiction, guardLoopBounds, type LoopBoundContradiction } from './guard/bounds-guard.js';
 export { cex, instrumentForCex, type CexResult, type CexCondition, type CexOptions, type ConcreteCounterexample } from './conditions/cex.js';
 export { nonterm, type NontermResult, type NontermCondition } from './conditions/nonterm.js';

@@ -27,6 +27,8 @@ iteration counts of many concrete runs is asserted at the increment and proved b
 engine (invariants certified by z3, as in farkas verify); a refuting run refines the guess. "tight on"
 names an input on which the loop runs exactly 'bound' times (re-run by the interpreter). When no bound
 holds for every input, weakest preconditions of the instrumented program give conditional bounds.
+Before a bound is printed, runs of the original program (counted without the instrumentation) must
+not exceed it: one that does is a bug in farkas, reported as an internal error with that run's input.
 
 Exit codes:
   0  every loop has a certified bound (possibly under a precondition)

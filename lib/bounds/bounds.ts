@@ -6,6 +6,8 @@
 // becomes one more observation and the fit is redone. When no bound holds for every input (the loop
 // may not terminate), the search switches to weakest-precondition mode on the same instrumented program
 // and reports conditional bounds: preconditions under which the loop runs at most `bound` times.
+// Before any bound is returned, the claim guard (lib/guard) checks it on runs of the original program:
+// a run that breaks it throws ClaimContradicted, since the certificate was then about a wrong program.
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
@@ -23,12 +25,16 @@ import { wp } from '../conditions/wp.js';
 import type { ConditionOptions } from '../conditions/search.js';
 import { fitBounds, type IterationSample } from './fit.js';
 import { withCallCounters } from './recursion.js';
-import { loopsOf, withIterationCounters, type CounterInstrumentation } from './instrument.js';
+import { loopsOf, withIterationCounters, type CounterInstrumentation, type InstrumentationFaultForTests } from './instrument.js';
+import { guardLoopBounds } from '../guard/bounds-guard.js';
 
 export interface BoundsOptions extends ConditionOptions {
   /** Most candidate bounds sent to the prover per loop (default 4). */
   readonly candidates?: number;
   readonly onBoundsProgress?: (e: BoundsEvent) => void;
+  /** For tests only: instrument with a known bug put back (see InstrumentationFaultForTests), to show
+   * that the claim guard refuses the bounds it makes certifiable. */
+  readonly faultForTests?: InstrumentationFaultForTests;
 }
 
 export type BoundsEvent =
@@ -118,7 +124,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const fn = resolveFunction(program, options.function);
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
-  const counted = withIterationCounters(program, fn);
+  const counted = withIterationCounters(program, fn, new Map(), { faultForTests: options.faultForTests });
   const observed = observeIterations(counted, params);
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
@@ -135,6 +141,9 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const called = reachable.filter((p) => recursive.has(p));
   const calleesWithLoops = reachable.filter((p) => p !== fn && loopsOf(program.procedures.get(p)!).length > 0);
   const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, timeoutMs: Math.max(1000, deadline - Date.now()) }) : [];
+  // Each certificate is about the instrumented program: a bound is only returned once runs of the
+  // original program, counted without the instrumentation, have not broken it (ClaimContradicted).
+  guardLoopBounds(program, { function: fn, parameters: params, loops });
   return { function: fn, parameters: params, loops, procedures, calleesWithLoops, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
 }
 
@@ -145,7 +154,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const samples = [...initial];
   const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
   const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound, timeoutMs) =>
-    verify(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
+    verify(withIterationCounters(program, fn, new Map([[header, bound]]), { faultForTests: options.faultForTests }).program, {
       function: fn,
       ...(options.cutset ? { cutset: options.cutset } : {}),
       ...(options.schedule ? { schedule: options.schedule } : {}),
@@ -169,7 +178,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
   const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
   if (bound && params.length > 0 && Date.now() < deadline) {
-    const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
+    const asserted = withIterationCounters(program, fn, new Map([[header, bound]]), { faultForTests: options.faultForTests });
     const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3, coverCutOffRuns: false });
     tallyVerify(options.tally, result.stats.queries);
     // A precondition under which the loop is never entered bounds it vacuously: keep those that admit

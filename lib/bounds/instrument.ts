@@ -37,10 +37,23 @@ export function loopsOf(proc: Procedure): number[] {
 }
 
 /**
+ * For tests only: a bug this instrumentation once had, put back on purpose, so that a test can show
+ * the claim guard (lib/guard) stops what the bug makes `bounds` certify. 'issue-19': an edge that
+ * enters an inner loop and the outer loop's body at once keeps only the inner reset and drops the
+ * outer increment, and the outer loop is certified "at most 0 iterations".
+ */
+export type InstrumentationFaultForTests = 'issue-19';
+
+/**
  * Counters on every loop of `fn`; `bounds` gives the asserted bound of a loop (by header), over the
  * parameters (they are renamed to the entry copies here). Loops without one are only counted.
  */
-export function withIterationCounters(program: Program, fn: string, bounds: ReadonlyMap<number, Linear> = new Map(), options: { keepAssertions?: boolean } = {}): CounterInstrumentation {
+export function withIterationCounters(
+  program: Program,
+  fn: string,
+  bounds: ReadonlyMap<number, Linear> = new Map(),
+  options: { keepAssertions?: boolean; faultForTests?: InstrumentationFaultForTests } = {},
+): CounterInstrumentation {
   const proc = program.procedures.get(fn)!;
   const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
   const fresh = (base: string): string => {
@@ -94,7 +107,7 @@ export function withIterationCounters(program: Program, fn: string, bounds: Read
     // One edge may do both: from an outer loop's head straight into an inner loop's head it enters
     // the outer body (an iteration of the outer loop) and the inner loop (a fresh count there).
     const enters = entering.get(e.id);
-    const increments = intoBody.get(e.id);
+    const increments = options.faultForTests === 'issue-19' && enters ? undefined : intoBody.get(e.id);
     if (!enters && !increments) {
       push(e.from, e.to, stmt, e.pos);
       continue;

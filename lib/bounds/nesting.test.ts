@@ -3,41 +3,18 @@
 // loop, and `bounds` certified "at most 0 iterations" for a loop that runs n times. Every bound here
 // is checked against runs of the original program: an oracle that counts, from the interpreter's
 // trace, how often each loop's body is entered per entry into the loop (independent of the
-// instrumentation), on a grid of inputs.
+// instrumentation), on a grid of inputs. `bounds` itself runs the same oracle as its claim guard
+// (lib/guard/bounds-guard.ts); here it is also held to the expected bounds.
 import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import { runProgram } from '../interp/index.js';
-import type { Program } from '../ir/cfg.js';
 import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { backEdges, loopsOf, naturalLoop, withIterationCounters } from './instrument.js';
+import { observedIterations } from '../guard/bounds-guard.js';
+import { withIterationCounters } from './instrument.js';
 import { bounds } from './bounds.js';
 
 test.after.always(() => shutdownZ3());
-
-/** Per loop (by header line): the most body entries in one entry into the loop, on one run. */
-function observedIterations(program: Program, fn: string, inputs: ReadonlyMap<string, bigint>): Map<number, bigint> {
-  const proc = program.procedures.get(fn)!;
-  const back = backEdges(proc);
-  const loops = loopsOf(proc).map((h) => ({ h, body: naturalLoop(proc, h, back), line: proc.locations[h]!.pos!.line }));
-  const run = runProgram(program, { entry: fn, inputs, nondet: [], nondetDefault: 0n, recordTrace: true, maxSteps: 200_000 });
-  if (run.outcome.kind !== 'exit') throw new Error(`the run did not return: ${run.outcome.kind}`);
-  const count = new Map<number, bigint>();
-  const most = new Map<number, bigint>(loops.map((l) => [l.line, 0n]));
-  for (const step of run.trace ?? []) {
-    if (step.depth !== 0 || step.kind !== 'edge') continue;
-    const edge = proc.edges[step.edge]!;
-    for (const l of loops) {
-      if (edge.to === l.h && !back.has(edge.id)) count.set(l.line, 0n); // entering the loop
-      if (edge.from === l.h && l.body.has(edge.to)) {
-        const c = (count.get(l.line) ?? 0n) + 1n; // entering its body
-        count.set(l.line, c);
-        if (c > most.get(l.line)!) most.set(l.line, c);
-      }
-    }
-  }
-  return most;
-}
 
 const grid = (names: readonly string[]): Map<string, bigint>[] => {
   const values = [-2n, 0n, 1n, 3n, 5n];

@@ -38,3 +38,14 @@ export class WorkLimitExceeded extends Error {
     this.name = 'WorkLimitExceeded';
   }
 }
+
+/**
+ * Why building a search step stopped: past the deadline (the search then ends "unknown (timeout)") or
+ * past a size limit (only that step is skipped, with the reason: the other steps differ in template
+ * shape and facts). Any other error is rethrown.
+ */
+export function stepBuildStopped(e: unknown): { readonly timeout: true } | { readonly timeout: false; readonly reason: string } {
+  if (e instanceof DeadlineExceeded) return { timeout: true };
+  if (e instanceof WorkLimitExceeded) return { timeout: false, reason: e.message };
+  throw e;
+}

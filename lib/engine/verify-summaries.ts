@@ -4,7 +4,7 @@
 // the VCs of `assume(A_i); body; assert(B_i)` with that pair's own loop invariants. A solution is
 // reported as "safe" only after the certificate checker has re-proved every body under every pair
 // and the entry function, all with calls replaced by the decoded summaries.
-import { checkDeadline, DeadlineExceeded, WorkLimitExceeded } from '../limits.js';
+import { checkDeadline, stepBuildStopped } from '../limits.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { locationPos, type Program } from '../ir/cfg.js';
@@ -112,14 +112,10 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
       }
       assertObservedCalls(encoder, prepared, templates, observed);
     } catch (e) {
-      if (e instanceof DeadlineExceeded) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
-      // Too large to build (counted, not timed, so the same on any machine): the other steps differ
-      // in template shape and facts, and Houdini may still prove the program.
-      if (e instanceof WorkLimitExceeded) {
-        lastReason = `step ${template} not encoded: ${e.message}`;
-        continue;
-      }
-      throw e;
+      const stopped = stepBuildStopped(e);
+      if (stopped.timeout) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
+      lastReason = `step ${template} not encoded: ${stopped.reason}`;
+      continue;
     }
     const cnf = encoder.builder.toCnf();
     const encodeMillis = Date.now() - encodeStart;

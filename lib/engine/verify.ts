@@ -29,7 +29,7 @@ import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../ir/remainder-ghosts.js';
-import { checkDeadline, DeadlineExceeded, WorkLimitExceeded } from '../limits.js';
+import { checkDeadline, stepBuildStopped } from '../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -236,14 +236,10 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
         }
       }
     } catch (e) {
-      if (e instanceof DeadlineExceeded) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
-      // Too large to build (counted, not timed, so the same on any machine): the other steps differ
-      // in template shape and facts, and Houdini may still prove the program.
-      if (e instanceof WorkLimitExceeded) {
-        lastReason = `step ${template} not encoded: ${e.message}`;
-        continue;
-      }
-      throw e;
+      const stopped = stepBuildStopped(e);
+      if (stopped.timeout) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
+      lastReason = `step ${template} not encoded: ${stopped.reason}`;
+      continue;
     }
     const encoded = { cnf: encoder.builder.toCnf(), stats: encoder.stats, decode: (m: readonly boolean[]) => encoder.decode(m) };
     const encodeMillis = Date.now() - encodeStart;

@@ -1,8 +1,8 @@
 // farkas's side of the verifier's gcc-differential tester: `verify --function f` on a task's farkas
 // text, in a worker thread (verify-worker.ts) that is terminated when it overruns a hard bound or runs
-// out of memory. The time bound of `verify` is not a hard one (an encoding step runs to its end before
-// the bound is looked at again, and may take many seconds and gigabytes on 64-bit constants), and one
-// runaway task must not end a run of hundreds: such a task counts as 'unknown', with the reason.
+// out of memory. verify honours its time bound and size limits (lib/limits.ts) itself; the hard bound
+// is a safety net, so that one runaway task (a bug) cannot end a run of hundreds: such a task counts as
+// 'unknown', with the reason, and the summary counts it.
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../lib/diagnostics.js';
 import { verify } from '../../lib/engine/verify.js';

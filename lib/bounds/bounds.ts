@@ -25,16 +25,13 @@ import { wp } from '../conditions/wp.js';
 import type { ConditionOptions } from '../conditions/search.js';
 import { fitBounds, type IterationSample } from './fit.js';
 import { withCallCounters } from './recursion.js';
-import { loopsOf, withIterationCounters, type CounterInstrumentation, type InstrumentationFaultForTests } from './instrument.js';
+import { loopsOf, withIterationCounters, type CounterInstrumentation} from './instrument.js';
 import { guardLoopBounds } from '../guard/bounds-guard.js';
 
 export interface BoundsOptions extends ConditionOptions {
   /** Most candidate bounds sent to the prover per loop (default 4). */
   readonly candidates?: number;
   readonly onBoundsProgress?: (e: BoundsEvent) => void;
-  /** For tests only: instrument with a known bug put back (see InstrumentationFaultForTests), to show
-   * that the claim guard refuses the bounds it makes certifiable. */
-  readonly faultForTests?: InstrumentationFaultForTests;
 }
 
 export type BoundsEvent =
@@ -124,7 +121,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const fn = resolveFunction(program, options.function);
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
-  const counted = withIterationCounters(program, fn, new Map(), { faultForTests: options.faultForTests });
+  const counted = withIterationCounters(program, fn, new Map());
   const observed = observeIterations(counted, params);
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
@@ -154,7 +151,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const samples = [...initial];
   const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
   const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound, timeoutMs) =>
-    verify(withIterationCounters(program, fn, new Map([[header, bound]]), { faultForTests: options.faultForTests }).program, {
+    verify(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
       function: fn,
       ...(options.cutset ? { cutset: options.cutset } : {}),
       ...(options.schedule ? { schedule: options.schedule } : {}),
@@ -178,7 +175,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
   const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
   if (bound && params.length > 0 && Date.now() < deadline) {
-    const asserted = withIterationCounters(program, fn, new Map([[header, bound]]), { faultForTests: options.faultForTests });
+    const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
     const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3, coverCutOffRuns: false });
     tallyVerify(options.tally, result.stats.queries);
     // A precondition under which the loop is never entered bounds it vacuously: keep those that admit

@@ -12,6 +12,7 @@ import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { locationPos, type Edge, type Location, type Procedure, type Program, type SourcePos, type Stmt } from '../ir/cfg.js';
 import { loopHeaders, successors } from '../vc/cutset.js';
+import { faultForTests } from '../ir/faults.js';
 
 export interface CountedLoop {
   /** Head of the loop in the original procedure. */
@@ -37,14 +38,6 @@ export function loopsOf(proc: Procedure): number[] {
 }
 
 /**
- * For tests only: a bug this instrumentation once had, put back on purpose, so that a test can show
- * the claim guard (lib/guard) stops what the bug makes `bounds` certify. 'issue-19': an edge that
- * enters an inner loop and the outer loop's body at once keeps only the inner reset and drops the
- * outer increment, and the outer loop is certified "at most 0 iterations".
- */
-export type InstrumentationFaultForTests = 'issue-19';
-
-/**
  * Counters on every loop of `fn`; `bounds` gives the asserted bound of a loop (by header), over the
  * parameters (they are renamed to the entry copies here). Loops without one are only counted.
  */
@@ -52,7 +45,7 @@ export function withIterationCounters(
   program: Program,
   fn: string,
   bounds: ReadonlyMap<number, Linear> = new Map(),
-  options: { keepAssertions?: boolean; faultForTests?: InstrumentationFaultForTests } = {},
+  options: { keepAssertions?: boolean } = {},
 ): CounterInstrumentation {
   const proc = program.procedures.get(fn)!;
   const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
@@ -107,7 +100,7 @@ export function withIterationCounters(
     // One edge may do both: from an outer loop's head straight into an inner loop's head it enters
     // the outer body (an iteration of the outer loop) and the inner loop (a fresh count there).
     const enters = entering.get(e.id);
-    const increments = options.faultForTests === 'issue-19' && enters ? undefined : intoBody.get(e.id);
+    const increments = enters && faultForTests() === 'outer-increment-dropped' ? undefined : intoBody.get(e.id);
     if (!enters && !increments) {
       push(e.from, e.to, stmt, e.pos);
       continue;

@@ -7,6 +7,7 @@
 // preconditions of that program are computed, and every condition is kept only with a concrete input
 // inside it on which the ORIGINAL program fails an assertion, replayed by the interpreter with its
 // trace; the others are listed as dropped.
+import { guardFailingConditions } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Linear } from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
@@ -119,6 +120,8 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
     }
     conditions.push({ ...answer, input: found.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
   }
+  // Certified on the instrumented program: held to runs of the program itself before they are returned.
+  guardFailingConditions(program, fn, conditions.map((c) => ({ answer: c, input: c.input, nondet: c.nondet })));
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
   return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(result.incomplete ? { incomplete: result.incomplete } : {}), stats: result.stats };
 }

@@ -4,6 +4,7 @@
 // invariants proving the exit unreachable: a recurrent set, checked by z3) and a concrete input inside
 // it whose run the interpreter shows for the first iterations without returning. With no condition,
 // the function is shown to terminate when every loop has a certified bound for every input (bounds).
+import { guardRecurrentSets } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interp/index.js';
@@ -43,6 +44,8 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   // The exit is also unreachable where an assume() blocks every run: such a condition is only kept
   // with an input inside it whose run really goes on (past the step budget).
   const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) })).filter((c) => c.input !== undefined);
+  // Certified on the program with `assert(false)` at the exit: held to runs of the program itself.
+  guardRecurrentSets(program, fn, conditions);
   if (conditions.length === 0) {
     // No input keeps it running: try to prove that, with a certified bound on every loop.
     const remaining = (options.timeoutMs ?? 300_000) - result.stats.millis;

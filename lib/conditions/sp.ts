@@ -6,6 +6,7 @@
 // on a real run). The answer is certified by the independent checker, and every
 // neighbour (shifts and rotations `e_j - e_l >= 0`) gets a reachable state that violates it,
 // reproduced by re-running the program, as evidence that nothing stronger nearby holds.
+import { guardPostcondition } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
@@ -84,6 +85,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
       // Already locally strongest (a reached state violates each neighbour): nothing to strengthen.
       const postcondition = await report(ctx, fn, target, found.atoms, found.invariants, reached);
       if (postcondition.locallyOptimal) {
+        guardPostcondition(program, fn, prepared.cut, target, postcondition);
         options.onProgress?.({ kind: 'answer', expression: postcondition.expression });
         return { ...base, postcondition, stats: ctx.stats(reached.length) };
       }
@@ -133,6 +135,8 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
     return { ...base, postcondition: null, reason: ctx.deadlinePassed ? 'timeout before a postcondition was found' : 'no postcondition within the templates', stats: ctx.stats(reached.length) };
   }
   const postcondition = await report(ctx, fn, target, found.atoms, found.invariants, reached);
+  // Certified on the prepared procedure: held to runs of the program itself before it is returned.
+  guardPostcondition(program, fn, prepared.cut, target, postcondition);
   options.onProgress?.({ kind: 'answer', expression: postcondition.expression });
   return { ...base, postcondition, stats: ctx.stats(reached.length) };
 }

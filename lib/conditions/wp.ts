@@ -11,6 +11,7 @@
 // Several answers (footnote 1): each further one must cover a passing input outside the earlier ones.
 // Every answer is certified by the independent checker, and each neighbour gets a failing input,
 // replayed on the original program, as evidence that the answer is locally weakest.
+import { guardPreconditions } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
@@ -86,6 +87,7 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
     const unconditional = await search.unconditional();
     if (unconditional) {
       options.onProgress?.({ kind: 'answer', expression: unconditional.expression });
+      guardPreconditions(program, fn, [unconditional]);
       return { function: fn, strategy, parameters: params, preconditions: [unconditional], stats: ctx.stats(runner.runs) };
     }
   }
@@ -121,6 +123,8 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
     if (ctx.deadlinePassed) break;
   }
   if (failing.length === 0 && answers.length === 0) reason = 'no sampled input fails an assertion';
+  // Certified on the prepared procedure: held to runs of the program itself before they are returned.
+  guardPreconditions(program, fn, answers);
   return { function: fn, strategy, parameters: params, preconditions: answers, ...(reason ? { reason } : {}), ...(incomplete ? { incomplete } : {}), stats: ctx.stats(runner.runs) };
 }
 

@@ -29,6 +29,7 @@ import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../ir/remainder-ghosts.js';
+import { guardSafe, guardSummaries } from '../guard/verify-guard.js';
 import { checkDeadline, stepBuildStopped } from '../limits.js';
 
 export interface VerifyOptions {
@@ -106,12 +107,19 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   if (needsSummaries(program, options.function)) {
     if (pins.size > 0) return unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
-    return verifyWithSummaries(program, {
+    const summarised = await verifyWithSummaries(program, {
       function: options.function, strategy, schedule, backend, started, deadline,
       stepTimeoutMs: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
+    if (summarised.verdict === 'safe') {
+      // The summaries on runs of each summarised procedure, "safe" on runs of the function itself.
+      guardSummaries(program, summarised.summaries ?? []);
+      const fn = resolveFunction(program, options.function);
+      guardSafe(program, fn, { proc: program.procedures.get(fn)!, original: [] }, new Map());
+    }
+    return summarised;
   }
   let prepared: PreparedAnalysis;
   try {
@@ -182,13 +190,14 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
     if (split) proof = await proveByObservedBounds(prepared, split, { budgetMs });
     houdini = proof.report;
-    if (proof.invariants) return { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
+    if (proof.invariants) return guarded(program, prepared, proof.invariants, { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
     // Last, at the loop headers, and for a function that takes remainders with ghost quotients.
     const atHeaders = await proveAtHeaders(program, prepared.function, strategy, budgetMs);
     if (!atHeaders) return null;
     houdini = atHeaders.report;
     const cut = { cutset: 'headers' as const, cutpoints: atHeaders.prepared.cut.cutpoints.length, verificationConditions: atHeaders.prepared.vcs.length };
-    return { ...base, ...cut, stats, invariants: atHeaders.invariants, houdini, verdict: 'safe', certified: true, millis: Date.now() - started };
+    const atHeadersInvariants = new Map(atHeaders.invariants.map((i) => [i.location, i.formula] as const));
+    return guarded(program, atHeaders.prepared, atHeadersInvariants, { ...base, ...cut, stats, invariants: atHeaders.invariants, houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
   };
   const constantBits = constantBitsNeeded(prepared);
   // Wide constants (an unsigned type's range, 2^32 wrap-arounds) make every template step a large
@@ -285,13 +294,20 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (!check.valid) {
       return unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, invariants: reports });
     }
-    return { ...base, stats, invariants: reports, ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started };
+    return guarded(program, prepared, invariants, { ...base, stats, invariants: reports, ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });
   }
   if (houdiniPending) {
     const proved = await tryObservedBounds();
     if (proved) return proved;
   }
   return unknown(lastReason, { stats });
+}
+
+/** A certified "safe" is returned only after runs of the original program have not broken it or its
+ * invariants (lib/guard): the certificate is about the prepared procedure, built by code that can err. */
+function guarded(program: Program, prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, result: VerifyResult): VerifyResult {
+  guardSafe(program, prepared.function, prepared.cut, invariants);
+  return result;
 }
 
 /** Replays a failing run on the original program (not the inlined, path-expanded one); the

@@ -10,6 +10,7 @@ import type { Counterexample, InvariantReport } from '../engine/types.js';
 import type { EngineContext } from './context.js';
 import type { EngineModel } from './model.js';
 import type { EngineResult } from './types.js';
+import { guardSafe } from '../guard/verify-guard.js';
 
 function base(ctx: EngineContext, fn: string) {
   return {
@@ -41,6 +42,8 @@ export async function safeResult(ctx: EngineContext, model: EngineModel, invaria
     timeoutMs: ctx.remainingMs(60_000),
   });
   if (!check.valid) return unknownResult(ctx, model.function, `certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, reports);
+  // The model inlined the calls: the original program's runs must keep to the certified claim too.
+  guardSafe(model.original, model.function, { proc: model.proc, original: model.proc.locations.map((l) => l.id) }, simplified);
   return { ...base(ctx, model.function), cutpoints: simplified.size, invariants: reports, verdict: 'safe', certified: true, millis: Date.now() - ctx.started };
 }
 

@@ -1,6 +1,6 @@
 // The loop-bound guard (issue 19) must stop a wrong certificate: shown on deliberately wrong results
 // (a bound replaced by a smaller one, a wrong tightness claim, a wrong conditional bound) and on the
-// instrumentation bug of issue 19 put back (faultForTests), where `bounds` would otherwise certify
+// instrumentation bug of issue 19 put back (lib/ir/faults.ts), where `bounds` would otherwise certify
 // "at most 0 iterations" for a loop that runs n times. That right bounds pass the guard is shown by
 // every other bounds test, since `bounds` runs it before returning (nesting.test.ts in particular).
 import test from 'ava';
@@ -13,6 +13,7 @@ import type { Linear } from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { bounds, type LoopBound } from '../bounds/bounds.js';
 import { ClaimContradicted } from './claim.js';
+import { withFaultForTests } from '../ir/faults.js';
 import { findLoopBoundContradiction, guardLoopBounds, loopEdges, observedIterations, runCountingIterations } from './bounds-guard.js';
 
 test.after.always(() => shutdownZ3());
@@ -97,8 +98,8 @@ test('loops driven by nondet values are tested on seeded random streams, named i
   t.is(`line 4: ${replay.iterations[0]} iterations > bound 3`, error!.description);
 });
 
-test('issue 19 put back: the outer increment dropped, bounds throws instead of certifying "at most 0 iterations"', async (t) => {
+test.serial('issue 19 put back: the outer increment dropped, bounds throws instead of certifying "at most 0 iterations"', async (t) => {
   const program = parseProgram(ISSUE, 'nest.c');
-  const error = await t.throwsAsync(bounds(program, { function: 'f', timeoutMs: 120_000, faultForTests: 'issue-19' }), { instanceOf: ClaimContradicted });
+  const error = await t.throwsAsync(withFaultForTests('outer-increment-dropped', () => bounds(program, { function: 'f', timeoutMs: 120_000 })), { instanceOf: ClaimContradicted });
   t.is(error!.message, 'a certified loop bound was contradicted by a run of the program: n=1, m=0 (line 3: 1 iteration > bound 0)');
 });

@@ -9,13 +9,17 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { locationPos, type Procedure, type Program } from '../ir/cfg.js';
-import { runProgram, type RunOutcome, type TraceStep, type ValueRange } from '../interp/index.js';
-import { foldInto } from '../interp/run.js';
+import { runProgram, type RunOutcome, type TraceStep } from '../interp/index.js';
 import { nondetStream } from '../engine/samples.js';
 import { mulberry32 } from '../random.js';
 import { backEdges, loopsOf, naturalLoop } from '../bounds/instrument.js';
 import type { BoundsResult, LoopBound } from '../bounds/bounds.js';
 import { ClaimContradicted } from './claim.js';
+import { GUARD_RUN_STEPS, GUARD_STEPS, boundaryValues, gridInputs, guardCost, intoRange, measured, runText } from './runs.js';
+
+/** Inputs and nondet streams drawn at random (seeded) after the grid, for loops that read nondet. */
+const RANDOM_RUNS = 24;
+const NONDET_PER_RUN = 64;
 
 export interface LoopHead {
   readonly header: number;
@@ -114,19 +118,6 @@ export function observedIterations(program: Program, fn: string, inputs: Readonl
   return out;
 }
 
-/** Interpreter steps all guard runs of one analysis take together at most: work, not time, so the
- * runs checked are the same on any machine. A fifteenth of the observation runs' (OBSERVATION_STEPS). */
-export const GUARD_STEPS = 200_000;
-/** Steps one guard run may take; as the observation runs, enough for a few thousand iterations. */
-export const GUARD_RUN_STEPS = 8000;
-/** Small values and boundaries first: a budget cut keeps the most telling inputs. */
-const GRID_VALUES: readonly bigint[] = [0n, 1n, 2n, -1n, 3n, 5n, 10n, -2n];
-/** Most inputs of the grid (the values per parameter shrink as parameters are added). */
-const MAX_GRID_INPUTS = 256;
-/** Inputs and nondet streams drawn at random (seeded) after the grid, for loops that read nondet. */
-const RANDOM_RUNS = 24;
-const NONDET_PER_RUN = 64;
-
 export interface LoopBoundContradiction {
   readonly line: number;
   readonly col: number;
@@ -195,6 +186,8 @@ export function findLoopBoundContradiction(program: Program, result: Pick<Bounds
     if (applicable.length === 0) return null;
     const run = runCountingIterations(program, result.function, edges, input, nondet, { maxSteps, foldIntoRange });
     steps += run.steps;
+    guardCost.runs++;
+    guardCost.steps += run.steps;
     readNondet ||= run.nondet.length > 0;
     if (run.outcome.kind === 'nondet-out-of-range') return null; // not a run the C program can make
     for (const claim of applicable) {
@@ -211,6 +204,8 @@ export function findLoopBoundContradiction(program: Program, result: Pick<Bounds
     // Replayed as the observation runs made it: the nondet values as recorded, no folding.
     const run = runCountingIterations(program, result.function, edges, tight.input, tight.nondet, { maxSteps });
     steps += run.steps;
+    guardCost.runs++;
+    guardCost.steps += run.steps;
     if (run.outcome.kind === 'nondet-out-of-range') continue;
     const found = exceeding(claim, tight.input, run);
     if (found) return found;
@@ -222,7 +217,7 @@ export function findLoopBoundContradiction(program: Program, result: Pick<Bounds
       return { line: claim.loop.line, col: claim.loop.col, claim: 'tight', input: tight.input, nondet: run.nondet, iterations: made, description: `line ${claim.loop.line}: tight on this input with ${plural(tight.iterations, 'iteration')}, but ${what}` };
     }
   }
-  for (const input of gridInputs(proc, result.parameters)) {
+  for (const input of gridInputs(proc, result.parameters, claims.flatMap((c) => boundaryValues(c.loop.preconditionFormula)))) {
     if (steps >= budget) return null;
     const found = check(input, [], false);
     if (found) return found;
@@ -242,35 +237,14 @@ export function findLoopBoundContradiction(program: Program, result: Pick<Bounds
 /** Throws ClaimContradicted when a run of the original program breaks a certified loop bound of
  * `result`: the certificate is then about a wrongly built program, and no bound may be reported. */
 export function guardLoopBounds(program: Program, result: Pick<BoundsResult, 'function' | 'parameters' | 'loops'>, options: BoundsGuardOptions = {}): void {
-  const found = findLoopBoundContradiction(program, result, options);
-  if (found) throw new ClaimContradicted('loop bound', runText(found.input, found.nondet), found.description, found.line);
+  measured(() => {
+    const found = findLoopBoundContradiction(program, result, options);
+    if (found) throw new ClaimContradicted('loop bound', runText(found.input, found.nondet), found.description, found.line);
+  });
 }
 
-/** `n=5, m=0`, then the nondet values the run read (trailing zeros dropped: the default replays them). */
-export function runText(input: ReadonlyMap<string, bigint>, nondet: readonly bigint[]): string {
-  let used = nondet.length;
-  while (used > 0 && nondet[used - 1] === 0n) used--;
-  const parts = [...input].map(([name, value]) => `${name}=${value}`);
-  if (used > 0) parts.push(`nondet ${nondet.slice(0, used).join(',')}`);
-  return parts.length > 0 ? parts.join(', ') : 'no inputs';
-}
 
-/** Every combination of the first few GRID_VALUES (those in the parameter's C type), at most MAX_GRID_INPUTS. */
-function gridInputs(proc: Procedure, params: readonly string[]): Map<string, bigint>[] {
-  let perParameter = GRID_VALUES.length;
-  while (perParameter > 1 && perParameter ** params.length > MAX_GRID_INPUTS) perParameter--;
-  let out: Map<string, bigint>[] = [new Map()];
-  for (const p of params) {
-    const range = proc.paramRanges?.get(p);
-    const values = GRID_VALUES.filter((v) => !range || (v >= range.lo && v <= range.hi)).slice(0, perParameter);
-    out = out.flatMap((m) => values.map((v) => new Map([...m, [p, v]])));
-  }
-  return out;
-}
 
-function intoRange(v: bigint, range: ValueRange | undefined): bigint {
-  return range ? foldInto(v, range) : v;
-}
 
 function holds(precondition: Formula, input: ReadonlyMap<string, bigint>): boolean {
   return F.evaluate(precondition, (v) => input.get(v)!);

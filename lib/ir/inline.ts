@@ -13,6 +13,7 @@ import type { Edge, Location, Procedure, Program, Stmt } from './cfg.js';
 import * as F from './formula.js';
 import * as L from './linear.js';
 import { liveVariables } from './liveness.js';
+import { faultyForTests } from './faults.js';
 
 export interface RemainingCall {
   /** The call edge in the inlined entry procedure. */
@@ -157,6 +158,7 @@ export function inlineCalls(program: Program, entry: string = program.entry): In
     if (!callee) throw new Error(`internal IR error: ${entry} calls undefined procedure ${next.stmt.callee}`);
     proc = inlineOne(program, proc, next.id, callee, taken, ++instance);
   }
+  proc = faultyForTests(proc);
   const procedures = new Map(program.procedures);
   procedures.set(entry, proc);
   const recursiveCalls = proc.edges.flatMap((e) => (e.stmt.kind === 'call' ? [{ edge: e, callee: e.stmt.callee }] : []));

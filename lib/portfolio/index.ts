@@ -96,6 +96,9 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     configurations: outcome.outcomes.map(summary),
   };
   const millis = Date.now() - started;
+  // A lane whose certified claim a run of the program broke is a bug report, whatever the others say.
+  const contradicted = outcome.outcomes.find((o) => o.kind === 'failed' && o.contradicted);
+  if (contradicted && contradicted.kind === 'failed') throw new Error(`${configurationName(contradicted.configuration)}: ${contradicted.message}`);
   if (outcome.winner) return withOverflowNote(program, { ...outcome.winner.result, millis, portfolio: report });
   const failure = outcome.outcomes.find((o) => o.kind === 'failed');
   // A configuration that crashed is a bug; with no certified answer to report, it must not be hidden.

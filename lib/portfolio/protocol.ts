@@ -25,4 +25,5 @@ export type ConfigurationResult = VerifyResult & { readonly engineStats?: Engine
 export type WorkerMessage =
   | { readonly kind: 'progress'; readonly event: ProgressEvent }
   | { readonly kind: 'result'; readonly result: ConfigurationResult; readonly attemptIndices: readonly number[] }
-  | { readonly kind: 'failed'; readonly message: string };
+  /** `contradicted`: a certified claim of the lane was broken by a run of the program (ClaimContradicted). */
+  | { readonly kind: 'failed'; readonly message: string; readonly contradicted?: boolean };

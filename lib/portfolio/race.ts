@@ -8,7 +8,7 @@ import type { ConfigurationResult, PortfolioJob, WorkerMessage } from './protoco
 
 export type ConfigurationOutcome =
   | { readonly kind: 'result'; readonly configuration: Configuration; readonly result: ConfigurationResult; readonly attemptIndices: readonly number[] }
-  | { readonly kind: 'failed'; readonly configuration: Configuration; readonly message: string }
+  | { readonly kind: 'failed'; readonly configuration: Configuration; readonly message: string; readonly contradicted?: boolean }
   | { readonly kind: 'cancelled'; readonly configuration: Configuration };
 
 export interface RaceOutcome {
@@ -100,7 +100,7 @@ export function race(configurations: readonly Configuration[], options: RaceOpti
           if (m.kind === 'progress') {
             if (!finished) options.onProgress?.(configuration, m.event);
           } else if (m.kind === 'result') settle(worker, { kind: 'result', configuration, result: m.result, attemptIndices: m.attemptIndices });
-          else settle(worker, { kind: 'failed', configuration, message: m.message });
+          else settle(worker, { kind: 'failed', configuration, message: m.message, ...(m.contradicted ? { contradicted: true } : {}) });
         });
         worker.on('error', (e) => settle(worker, { kind: 'failed', configuration, message: e.message }));
         worker.on('exit', (code) => settle(worker, { kind: 'failed', configuration, message: `worker exited with code ${code} before answering` }));

@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { verify } from '../engine/verify.js';
 import { engineByName } from '../engines/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
+import { ClaimContradicted } from '../guard/claim.js';
 import { inLane } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob, WorkerMessage } from './protocol.js';
 
@@ -44,7 +45,7 @@ try {
   const { result, attemptIndices } = await run();
   post({ kind: 'result', result, attemptIndices });
 } catch (e) {
-  post({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+  post({ kind: 'failed', message: e instanceof Error ? e.message : String(e), ...(e instanceof ClaimContradicted ? { contradicted: true } : {}) });
 } finally {
   // Lets the thread end by itself when it is not terminated first.
   await shutdownZ3();

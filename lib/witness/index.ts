@@ -10,6 +10,7 @@ import { loopInvariants } from './loop-invariants.js';
 import { witnessMetadata } from './metadata.js';
 import { violationEntry } from './violation.js';
 import { sourceMap } from './source-map.js';
+import { guardSafe } from '../guard/verify-guard.js';
 
 export interface WitnessInput {
   readonly program: Program;
@@ -35,6 +36,9 @@ export async function witnessFor(input: WitnessInput): Promise<WitnessOutcome> {
     const text = witnessYaml([invariantSetEntry(metadata(), file, loops)]);
     const check = await checkCorrectnessWitness(program, result.function, text);
     if (!check.valid) return { kind: 'none', reason: `the loop invariants do not prove the program on their own (${check.reason})` };
+    // Derived from the certified invariants by another transformation: held to runs of the program too.
+    const source = program.procedures.get(result.function)!;
+    guardSafe(program, result.function, { proc: source, original: source.locations.map((l) => l.id) }, new Map(loops.map((l) => [l.location, l.formula] as const)));
     return { kind: 'correctness', text, items: loops.length };
   }
   if (result.verdict === 'unsafe' && result.counterexample) {

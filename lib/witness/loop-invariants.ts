@@ -25,6 +25,8 @@ export interface LoopInvariant {
   readonly function: string;
   /** The loop keyword (`while`, `for`, `do`). */
   readonly pos: SourcePos;
+  /** The loop head's location in the analysed procedure of the original program. */
+  readonly location: number;
   /** Over IR variables of the analysed procedure. */
   readonly formula: Formula;
   /** C expression over the variables in scope at the loop. */
@@ -57,7 +59,7 @@ export async function loopInvariants(program: Program, fn: string, strategy: Cut
     const stated = await withoutValidConjuncts(inScope(formula, header.scope, ghosts));
     const expression = formulaToC(stated, header.scope, ghosts, typingOf(program, fn));
     if (expression === null) continue;
-    out.push({ function: fn, pos: header.pos, formula: stated, expression });
+    out.push({ function: fn, pos: header.pos, location: orig, formula: stated, expression });
   }
   return out.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
 }

@@ -25,6 +25,16 @@ interface ActiveFrame {
   readonly callEdge: CompiledEdge | null;
 }
 
+/** Compiled procedures per program: samplers and guards run one program hundreds of times, and the
+ * compiled code is closures over the IR alone (every run brings its own frames), so it is shared. */
+const compiled = new WeakMap<Program, WeakMap<Procedure, CompiledProc>>();
+
+function compiledCode(program: Program): WeakMap<Procedure, CompiledProc> {
+  let code = compiled.get(program);
+  if (!code) compiled.set(program, (code = new WeakMap()));
+  return code;
+}
+
 export function runProgram(program: Program, options: RunOptions = {}): RunResult {
   const entryName = options.entry ?? program.entry;
   const entryProc = program.procedures.get(entryName);
@@ -45,13 +55,12 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
   const stream = options.nondet ?? [];
   const trace: TraceStep[] | undefined = options.recordTrace ? [] : undefined;
 
-  const gIndex = globalIndex(program);
-  const codeCache = new Map<string, CompiledProc>();
+  const codeCache = compiledCode(program);
   const codeOf = (proc: Procedure): CompiledProc => {
-    let code = codeCache.get(proc.name);
+    let code = codeCache.get(proc);
     if (!code) {
-      code = compileProcedure(program, proc, gIndex);
-      codeCache.set(proc.name, code);
+      code = compileProcedure(program, proc, globalIndex(program));
+      codeCache.set(proc, code);
     }
     return code;
   };

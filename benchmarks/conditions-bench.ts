@@ -20,6 +20,7 @@ import { equivalent, implies } from '../lib/check/lia.js';
 import { parseCExpression } from '../lib/witness/c-expression.js';
 import * as F from '../lib/ir/formula.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
+import { guardCost } from '../lib/guard/runs.js';
 
 interface ConditionTask {
   readonly id: string;
@@ -85,11 +86,12 @@ async function main(): Promise<void> {
   const root = resolve(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? join(here, '../../benchmarks'));
   const timeoutMs = Number(option('--timeout') ?? '300') * 1000;
   const rows: Record<string, unknown>[] = [];
-  console.log(`| task | mode | answers | expected answer vs found | certified | locally optimal | solver calls | iterations | max clauses | time s | paper s |`);
-  console.log(`|---|---|---|---|---|---|---:|---:|---:|---:|---:|`);
+  console.log(`| task | mode | answers | expected answer vs found | certified | locally optimal | solver calls | iterations | max clauses | time s | guard s | paper s |`);
+  console.log(`|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|`);
   for (const task of findTasks(root)) {
     const program = parseProgram(readFileSync(task.file, 'utf8'), task.file);
     const started = Date.now();
+    const guardBefore = guardCost.millis;
     // Bounds become answers `__bound == BOUND && PRECONDITION`, so one relation test covers both.
     let answers: readonly Pick<ConditionAnswer, 'expression' | 'formula' | 'certified' | 'locallyOptimal'>[];
     let stats: ConditionStats;
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
       reason = [...r.loops, ...r.procedures].find((l) => l.reason)?.reason;
     }
     const seconds = (Date.now() - started) / 1000;
+    const guardSeconds = (guardCost.millis - guardBefore) / 1000;
     const proc = program.procedures.get(task.function)!;
     const scope = Object.fromEntries([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals, BOUND].map((v) => [v, v]));
     const relations: string[] = [];
@@ -143,11 +146,12 @@ async function main(): Promise<void> {
       iterations: stats.iterations,
       maxClauses: clauses,
       seconds,
+      guardSeconds,
       ...(task.paperSeconds !== undefined ? { paperSeconds: task.paperSeconds } : {}),
       ...(reason ? { reason } : {}),
     };
     rows.push(row);
-    console.log(`| ${task.id} | ${task.mode} | ${row.answers.join('; ') || `none (${reason})`} | ${relations.join('; ')} | ${row.certified ? 'yes' : 'no'} | ${row.locallyOptimal.map((x) => (x ? 'yes' : 'no')).join(', ')} | ${row.solverCalls} | ${row.iterations} | ${clauses} | ${seconds.toFixed(1)} | ${task.paperSeconds ?? ''} |`);
+    console.log(`| ${task.id} | ${task.mode} | ${row.answers.join('; ') || `none (${reason})`} | ${relations.join('; ')} | ${row.certified ? 'yes' : 'no'} | ${row.locallyOptimal.map((x) => (x ? 'yes' : 'no')).join(', ')} | ${row.solverCalls} | ${row.iterations} | ${clauses} | ${seconds.toFixed(1)} | ${guardSeconds.toFixed(2)} | ${task.paperSeconds ?? ''} |`);
   }
   const json = option('--json');
   if (json) writeFileSync(json, JSON.stringify(rows, null, 2));

@@ -18,6 +18,10 @@ export const MAX_FARKAS_APPLICATIONS = 50_000;
 /** Clauses of one step's CNF (about 100 bytes each while it is built). The largest step that proved
  * a dev-set task had 1.2 million; steps of 17 million never finished. */
 export const MAX_CNF_CLAUSES = 8_000_000;
+/** Transitions of one path of the symbolic-execution engine, whose search recurses along the path
+ * (an async recursion: a frame per transition); past it the engine answers unknown, not a stack
+ * overflow (issue 20: 50,000 straight-line statements). */
+export const MAX_SYMBOLIC_PATH = 1000;
 
 export class DeadlineExceeded extends Error {
   constructor() {

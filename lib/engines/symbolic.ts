@@ -23,6 +23,7 @@ import { safeResult, unsafeResult } from './result.js';
 import { runEngine } from './run.js';
 import { concretize, fromSsa, traceFormula } from './trace.js';
 import type { EngineOptions, EngineResult } from './types.js';
+import { MAX_SYMBOLIC_PATH } from '../limits.js';
 
 export function symbolic(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
   return runEngine('symbolic', search, program, options);
@@ -103,6 +104,8 @@ class Explorer {
   /** Explores from `state` at `loc`; returns an annotation implied by the state that keeps the subtree safe. */
   async explore(loc: number, state: State, path: readonly Transition[], frames: readonly HeaderFrame[]): Promise<State> {
     this.ctx.checkBudget();
+    // The exploration recurses along the path: a straight line of thousands of statements is as deep.
+    if (path.length > MAX_SYMBOLIC_PATH) throw new SearchStopped(`a path of more than ${MAX_SYMBOLIC_PATH} transitions (the symbolic search recurses along paths)`);
     this.ctx.stats.nodes++;
     if (state === 'false' || realEntails(state, 'false')) return 'false';
     if (loc === ERROR) {

@@ -61,8 +61,16 @@ export function parseTranslationUnit(source: string, file: string): TranslationU
   return { file, decls, identifiers, enumConstants: parser.enumConstants };
 }
 
+/** Deepest nesting the parser accepts, counted in statements, assignments, conditionals and operands
+ * inside one another (a parenthesis costs three levels; C requires compilers to take 63 levels of
+ * parentheses and 127 of blocks). Each level costs stack frames in the parser and in every later
+ * recursion over the syntax tree, so deeper input is a positioned input error, not a crash. */
+export const MAX_NESTING = 1000;
+
 class Parser {
   private i = 0;
+  /** Statements and expressions being parsed, one inside the other (MAX_NESTING). */
+  private depth = 0;
   /** Typedef names by block scope; a `null` entry is an ordinary identifier shadowing a typedef. */
   private readonly typedefScopes: Array<Map<string, CType | null>> = [new Map()];
   readonly enumConstants = new Set<string>();
@@ -95,6 +103,17 @@ class Parser {
   private expect(text: string, context: string): Token {
     if (this.is(text)) return this.next();
     throw this.errorHere(`expected '${text}' ${context}`);
+  }
+
+  /** `parse()` one nesting level deeper. */
+  private nested<T>(parse: () => T): T {
+    if (this.depth >= MAX_NESTING) throw syntaxError(`nested too deeply (more than ${MAX_NESTING} levels of statements, parentheses and operators)`, this.peek().pos);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private errorHere(message: string) {
@@ -451,6 +470,10 @@ class Parser {
   }
 
   private statement(): Stmt {
+    return this.nested(() => this.statementUnnested());
+  }
+
+  private statementUnnested(): Stmt {
     const t = this.peek();
     const pos = t.pos;
     if (t.kind === 'punct') {
@@ -576,6 +599,10 @@ class Parser {
   }
 
   private assignment(): Expr {
+    return this.nested(() => this.assignmentUnnested());
+  }
+
+  private assignmentUnnested(): Expr {
     const target = this.conditional();
     const t = this.peek();
     if (t.kind === 'punct' && ASSIGN_OPS.has(t.text)) {
@@ -587,6 +614,10 @@ class Parser {
   }
 
   private conditional(): Expr {
+    return this.nested(() => this.conditionalUnnested());
+  }
+
+  private conditionalUnnested(): Expr {
     const test = this.binary(1);
     if (!this.is('?')) return test;
     this.next();
@@ -621,6 +652,10 @@ class Parser {
   }
 
   private castExpression(): Expr {
+    return this.nested(() => this.castExpressionUnnested());
+  }
+
+  private castExpressionUnnested(): Expr {
     if (this.typeNameAhead()) {
       const pos = this.next().pos;
       const type = this.typeName();

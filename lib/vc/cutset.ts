@@ -97,34 +97,52 @@ function expandPaths(proc: Procedure, headers: Set<number>, maxLocations: number
   for (const root of [...kept].sort((a, b) => a - b)) {
     // Unfold the acyclic region after `root` until the next kept location.
     const rootNode: TrieNode = { id: newId.get(root)!, children: [], headerLeaves: 0, leafIsHeader: false };
-    const unfold = (origLoc: number, node: TrieNode, onPath: Set<number>): void => {
-      for (const e of succ[origLoc]!) {
-        let child: TrieNode;
-        if (kept.has(e.to)) {
-          child = { id: newId.get(e.to)!, children: [], headerLeaves: headers.has(e.to) ? 1 : 0, leafIsHeader: headers.has(e.to) };
-        } else {
-          if (onPath.has(e.to)) throw new Error(`internal: cycle through ${e.to} avoids every loop header`);
-          child = { id: addLocation(e.to), children: [], headerLeaves: 0, leafIsHeader: false };
-          onPath.add(e.to);
-          unfold(e.to, child, onPath);
-          onPath.delete(e.to);
-          child.headerLeaves = child.children.reduce((s, c) => s + c.headerLeaves, 0);
-        }
-        edges.push({ ...e, id: edges.length, from: node.id, to: child.id });
-        node.children.push(child);
+    // Depth-first, with an explicit stack (a straight-line region is as deep as it is long): each
+    // successor's copy is made before its subtree and its edge added after it, as a recursion would.
+    interface Frame { readonly orig: number; readonly node: TrieNode; next: number; pending: { readonly edge: Edge; readonly child: TrieNode } | null }
+    const onPath = new Set<number>();
+    const stack: Frame[] = [{ orig: root, node: rootNode, next: 0, pending: null }];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      if (frame.pending) {
+        const { edge: e, child } = frame.pending;
+        frame.pending = null;
+        onPath.delete(e.to);
+        child.headerLeaves = child.children.reduce((s, c) => s + c.headerLeaves, 0);
+        edges.push({ ...e, id: edges.length, from: frame.node.id, to: child.id });
+        frame.node.children.push(child);
+        continue;
       }
-    };
-    unfold(root, rootNode, new Set());
+      const out = succ[frame.orig]!;
+      if (frame.next >= out.length) {
+        stack.pop();
+        continue;
+      }
+      const e = out[frame.next++]!;
+      if (kept.has(e.to)) {
+        const child = { id: newId.get(e.to)!, children: [], headerLeaves: headers.has(e.to) ? 1 : 0, leafIsHeader: headers.has(e.to) };
+        edges.push({ ...e, id: edges.length, from: frame.node.id, to: child.id });
+        frame.node.children.push(child);
+        continue;
+      }
+      if (onPath.has(e.to)) throw new Error(`internal: cycle through ${e.to} avoids every loop header`);
+      const child: TrieNode = { id: addLocation(e.to), children: [], headerLeaves: 0, leafIsHeader: false };
+      onPath.add(e.to);
+      frame.pending = { edge: e, child };
+      stack.push({ orig: e.to, node: child, next: 0, pending: null });
+    }
     // One cut-point per cyclic path: the first node below the root whose subtree holds exactly one
     // path that returns to a header.
-    const place = (node: TrieNode): void => {
-      for (const c of node.children) {
-        if (c.headerLeaves === 0) continue;
-        if (c.headerLeaves === 1) cutpoints.add(c.id);
-        else place(c);
+    if (root !== proc.entry || headers.has(root)) {
+      const open = [rootNode];
+      while (open.length > 0) {
+        for (const c of open.pop()!.children) {
+          if (c.headerLeaves === 0) continue;
+          if (c.headerLeaves === 1) cutpoints.add(c.id);
+          else open.push(c);
+        }
       }
-    };
-    if (root !== proc.entry || headers.has(root)) place(rootNode);
+    }
   }
   const expanded: Procedure = {
     ...proc,

@@ -16,28 +16,36 @@ export function enumeratePaths(proc: Procedure, cutpoints: readonly number[], ma
   const succ = successors(proc);
   const paths: CutPath[] = [];
   for (const start of cutpoints) {
-    const walk = (loc: number, edges: Edge[], onPath: Set<number>): void => {
-      const out = succ[loc]!;
-      if (out.length === 0 && loc !== start) {
-        paths.push({ from: start, to: null, edges: [...edges] });
-        return;
-      }
-      for (const e of out) {
-        edges.push(e);
-        if (isCut.has(e.to)) {
-          if (paths.length >= maxPaths) throw new PathExplosionError(maxPaths, 'the number of paths between cut-points');
-          paths.push({ from: start, to: e.to, edges: [...edges] });
-        } else {
-          if (onPath.has(e.to)) throw new Error(`internal: the cut-set misses a cycle through location ${e.to}`);
-          onPath.add(e.to);
-          walk(e.to, edges, onPath);
-          onPath.delete(e.to);
+    // Depth-first with an explicit stack: a straight-line path is as deep as it is long.
+    const edges: Edge[] = [];
+    const onPath = new Set([start]);
+    const stack: { readonly loc: number; next: number }[] = [{ loc: start, next: 0 }];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const out = succ[frame.loc]!;
+      const sink = out.length === 0 && frame.loc !== start;
+      if (sink) paths.push({ from: start, to: null, edges: [...edges] });
+      if (sink || frame.next >= out.length) {
+        if (!sink && paths.length > maxPaths) throw new PathExplosionError(maxPaths, 'the number of paths between cut-points');
+        stack.pop();
+        if (stack.length > 0) {
+          onPath.delete(frame.loc);
+          edges.pop();
         }
-        edges.pop();
+        continue;
       }
-      if (paths.length > maxPaths) throw new PathExplosionError(maxPaths, 'the number of paths between cut-points');
-    };
-    walk(start, [], new Set([start]));
+      const e = out[frame.next++]!;
+      edges.push(e);
+      if (isCut.has(e.to)) {
+        if (paths.length >= maxPaths) throw new PathExplosionError(maxPaths, 'the number of paths between cut-points');
+        paths.push({ from: start, to: e.to, edges: [...edges] });
+        edges.pop();
+      } else {
+        if (onPath.has(e.to)) throw new Error(`internal: the cut-set misses a cycle through location ${e.to}`);
+        onPath.add(e.to);
+        stack.push({ loc: e.to, next: 0 });
+      }
+    }
   }
   return paths;
 }

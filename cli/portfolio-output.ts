@@ -2,16 +2,22 @@
 import { Option } from 'commander';
 import { InputError } from '../lib/diagnostics.js';
 import type { ProgressEvent } from '../lib/engine/types.js';
-import { DEFAULT_JOBS, type ConfigurationEvent, type PortfolioResult } from '../lib/portfolio/index.js';
+import { DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent, type PortfolioResult } from '../lib/portfolio/index.js';
 
 export function jobsOption(): Option {
-  return new Option('-j, --jobs <n>', `parallel worker threads racing lanes of the schedule and the interpolation engines (default: the number of cores, here ${DEFAULT_JOBS()}); 1 is the sequential search`);
+  return new Option('-j, --jobs <n>', `parallel worker threads racing lanes of the schedule and the interpolation engines (default: the number of cores, 1 on two cores or fewer; here ${DEFAULT_JOBS()}); 1 is the sequential search; at most the number of cores (${MAX_JOBS()})`);
 }
 
+/** The --jobs value, capped at the number of cores (with a note on stderr). */
 export function parseJobs(text: string | undefined): number {
   if (text === undefined) return DEFAULT_JOBS();
   if (!/^\s*\d+\s*$/.test(text) || Number(text) < 1) throw new InputError('error', `--jobs expects a positive integer, got '${text}'`, null);
-  return Number(text);
+  const jobs = Number(text);
+  if (jobs > MAX_JOBS()) {
+    process.stderr.write(`farkas: note: --jobs ${jobs} capped at ${MAX_JOBS()}, the number of cores\n`);
+    return MAX_JOBS();
+  }
+  return jobs;
 }
 
 /** Several configurations report at once, so every progress line is complete and names its source. */

@@ -13,6 +13,7 @@ import { formatVerify } from './verify.js';
 import { App } from '../ui/app.js';
 import { MODES } from '../ui/modes/index.js';
 import { processRunner } from '../ui/runner.js';
+import { checkOutputDirectory } from '../output-paths.js';
 
 interface UiCliOptions extends ProgramInputOptions {
   function?: string;
@@ -50,6 +51,7 @@ ${EXIT_CODES_HELP}`)
       runCommand(async () => {
         // A bad program is a positioned input error before the screen opens.
         const { file, source, program, dataModel, property } = loadProgram(path, opts);
+        checkOutputDirectory(opts.exportDir, '--export-dir');
         if (!isInteractive()) return plainVerify(file, program, opts);
         const runner = processRunner();
         process.on('exit', () => runner.dispose());

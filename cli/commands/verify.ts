@@ -1,5 +1,6 @@
 // `farkas verify FILE`: prove every assertion with certified invariants, or say why not.
 import { writeFileSync } from 'node:fs';
+import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
 import type { Program } from '../../lib/ir/cfg.js';
 import { EMIT_KINDS, exportProblem, type EmitKind } from '../../lib/export/index.js';
@@ -9,7 +10,7 @@ import { crossCheckCommand } from './cross-check.js';
 import { verifyPortfolio } from '../../lib/portfolio/index.js';
 import type { ProgressEvent, VerifyResult } from '../../lib/engine/types.js';
 import { toDimacs } from '../../lib/sat/dimacs.js';
-import { witnessFor, type WitnessInput } from '../../lib/witness/index.js';
+import { witnessFor } from '../../lib/witness/index.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
@@ -76,6 +77,17 @@ ${EXIT_CODES_HELP}`)
           return EXIT.OK;
         }
         const knownInvariants = parsePins(program, opts.pin, opts.function, opts.cutset as 'headers' | 'paths');
+        if (opts.witness !== undefined) checkOutputFile(opts.witness, '--witness');
+        if (opts.emitDimacs !== undefined) checkOutputFile(opts.emitDimacs, '--emit-dimacs');
+        // A write that fails anyway (the disk filled up) is reported after the verdict, which stands.
+        const writeFailures: string[] = [];
+        const write = (path: string, text: string): void => {
+          try {
+            writeFileSync(path, text);
+          } catch (e) {
+            writeFailures.push(`cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+          }
+        };
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
         const jobs = parseJobs(opts.jobs);
@@ -87,7 +99,7 @@ ${EXIT_CODES_HELP}`)
           backend: opts.backend,
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
-          ...(opts.emitDimacs ? { onCnf: (i, cnf) => writeFileSync(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
+          ...(opts.emitDimacs ? { onCnf: (i, cnf) => write(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
           ...(knownInvariants.size > 0 ? { knownInvariants } : {}),
         };
@@ -96,8 +108,12 @@ ${EXIT_CODES_HELP}`)
         const result = opts.cex
           ? await refuteWithCex(program, proved, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: verifyOptions.cutset!, schedule: opts.template, backend: opts.backend, timeoutMs: timeoutMs !== undefined ? timeoutMs - proved.millis : 120_000 })
           : proved;
-        if (opts.witness !== undefined) await writeWitness(opts.witness, { program, file, source, result });
+        const witness = opts.witness !== undefined ? await witnessFor({ program, file, source, result }) : null;
         process.stdout.write(opts.json ? JSON.stringify({ ...verifyJson(file, result, program), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result, program) + formatPortfolio(result));
+        if (witness?.kind === 'none') process.stderr.write(`farkas: no witness written: ${witness.reason}\n`);
+        else if (witness) write(opts.witness!, witness.text);
+        for (const failure of writeFailures) process.stderr.write(`farkas: error: ${failure}\n`);
+        if (writeFailures.length > 0) return EXIT.INPUT_ERROR;
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
@@ -113,20 +129,6 @@ function emitProblem(program: Program, opts: VerifyCliOptions, defaultCutset: bo
     schedule: opts.template,
     step,
   });
-}
-
-/** A witness that cannot be backed like the verdict is not written; the verdict stands either way. */
-async function writeWitness(path: string, input: WitnessInput): Promise<void> {
-  const outcome = await witnessFor(input);
-  if (outcome.kind === 'none') {
-    process.stderr.write(`farkas: no witness written: ${outcome.reason}\n`);
-    return;
-  }
-  try {
-    writeFileSync(path, outcome.text);
-  } catch (e) {
-    throw new InputError('error', `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, null);
-  }
 }
 
 function progressPrinter(): (e: ProgressEvent) => void {

@@ -6,9 +6,13 @@ import type { ProgressEvent } from '../engine/types.js';
 import type { Configuration } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob, WorkerMessage } from './protocol.js';
 
+/** Heap of one worker: bounded, so that several lanes cannot exhaust the machine's memory (issue 20). */
+export const WORKER_HEAP_MB = 2048;
+
 export type ConfigurationOutcome =
   | { readonly kind: 'result'; readonly configuration: Configuration; readonly result: ConfigurationResult; readonly attemptIndices: readonly number[] }
-  | { readonly kind: 'failed'; readonly configuration: Configuration; readonly message: string; readonly contradicted?: boolean }
+  /** `resourceLimit`: the lane hit a limit (its heap), an unknown answer rather than a bug. */
+  | { readonly kind: 'failed'; readonly configuration: Configuration; readonly message: string; readonly contradicted?: boolean; readonly resourceLimit?: boolean }
   | { readonly kind: 'cancelled'; readonly configuration: Configuration };
 
 export interface RaceOutcome {
@@ -84,7 +88,7 @@ export function race(configurations: readonly Configuration[], options: RaceOpti
         const configuration = queue.shift()!;
         let worker: Worker;
         try {
-          worker = new Worker(options.workerUrl ?? new URL('./worker.js', import.meta.url), { workerData: options.jobFor(configuration) });
+          worker = new Worker(options.workerUrl ?? new URL('./worker.js', import.meta.url), { workerData: options.jobFor(configuration), resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
         } catch (e) {
           outcomes.push({ kind: 'failed', configuration, message: e instanceof Error ? e.message : String(e) });
           continue;
@@ -102,7 +106,9 @@ export function race(configurations: readonly Configuration[], options: RaceOpti
           } else if (m.kind === 'result') settle(worker, { kind: 'result', configuration, result: m.result, attemptIndices: m.attemptIndices });
           else settle(worker, { kind: 'failed', configuration, message: m.message, ...(m.contradicted ? { contradicted: true } : {}) });
         });
-        worker.on('error', (e) => settle(worker, { kind: 'failed', configuration, message: e.message }));
+        worker.on('error', (e: Error & { code?: string }) => settle(worker, e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? { kind: 'failed', configuration, message: `out of memory (a worker may use ${WORKER_HEAP_MB} MB)`, resourceLimit: true }
+          : { kind: 'failed', configuration, message: e.message }));
         worker.on('exit', (code) => settle(worker, { kind: 'failed', configuration, message: `worker exited with code ${code} before answering` }));
       }
       if (!finished && running.size === 0) finish(undefined, false);

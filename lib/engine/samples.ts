@@ -12,9 +12,38 @@ import { mulberry32 } from '../random.js';
 
 export type State = ReadonlyMap<string, bigint>;
 
-export interface SampleOptions {
-  /** Stop sampling after this many milliseconds (what was found so far is kept). */
-  readonly budgetMs?: number;
+/** Interpreter steps one pass of sampleStates may take, all its runs together: work, not time, so that
+ * the same states are sampled on an idle and on a busy machine (issue 20). About a second of an idle
+ * machine's time; most programs need a tenth of it, and only runs that go on for millions of steps
+ * (a loop to 10^6) meet it. */
+export const SAMPLE_STEPS = 3_000_000;
+/** Steps of one pass of sampleBadStates, and of sampleCalls (half of them for the program's own runs). */
+export const BAD_STATE_STEPS = 1_000_000;
+export const CALL_SAMPLE_STEPS = 1_000_000;
+
+/** A budget of interpreter steps, and the user's deadline (the only wall clock a search looks at). */
+export interface WorkBudget {
+  /** Steps all runs may take together (each function has its default). */
+  readonly steps?: number;
+  /** No run starts past it (Date.now() scale; default: none). */
+  readonly deadline?: number;
+}
+
+/** Counts the steps of runs against a WorkBudget. */
+class StepCounter {
+  private used = 0;
+  constructor(private readonly steps: number, private readonly deadline: number) {}
+  /** Room for another run. */
+  get open(): boolean {
+    return this.used < this.steps && Date.now() < this.deadline;
+  }
+  add(result: RunResult): RunResult {
+    this.used += result.steps + 1;
+    return result;
+  }
+}
+
+export interface SampleOptions extends WorkBudget {
   readonly runs?: number;
   readonly maxSteps?: number;
   readonly seed?: number;
@@ -86,9 +115,9 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
   let failure: RunResult | undefined;
   let overflow: RunResult | undefined;
-  const stopAt = Date.now() + (options.budgetMs ?? 1000);
+  const budget = new StepCounter(options.steps ?? SAMPLE_STEPS, options.deadline ?? Infinity);
   const observe = (nondet: readonly bigint[]): void => {
-    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true, foldIntoRange: true });
+    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
     for (const [loc, states] of statesAlong(program, fn, result, watched)) {
@@ -100,23 +129,23 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
       }
     }
   };
-  for (let run = 0; run < runs && Date.now() < stopAt; run++) observe(nondetStream(next, 256));
+  for (let run = 0; run < runs && budget.open; run++) observe(nondetStream(next, 256));
   // When independent draws leave a cut-point almost unvisited (the inputs must first pass a test
   // like `if (!(j == n && k == n)) return`), as many runs again with correlated values.
   if ([...seen.values()].some((bucket) => bucket.size < FEW_STATES)) {
-    for (let run = 0; run < runs && Date.now() < stopAt; run++) observe(correlatedNondetStream(next, 256));
+    for (let run = 0; run < runs && budget.open; run++) observe(correlatedNondetStream(next, 256));
   }
   // A few long untraced runs, only to look for failures that need many iterations to show.
-  for (let run = 0; run < 8 && !failure && Date.now() < stopAt; run++) {
+  for (let run = 0; run < 8 && !failure && budget.open; run++) {
     const nondet = run === 0 ? [] : nondetStream(next, 256);
-    const result = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000, preferPinned: true, foldIntoRange: true });
+    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
   // Runs on the C types' boundary values (INT_MAX, UINT_MAX, …: the stream's extremes folded into
   // each value's range), only to look for failures: where overflows and wrap-arounds show.
-  for (let run = 0; run < BOUNDARY_RUNS && !failure && Date.now() < stopAt; run++) {
-    const result = runProgram(program, { entry: fn, nondet: boundaryStream(run, 64), nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true });
+  for (let run = 0; run < BOUNDARY_RUNS && !failure && budget.open; run++) {
+    const result = budget.add(runProgram(program, { entry: fn, nondet: boundaryStream(run, 64), nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
@@ -178,18 +207,18 @@ function startingAt(program: Program, fn: string, location: number, state: State
  * assertion. Every safe inductive invariant must exclude them: from such a state at the cut-point the
  * program can fail, so no invariant proving the program safe contains it.
  */
-export function sampleBadStates(program: Program, fn: string, samples: Samples, options: { perCutpoint?: number; streams?: number; maxSteps?: number; seed?: number; budgetMs?: number } = {}): Map<number, State[]> {
+export function sampleBadStates(program: Program, fn: string, samples: Samples, options: WorkBudget & { perCutpoint?: number; streams?: number; maxSteps?: number; seed?: number } = {}): Map<number, State[]> {
   const perCut = options.perCutpoint ?? 24;
   const streams = options.streams ?? 3;
   const maxSteps = options.maxSteps ?? 1000;
-  const stopAt = Date.now() + (options.budgetMs ?? 1000);
+  const budget = new StepCounter(options.steps ?? BAD_STATE_STEPS, options.deadline ?? Infinity);
   const next = mulberry32(options.seed ?? 7);
   const bad = new Map<number, State[]>();
   for (const [cut, states] of samples.states) {
     const good = new Set(states.map(stateKey));
     const found = new Map<string, State>();
     for (const s of states) {
-      if (found.size >= perCut || Date.now() >= stopAt) break;
+      if (found.size >= perCut || !budget.open) break;
       for (const v of s.keys()) {
         for (const delta of [-1n, 1n]) {
           const candidate = new Map(s);
@@ -199,7 +228,7 @@ export function sampleBadStates(program: Program, fn: string, samples: Samples, 
           const from = startingAt(program, fn, cut, candidate);
           for (let k = 0; k < streams; k++) {
             const nondet = k === 0 ? [] : nondetStream(next, 64);
-            const r = runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps });
+            const r = budget.add(runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps }));
             if (r.outcome.kind === 'assertion-failed') {
               found.set(key, candidate);
               break;
@@ -234,7 +263,8 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
   const maxSteps = options.maxSteps ?? 20000;
   const maxPer = options.maxPerProcedure ?? 48;
   const next = mulberry32(options.seed ?? 20080607);
-  const stopAt = Date.now() + (options.budgetMs ?? 1000);
+  const steps = options.steps ?? CALL_SAMPLE_STEPS;
+  const budget = new StepCounter(steps, options.deadline ?? Infinity);
   const seen = new Map<string, Map<string, CallObservation>>();
   const observe = (callee: string, args: ReadonlyMap<string, bigint>, value: bigint): void => {
     const bucket = seen.get(callee) ?? new Map<string, CallObservation>();
@@ -258,9 +288,9 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
   };
   // Half the budget at most for the program's own runs: a run with a large nondet input can take
   // its whole step budget (count(n) for n near a million), and the grid below must still get its turn.
-  const runsUntil = Date.now() + (stopAt - Date.now()) / 2;
-  for (let run = 0; run < runs && Date.now() < runsUntil; run++) {
-    collect(runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }));
+  const ownRuns = new StepCounter(steps / 2, options.deadline ?? Infinity);
+  for (let run = 0; run < runs && ownRuns.open; run++) {
+    collect(budget.add(ownRuns.add(runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }))));
   }
   // The program's own calls often lie on one line (Fig. 3(a) calls Add(5, 3), then Add(4, 4), …: all
   // with i + j == 8), which fits many laws. Calling each observed procedure directly on a small grid
@@ -268,10 +298,10 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
   for (const callee of [...seen.keys()]) {
     const params = program.procedures.get(callee)?.params ?? [];
     for (const args of argumentGrid(params, next)) {
-      if (Date.now() >= stopAt) break;
+      if (!budget.open) break;
       // No nondet stream: past its end a quotient's havoc takes the value its assumption pins (n / 2),
       // where a random stream value would block the run; other nondet reads take 0.
-      const result = runProgram(program, { entry: callee, inputs: args, nondet: [], nondetDefault: 0n, maxSteps, recordTrace: true });
+      const result = budget.add(runProgram(program, { entry: callee, inputs: args, nondet: [], nondetDefault: 0n, maxSteps, recordTrace: true }));
       if (result.outcome.kind === 'exit' && result.outcome.returnValue !== null) observe(callee, result.inputs, result.outcome.returnValue);
       collect(result);
     }

@@ -68,8 +68,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   });
   // Concrete runs (the interpreter executes the calls) find counterexamples cheaply, even in programs
   // the summaries do not support.
-  const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
-  const failing = sampleStates(program, fn, [], { budgetMs: sampleBudget }).failure;
+  const failing = sampleStates(program, fn, [], { deadline }).failure;
   const counterexample = failing ? replayed(program, fn, failing) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
 
@@ -87,7 +86,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   search.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
   // The prepared program: its procedures take localised globals as parameters and return each output.
-  const observed = sampleCalls(prepared.program, prepared.function, { budgetMs: sampleBudget });
+  const observed = sampleCalls(prepared.program, prepared.function, { deadline });
 
   const guesses = guessedPairs(prepared, observed, maxSummaries(schedule));
   const stats: StepStats[] = [];

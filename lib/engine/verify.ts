@@ -128,7 +128,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
     // No proof is possible here, but concrete runs of the original program may still find a bug.
     const fn = resolveFunction(program, options.function);
-    const samples = sampleStates(program, fn, [], { budgetMs: Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000 });
+    const samples = sampleStates(program, fn, [], { deadline });
     const counterexample = samples.failure ? replayed(program, fn, samples.failure) : null;
     if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
     return unknown(e.message);
@@ -140,9 +140,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
 
   // The solver's start-up (MiniSat's compile in its worker) runs while the samples are taken.
   backend.warmUp?.();
-  // Sampling gets a small share of the time budget; it only guides the search.
-  const sampleBudget = Number.isFinite(deadline) ? Math.min(1000, (deadline - Date.now()) / 10) : 1000;
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { budgetMs: sampleBudget });
+  // Sampling has a budget of interpreter steps (samples.ts), the same on any machine; it only guides the search.
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline });
   const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
   if (overflow) Object.assign(base, { overflow });
   const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
@@ -161,7 +160,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       return unknown(`the pinned invariant at line ${line} (${F.toC(fact)}) is false in a reachable state${values ? ` (${values})` : ''}`);
     }
   }
-  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { budgetMs: sampleBudget });
+  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline });
   const stats: StepStats[] = [];
   let lastReason = 'no invariant found within the schedule';
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
@@ -418,7 +417,7 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
   const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
   prepared = { ...prepared, variables: withGhosts };
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { budgetMs: Math.min(1000, budgetMs / 4) });
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline: Date.now() + budgetMs });
   if (samples.failure) return null;
   const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));
   for (const [c, list] of candidates) {

@@ -161,9 +161,11 @@ export interface ReachedState {
 }
 
 /** Distinct states that concrete runs of `fn` reach at `target`, each with its run. */
-export function reachableStates(program: Program, fn: string, target: number, variables: readonly string[], options: { runs?: number; maxSteps?: number; seed?: number; budgetMs?: number; max?: number } = {}): ReachedState[] {
+export function reachableStates(program: Program, fn: string, target: number, variables: readonly string[], options: { runs?: number; maxSteps?: number; seed?: number; deadline?: number; max?: number } = {}): ReachedState[] {
   const next = mulberry32(options.seed ?? 20080607);
-  const stopAt = Date.now() + (options.budgetMs ?? 2000);
+  // The random runs are bounded by their count and steps (work, the same on any machine); the clock
+  // only for the user's deadline.
+  const deadline = options.deadline ?? Infinity;
   const found = new Map<string, ReachedState>();
   const max = options.max ?? 200;
   const maxSteps = options.maxSteps ?? 4000;
@@ -181,7 +183,7 @@ export function reachableStates(program: Program, fn: string, target: number, va
     if (found.size >= max / 2) break;
     collect(result);
   }
-  for (let run = 0; run < (options.runs ?? 400) && Date.now() < stopAt && found.size < max; run++) {
+  for (let run = 0; run < (options.runs ?? 400) && Date.now() < deadline && found.size < max; run++) {
     collect(runProgram(program, { entry: fn, nondet: run === 0 ? [] : nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }));
   }
   return [...found.values()];

@@ -51,8 +51,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   const fn = prepared.function;
   const variables = problem.targetVariables;
   const base = { function: fn, line: problem.targetLine, at: (target === prepared.cut.proc.exit ? 'exit' : 'cutpoint') as 'exit' | 'cutpoint', variables };
-  const budget = Math.min(4000, ctx.remaining() / 10);
-  const reached = reachableStates(prepared.preparedProgram, fn, target, variables, { budgetMs: budget });
+  const reached = reachableStates(prepared.preparedProgram, fn, target, variables, { deadline: Date.now() + ctx.remaining() });
   if (reached.length === 0) {
     return { ...base, postcondition: null, reason: 'no concrete run reached the target (the postcondition may be false, or runs need other inputs)', stats: ctx.stats(0) };
   }

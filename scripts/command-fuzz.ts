@@ -1,0 +1,183 @@
+// Fuzzing every command against brute force (issue 19, item 5): `node dist/scripts/command-fuzz.js
+// --count N --seed S [--timeout SECONDS] [--commands verify,wp,sp,bounds,cex,nonterm] [--engines
+// constraints,symbolic,...] [--only K] [--out DIR]`. Each random function (scripts/fuzz/
+// generate-commands.ts: loops nested and sequenced, parameters, assertions) goes through verify (the
+// constraint engine and every interpolation engine), wp, sp, bounds, cex and nonterm, and every claim
+// they certify is checked on runs of the original program over a box of small inputs
+// (scripts/fuzz/commands.ts). A disagreeing program is saved as a C file, the disagreements in a
+// leading comment, under DIR (default scripts/fuzz-cases/). Programs depend on the seed alone: `--seed
+// S --count K+1 --only K` runs program K of seed S again. Exit code 1 when a disagreement was found.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { parseProgram } from '../lib/frontend/index.js';
+import { shutdownZ3 } from '../lib/sat/z3-context.js';
+import { mulberry32 } from '../lib/random.js';
+import { CommandProgramGenerator } from './fuzz/generate-commands.js';
+import { COMMANDS, fuzzProgram, verifyEngines, type BoxOptions, type CommandName, type Disagreement, type ProgramReport } from './fuzz/commands.js';
+
+export interface CommandFuzzOptions {
+  readonly count: number;
+  readonly seed: number;
+  readonly timeoutMs: number;
+  readonly commands?: readonly CommandName[];
+  readonly engines?: readonly string[];
+  /** Run only these programs of the seed (the others are generated and skipped). */
+  readonly only?: readonly number[];
+  readonly box?: BoxOptions;
+  /** Called after each program. */
+  readonly onProgram?: (index: number, source: string, report: ProgramReport) => void;
+}
+
+export interface CommandFuzzSummary {
+  readonly programs: number;
+  /** Command → answer → programs. */
+  readonly tally: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** Command → milliseconds over all programs, and the most one program took. */
+  readonly millis: ReadonlyMap<string, number>;
+  readonly maxMillis: ReadonlyMap<string, number>;
+  /** Command → claims checked, and runs that could have refuted one. */
+  readonly seen: ReadonlyMap<string, { readonly claims: number; readonly runs: number }>;
+  readonly disagreeing: readonly { readonly index: number; readonly source: string; readonly report: ProgramReport }[];
+  readonly disagreements: number;
+  /** Programs with a box run that fails an assertion / that never returns within the step limit. */
+  readonly failingPrograms: number;
+  readonly loopingPrograms: number;
+  readonly elapsedMs: number;
+}
+
+export async function fuzzCommands(options: CommandFuzzOptions): Promise<CommandFuzzSummary> {
+  const started = Date.now();
+  const generator = new CommandProgramGenerator(mulberry32(options.seed));
+  const tally = new Map<string, Map<string, number>>();
+  const millis = new Map<string, number>();
+  const maxMillis = new Map<string, number>();
+  const seen = new Map<string, { claims: number; runs: number }>();
+  const disagreeing: { index: number; source: string; report: ProgramReport }[] = [];
+  let programs = 0;
+  let disagreements = 0;
+  let failingPrograms = 0;
+  let loopingPrograms = 0;
+  for (let k = 0; k < options.count; k++) {
+    const generated = generator.program();
+    if (options.only && !options.only.includes(k)) continue;
+    const program = parseProgram(generated.source, `cmd-${options.seed}-${k}.c`);
+    const report = await fuzzProgram(program, {
+      timeoutMs: options.timeoutMs,
+      ...(options.commands ? { commands: options.commands } : {}),
+      ...(options.engines ? { engines: options.engines } : {}),
+      box: { seed: options.seed * 100_003 + k, ...options.box },
+    });
+    programs++;
+    if (report.box.failing > 0) failingPrograms++;
+    if (report.box.cutOff > 0) loopingPrograms++;
+    for (const a of report.answers) {
+      const byAnswer = tally.get(a.command) ?? new Map<string, number>();
+      byAnswer.set(a.answer, (byAnswer.get(a.answer) ?? 0) + 1);
+      tally.set(a.command, byAnswer);
+      millis.set(a.command, (millis.get(a.command) ?? 0) + a.millis);
+      maxMillis.set(a.command, Math.max(maxMillis.get(a.command) ?? 0, a.millis));
+      const s = seen.get(a.command) ?? { claims: 0, runs: 0 };
+      seen.set(a.command, { claims: s.claims + a.seen.claims, runs: s.runs + a.seen.runs });
+    }
+    if (report.disagreements.length > 0) {
+      disagreements += report.disagreements.length;
+      disagreeing.push({ index: k, source: generated.source, report });
+    }
+    options.onProgram?.(k, generated.source, report);
+  }
+  return { programs, tally, millis, maxMillis, seen, disagreeing, disagreements, failingPrograms, loopingPrograms, elapsedMs: Date.now() - started };
+}
+
+/** The saved case: the disagreements and every answer in a leading comment, then the program. */
+export function caseFile(seed: number, index: number, source: string, report: ProgramReport): string {
+  const line = (d: Disagreement): string => `//   [${d.kind}] ${d.command}: ${d.message.replace(/\n/g, ' ')}`;
+  const header = [
+    `// command-fuzz disagreement (seed ${seed}, program ${index}; node dist/scripts/command-fuzz.js --seed ${seed} --count ${index + 1} --only ${index} runs it again):`,
+    ...report.disagreements.map(line),
+    `// box: ${report.box.runs} runs, ${report.box.failing} failing, ${report.box.returning} returning, ${report.box.cutOff} cut off`,
+    '// answers:',
+    ...report.answers.map((a) => `//   ${a.command}: ${a.answer} — ${a.detail.replace(/\n/g, ' ')} (${a.millis} ms)`),
+  ];
+  return `${header.join('\n')}\n${source}`;
+}
+
+export function formatSummary(s: CommandFuzzSummary): string {
+  const minutes = s.elapsedMs / 60_000;
+  const lines = [
+    `programs: ${s.programs} in ${(s.elapsedMs / 1000).toFixed(1)} s (${minutes > 0 ? (s.programs / minutes).toFixed(1) : '-'} programs/minute)`,
+    `  box: ${s.failingPrograms} programs with a failing run, ${s.loopingPrograms} with a run cut off by the step limit`,
+  ];
+  for (const [command, byAnswer] of s.tally) {
+    const answered = [...byAnswer.values()].reduce((a, b) => a + b, 0);
+    const mean = answered > 0 ? ((s.millis.get(command) ?? 0) / answered / 1000).toFixed(1) : '-';
+    const checked = s.seen.get(command) ?? { claims: 0, runs: 0 };
+    lines.push(`  ${command}: ${[...byAnswer].map(([a, n]) => `${a} ${n}`).join(', ')} (mean ${mean} s, most ${((s.maxMillis.get(command) ?? 0) / 1000).toFixed(1)} s; ${checked.claims} claims checked against ${checked.runs} runs)`);
+  }
+  lines.push(`disagreements: ${s.disagreements} in ${s.disagreeing.length} program${s.disagreeing.length === 1 ? '' : 's'}`);
+  for (const d of s.disagreeing) for (const x of d.report.disagreements) lines.push(`  program ${d.index} [${x.kind}] ${x.command}: ${x.message}`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  const cli = new Command('command-fuzz')
+    .description('random functions with loops through every command, each certified claim checked by brute force over a box of inputs')
+    .option('--count <n>', 'programs to generate', '20')
+    .option('--seed <s>', 'seed of the program generator', '1')
+    .option('--timeout <seconds>', 'bound per command and program', '3')
+    .option('--commands <names>', `comma-separated subset of ${COMMANDS.join(',')}`)
+    .option('--engines <names>', `verify engines, comma-separated subset of ${verifyEngines().join(',')}`)
+    .option('--only <k,...>', 'run only these programs of the seed (indices from 0, comma-separated)')
+    .option('--out <dir>', 'where disagreeing programs are saved', 'scripts/fuzz-cases')
+    .option('--quiet', 'no line per program')
+    .parse();
+  const opts = cli.opts<{ count: string; seed: string; timeout: string; commands?: string; engines?: string; only?: string; out: string; quiet?: boolean }>();
+  const count = Number(opts.count);
+  const seed = Number(opts.seed);
+  const timeoutMs = Number(opts.timeout) * 1000;
+  const only = opts.only?.split(',').map(Number);
+  if (!Number.isInteger(count) || count < 0 || !Number.isInteger(seed) || !(timeoutMs > 0) || (only && !only.every((k) => Number.isInteger(k) && k >= 0))) {
+    process.stderr.write('command-fuzz: --count, --seed and --only take integers, --timeout a positive number\n');
+    return 3;
+  }
+  const commands = opts.commands?.split(',').map((c) => c.trim()) as CommandName[] | undefined;
+  const unknownCommand = commands?.find((c) => !COMMANDS.includes(c));
+  const engines = opts.engines?.split(',').map((e) => e.trim());
+  const unknownEngine = engines?.find((e) => !verifyEngines().includes(e));
+  if (unknownCommand || unknownEngine) {
+    process.stderr.write(`command-fuzz: unknown ${unknownCommand ? `command '${unknownCommand}' (${COMMANDS.join(', ')})` : `engine '${unknownEngine}' (${verifyEngines().join(', ')})`}\n`);
+    return 3;
+  }
+  const summary = await fuzzCommands({
+    count, seed, timeoutMs,
+    ...(commands ? { commands } : {}),
+    ...(engines ? { engines } : {}),
+    ...(only ? { only } : {}),
+    onProgram: (k, source, report) => {
+      if (!opts.quiet) {
+        const answers = report.answers.map((a) => `${a.command}=${a.answer}`).join(' ');
+        const seconds = report.answers.reduce((t, a) => t + a.millis, 0) / 1000;
+        process.stdout.write(`#${k} ${seconds.toFixed(1)}s ${answers}\n`);
+      }
+      if (report.disagreements.length > 0) {
+        mkdirSync(opts.out, { recursive: true });
+        const file = join(opts.out, `cmd-${seed}-${k}.c`);
+        writeFileSync(file, caseFile(seed, k, source, report));
+        process.stdout.write(`DISAGREEMENT ${file}: ${report.disagreements.map((d) => `[${d.kind}] ${d.command}: ${d.message}`).join('; ')}\n`);
+      }
+    },
+  });
+  process.stdout.write(`${formatSummary(summary)}\n`);
+  return summary.disagreements > 0 ? 1 : 0;
+}
+
+if (process.argv[1]?.endsWith('command-fuzz.js')) {
+  main().then(async (code) => {
+    await shutdownZ3();
+    process.exit(code);
+  }, async (e: unknown) => {
+    process.stderr.write(`command-fuzz: ${e instanceof Error ? e.stack : String(e)}\n`);
+    await shutdownZ3();
+    process.exit(4);
+  });
+}

@@ -8,7 +8,7 @@ import { runProgram } from '../interp/index.js';
 import * as L from '../ir/linear.js';
 import { fitBounds } from './fit.js';
 import { withIterationCounters, loopsOf } from './instrument.js';
-import { bounds } from './bounds.js';
+import { bounds, observeIterations } from './bounds.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const load = (rel: string) => parseProgram(readFileSync(root + rel, 'utf8'), rel);
@@ -40,6 +40,26 @@ test('counter instrumentation: the counter is reset on entering the loop and cou
   const tooSmall = withIterationCounters(program, 'window', new Map([[header!, L.addConstant(L.sub(L.variable('hi'), L.variable('lo')), -1n)]]));
   const failed = run(tooSmall.program);
   t.is(failed.outcome.kind, 'assertion-failed');
+});
+
+test('counter instrumentation keeps a quotient drawn at the loop head pinned, and observes every edge from the head into the body', (t) => {
+  // `x / 2` at the head: the front end's havoc of the quotient must stay right before the assumption
+  // that pins it, or a concrete run takes a stream value there and blocks (the observations then saw
+  // 1 iteration on every input). Found by lib/guard/projection.test.ts.
+  const quotient = parseProgram('int f(int x) {\n  int k = 0;\n  while (x / 2 > 0) {\n    x = x - 1;\n    k++;\n  }\n  return k;\n}\n', 'q.c');
+  const counted = withIterationCounters(quotient, 'f');
+  t.deepEqual(runProgram(counted.program, { entry: 'f', inputs: input({ x: 9 }), nondet: [], nondetDefault: 0n }).outcome, { kind: 'exit', returnValue: 8n });
+  const seen = observeIterations(counted, ['x'], { stepBudget: 100_000 }).samples.get(counted.loops[0]!.header) ?? [];
+  // Iterations count the head's edges into the loop, the evaluation of `x / 2 > 0` included: 9 at x = 9.
+  t.is(seen.find((s) => s.input.get('x') === 9n)?.iterations, 9n);
+  // Unsigned wrap-around splits the condition into cases at the head: two edges into the body, both
+  // counted and both observed (only the last one was watched).
+  const wrap = parseProgram('unsigned f(unsigned u, unsigned n) {\n  unsigned k = 0;\n  while (u + 3u > 2u && k < n) {\n    u = u - 1u;\n    k++;\n  }\n  return k;\n}\n', 'w.c');
+  const twice = withIterationCounters(wrap, 'f');
+  t.is(twice.loops[0]!.afterIncrements.length, 2);
+  const observed = observeIterations(twice, ['u', 'n'], { stepBudget: 50_000 }).samples.get(twice.loops[0]!.header) ?? [];
+  t.is(observed.find((s) => s.input.get('u') === 0n && s.input.get('n') === 0n)?.iterations, 1n);
+  t.is(observed.find((s) => s.input.get('u') === 2n && s.input.get('n') === 5n)?.iterations, 4n);
 });
 
 test('bounds: nested loops get n and m, certified, each with an input that attains it', async (t) => {

@@ -247,7 +247,7 @@ export function observeIterations(counted: CounterInstrumentation, params: reado
 function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): { counts: Map<number, bigint> | null; steps: number } {
   const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 8000, recordTrace: true });
   if (run.outcome.kind === 'step-limit') return { counts: null, steps: run.steps };
-  const watched = new Map(counted.loops.map((l) => [l.afterIncrement, l] as const));
+  const watched = new Map(counted.loops.flatMap((l) => l.afterIncrements.map((at) => [at, l] as const)));
   const out = new Map<number, bigint>(counted.loops.map((l) => [l.header, 0n]));
   for (const [loc, states] of statesAlong(counted.program, counted.function, run, new Set(watched.keys()))) {
     const loop = watched.get(loc)!;

@@ -20,8 +20,10 @@ export interface CountedLoop {
   readonly line: number;
   readonly col: number;
   readonly counter: string;
-  /** Location just after the increment in the instrumented procedure (where the bound is asserted). */
-  readonly afterIncrement: number;
+  /** Locations just after the increments in the instrumented procedure (where the bound is asserted):
+   * one per edge from the head into the body, and a head may have several (a condition whose C
+   * arithmetic wraps around splits into cases right at the head). */
+  readonly afterIncrements: readonly number[];
 }
 
 export interface CounterInstrumentation {
@@ -89,9 +91,9 @@ export function withIterationCounters(
       if (e.to === h && !back.has(e.id)) entering.set(e.id, { header: h, counter });
       if (e.from === h && body.has(e.to)) intoBody.set(e.id, { header: h, counter });
     }
-    loops.push({ header: h, line: posOf(proc, h).line, col: posOf(proc, h).col, counter, afterIncrement: -1 });
+    loops.push({ header: h, line: posOf(proc, h).line, col: posOf(proc, h).col, counter, afterIncrements: [] });
   }
-  const afterIncrement = new Map<number, number>();
+  const afterIncrements = new Map<number, number[]>();
   const newEntry = newLocation();
   const ghostCopies: Stmt[] = [...inputs].filter(([p, g]) => p !== g).map(([p, g]) => ({ kind: 'assign', target: g, expr: L.variable(p) }));
   chain(newEntry, proc.entry, ghostCopies.length > 0 ? ghostCopies : [{ kind: 'skip' }], proc.pos);
@@ -105,18 +107,24 @@ export function withIterationCounters(
       push(e.from, e.to, stmt, e.pos);
       continue;
     }
-    const stmts: Stmt[] = [stmt];
+    const counting: Stmt[] = [];
     if (increments) {
       const c = L.variable(increments.counter);
       const bound = bounds.get(increments.header);
-      stmts.push({ kind: 'assign', target: increments.counter, expr: L.addConstant(c, 1n) });
-      if (bound) stmts.push({ kind: 'assert', cond: F.compare(c, '<=', L.substitute(bound, toInputs)) });
+      counting.push({ kind: 'assign', target: increments.counter, expr: L.addConstant(c, 1n) });
+      if (bound) counting.push({ kind: 'assert', cond: F.compare(c, '<=', L.substitute(bound, toInputs)) });
     }
-    if (enters) stmts.push({ kind: 'assign', target: enters.counter, expr: L.constant(0n) });
+    if (enters) counting.push({ kind: 'assign', target: enters.counter, expr: L.constant(0n) });
+    // A havoc goes last: the assumption after it may pin its value (the front end's quotients and
+    // wrap-around counts), which concrete runs take only from a havoc followed directly by that
+    // assumption (lib/interp/compile.ts); a run would take a stream value there instead and block.
+    // The counting reads only counters and the inputs' entry copies, so it may come first.
+    const havocLast = stmt.kind === 'havoc';
+    const stmts: Stmt[] = havocLast ? [...counting, stmt] : [stmt, ...counting];
     // A skip at the end keeps a location after the increment even when nothing else follows it.
-    if (increments && stmts.length === 2) stmts.push({ kind: 'skip' });
+    if (increments && stmts.length === 2 && !havocLast) stmts.push({ kind: 'skip' });
     const points = chain(e.from, e.to, stmts, e.pos);
-    if (increments) afterIncrement.set(increments.header, points[2]!);
+    if (increments) afterIncrements.set(increments.header, [...(afterIncrements.get(increments.header) ?? []), points[havocLast ? 1 : 2]!]);
   }
   const counters = loops.map((l) => l.counter);
   const ghosts = [...inputs.values()].filter((g) => !proc.params.includes(g));
@@ -127,7 +135,7 @@ export function withIterationCounters(
   return {
     program: { ...program, procedures },
     function: fn,
-    loops: loops.map((l) => ({ ...l, afterIncrement: afterIncrement.get(l.header) ?? -1 })),
+    loops: loops.map((l) => ({ ...l, afterIncrements: afterIncrements.get(l.header) ?? [] })),
     inputs,
   };
 }

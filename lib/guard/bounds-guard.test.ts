@@ -40,6 +40,21 @@ test('the oracle counts body entries per entry into the loop, from the run of th
   t.deepEqual([...observedIterations(program, 'f', new Map([['n', -2n], ['m', 4n]]))], [[3, 0n], [4, 0n]]);
 });
 
+test('the oracle counts a call edge when its callee returns, and not an edge whose assertion fails', (t) => {
+  // Found by lib/guard/projection.test.ts; before, bounds called the certified n - 1 of the inner loop
+  // contradicted ("7 iterations" at n = 5: the call entering it did not restart the count), the loop
+  // started by a call made 0 iterations, and -x + 5 was contradicted by the iteration that fails.
+  const enters = parseProgram('int g;\nint h() { g++; return g; }\nint f(int n) {\n  int k = 0;\n  for (int j = 0; j < 2; j++) {\n    k = h();\n    while (k < n) k++;\n  }\n  return k;\n}\n', 'enters.c');
+  t.deepEqual([...observedIterations(enters, 'f', new Map([['n', 5n]]))], [[5, 2n], [7, 4n]]);
+  const starts = parseProgram('int g;\nvoid h() { g++; }\nint f(int n) {\n  while (1) {\n    h();\n    if (g > n) break;\n  }\n  return g;\n}\n', 'starts.c');
+  t.deepEqual([...observedIterations(starts, 'f', new Map([['n', 3n]]))], [[4, 4n]]);
+  // An assertion on the edge into the body fails there: the instrumented program blocks before its count.
+  const asserts = parseProgram('int f(int x) {\n  for (;;) {\n    __VERIFIER_assert(x < 5);\n    x++;\n  }\n  return x;\n}\n', 'asserts.c');
+  const run = runCountingIterations(asserts, 'f', loopEdges(asserts.procedures.get('f')!), new Map([['x', 0n]]), [], { maxSteps: 1000 });
+  t.is(run.outcome.kind, 'assertion-failed');
+  t.deepEqual(run.iterations, [5n]);
+});
+
 test('right bounds written by hand pass; a bound one too small is contradicted on the first input that shows it', (t) => {
   const program = load('benchmarks/bounds/nested.c');
   const right = { function: 'nested', parameters: ['n', 'm'], loops: [claim(5, 3, n), claim(7, 5, m)] };

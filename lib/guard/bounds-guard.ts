@@ -9,7 +9,7 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { locationPos, type Procedure, type Program } from '../ir/cfg.js';
-import { runProgram, type RunOutcome, type TraceStep } from '../interp/index.js';
+import { runProgram, type RunOutcome, type RunResult, type TraceStep } from '../interp/index.js';
 import { nondetStream } from '../engine/samples.js';
 import { mulberry32 } from '../random.js';
 import { backEdges, loopsOf, naturalLoop } from '../bounds/instrument.js';
@@ -62,15 +62,17 @@ export function loopEdges(proc: Procedure): LoopEdges {
 
 /**
  * Per loop (indexed as `edges.loops`): the most body entries within one entry into the loop, along the
- * steps of the analysed function's own frame (depth 0). A run cut short counts too: a bound holds at
- * every step of every run, so iterations already made before a run stopped are made by the run that
- * goes on as well.
+ * steps of the analysed function's own frame (depth 0) — pass the steps that took their edge
+ * (completedSteps). A run cut short counts too: a bound holds at every step of every run, so
+ * iterations already made before a run stopped are made by the run that goes on as well.
  */
 export function mostIterations(edges: LoopEdges, trace: readonly TraceStep[]): bigint[] {
   const current = edges.loops.map(() => 0n);
   const most = edges.loops.map(() => 0n);
   for (const step of trace) {
-    if (step.depth !== 0 || step.kind !== 'edge') continue;
+    // A call edge is taken when its callee returns (the 'return' step names it), as the instrumented
+    // program counts it: after the call. The 'call' step only starts the callee.
+    if (step.depth !== 0 || step.kind === 'call') continue;
     for (const i of edges.entering.get(step.edge) ?? []) current[i] = 0n;
     for (const i of edges.intoBody.get(step.edge) ?? []) {
       const count = current[i]! + 1n;
@@ -91,6 +93,17 @@ export interface CountedRun {
   readonly iterations: readonly bigint[];
 }
 
+/** The steps of a run that took their edge: all but a last one that stopped the run inside it (an
+ * assertion that failed, a nondet value out of its type's range, a call past the depth limit). The
+ * instrumented program blocks there before counting (its assertions are assumptions), and so must the
+ * count. (A run with a nondet default never stops for want of a value.) */
+export function completedSteps(run: Pick<RunResult, 'outcome' | 'trace'>): readonly TraceStep[] {
+  const trace = run.trace ?? [];
+  const o = run.outcome;
+  const stoppedInside = o.kind === 'assertion-failed' || o.kind === 'nondet-out-of-range' || (o.kind === 'step-limit' && o.limit === 'call-depth');
+  return stoppedInside ? trace.slice(0, -1) : trace;
+}
+
 /** One run of `fn` in the original program, with its loops' iterations counted from the trace. */
 export function runCountingIterations(
   program: Program,
@@ -101,7 +114,7 @@ export function runCountingIterations(
   options: { readonly maxSteps: number; readonly foldIntoRange?: boolean },
 ): CountedRun {
   const run = runProgram(program, { entry: fn, inputs, nondet: [...nondet], nondetDefault: 0n, maxSteps: options.maxSteps, recordTrace: true, foldIntoRange: options.foldIntoRange ?? false });
-  return { outcome: run.outcome, nondet: nondet.length > 0 ? run.nondetConsumed : [], steps: run.steps, iterations: mostIterations(edges, run.trace ?? []) };
+  return { outcome: run.outcome, nondet: nondet.length > 0 ? run.nondetConsumed : [], steps: run.steps, iterations: mostIterations(edges, completedSteps(run)) };
 }
 
 /** Per loop head line: the most body entries in one entry into the loop on the run of `fn` on

@@ -2,11 +2,14 @@
 // stated over the nondet values in order of appearance. Every havoc of the function that is not inside
 // a loop (so it runs at most once per call) becomes an assignment from a new parameter `nondet_K`, K in
 // source order; the other havocs stay nondeterministic. A run of the new program maps back to a run of
-// the original: the nondet stream is the values its steps take, in execution order.
+// the original: the nondet stream is the values its steps take, in execution order. A recursive
+// function is left as it is: its inner calls run the same procedure, whose reads only the outermost
+// call could take as parameters (the calls pass none).
 import * as L from '../ir/linear.js';
 import type { Edge, Procedure, Program } from '../ir/cfg.js';
 import type { RunResult } from '../interp/types.js';
 import { backEdges, naturalLoop, loopsOf } from '../bounds/instrument.js';
+import { recursiveProcedures } from '../ir/inline.js';
 
 export interface NondetInput {
   readonly parameter: string;
@@ -24,6 +27,7 @@ export interface NondetParameters {
 
 export function nondetAsParameters(program: Program, fn: string): NondetParameters {
   const proc = program.procedures.get(fn)!;
+  if (recursiveProcedures(program).has(fn)) return { program, inputs: [], byEdge: new Map() };
   const back = backEdges(proc);
   const inLoop = new Set(loopsOf(proc).flatMap((h) => [...naturalLoop(proc, h, back)]));
   const havocs = proc.edges

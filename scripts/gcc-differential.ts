@@ -1,9 +1,12 @@
 // gcc-differential testing of farkas's C integer semantics (issue 18): `node
 // dist/scripts/gcc-differential.js --count N --seed S --data-model ILP32|LP64|both [--out DIR]
-// [--batch B] [--types all|signed-only]`. Random programs over all integer types (scripts/cint/) are
-// compiled with gcc and its undefined-behaviour sanitizer and run natively, and run by farkas's
-// concrete interpreter on the same inputs; every difference is a bug in farkas (or, for
-// 'tester-error', in the tester). Each failing program is saved under DIR (default
+// [--batch B] [--types all|signed-only] [--prepared]`. Random programs over all integer types
+// (scripts/cint/) are compiled with gcc and its undefined-behaviour sanitizer and run natively, and run
+// by farkas's concrete interpreter on the same inputs; every difference is a bug in farkas (or, for
+// 'tester-error', in the tester). With --prepared the program prepared for analysis
+// (prepareAnalysis(program, 'f', 'paths').preparedProgram) is run and compared with gcc too; it is
+// off by default because preparing builds the verification conditions, which makes a run over ten
+// times slower (BENCHMARKS.md). Each failing program is saved under DIR (default
 // scripts/cint-cases/) as `cint-<seed>-<index>-<model>.c` (the farkas text, everything known about the
 // case in a trailing comment) and `….gcc.c` (the gcc text). Progress goes to stderr, the summary to
 // stdout; exit code 1 when a program failed, 3 on bad options.
@@ -29,9 +32,13 @@ export function summary(report: Report, millis: number): string {
   const n = report.programs.length;
   const perMinute = millis > 0 ? Math.round((n * 60_000) / millis) : 0;
   const failures = report.programs.filter((r) => isFailure(r.verdict)).length;
+  const prepared = report.preparedCounts;
   return [
     `programs: ${n}, failing: ${failures}, ${perMinute} programs/minute`,
     ...VERDICTS.map((v) => `  ${v}: ${report.counts[v]}`),
+    ...(prepared
+      ? [`prepared programs (prepareAnalysis 'paths'): ${n - prepared.declined}, declined (too many paths): ${prepared.declined}`, ...VERDICTS.map((v) => `  ${v}: ${prepared[v]}`)]
+      : []),
   ].join('\n') + '\n';
 }
 
@@ -44,8 +51,9 @@ async function main(): Promise<number> {
     .option('--out <dir>', 'where failing programs are saved', 'scripts/cint-cases')
     .option('--batch <b>', 'programs per gcc compilation', '100')
     .option('--types <t>', 'all, or signed-only (the subset before issue 18)', 'all')
+    .option('--prepared', 'also compare the program prepared for analysis (prepareAnalysis, paths cut-set) with gcc', false)
     .parse();
-  const opts = cli.opts<{ count: string; seed: string; dataModel: string; out: string; batch: string; types: string }>();
+  const opts = cli.opts<{ count: string; seed: string; dataModel: string; out: string; batch: string; types: string; prepared: boolean }>();
   const count = Number(opts.count);
   const seed = Number(opts.seed);
   const batch = Number(opts.batch);
@@ -65,6 +73,7 @@ async function main(): Promise<number> {
   const programs = runPrograms(count, seed, opts.dataModel as DataModel | 'both', opts.types);
   const report = await checkPrograms(programs, {
     batch,
+    prepared: opts.prepared,
     onProgress: (done, total, counts) => {
       const failing = counts.differ + counts['ub-differ'] + counts['tester-error'];
       process.stderr.write(`gcc-differential: ${done}/${total} programs, ${failing} failing\n`);

@@ -211,4 +211,18 @@ test('verdicts: a wrong value, a missed or an invented overflow are failures', (
   // gcc and the reference disagree: the tester is at fault.
   t.is(judge(p, gccUb, farkas('overflow', ref.globals, 7), ref).verdict, 'tester-error');
   t.is(judge(p, { ...gcc, values: wrong }, farkas('exit', wrong), ref).verdict, 'tester-error');
+  // The prepared program's run is judged the same way; where only it differs, the program fails.
+  t.like(judge(p, gcc, farkas('exit', ref.globals), ref, farkas('exit', ref.globals)), { verdict: 'agree', prepared: { verdict: 'agree' } });
+  const prepared = judge(p, gcc, farkas('exit', ref.globals), ref, farkas('exit', wrong));
+  t.like(prepared, { verdict: 'differ', prepared: { verdict: 'differ' } });
+  t.regex(prepared.detail[0]!, /^prepared program: g0: gcc -?\d+, farkas -?\d+$/);
+  t.like(judge(p, gcc, farkas('exit', ref.globals), ref, null), { verdict: 'agree', prepared: { verdict: null } });
+});
+
+test('the prepared programs (prepareAnalysis, paths cut-set) of a few random programs agree with gcc too', async (t) => {
+  const report = await checkPrograms(runPrograms(40, 19, 'both', 'all'), { batch: 40, prepared: true });
+  const failing = report.programs.filter((r) => isFailure(r.verdict));
+  for (const r of failing.slice(0, 5)) t.log(`${r.id} ${r.verdict}: ${r.detail.join('; ')}`);
+  t.is(failing.length, 0);
+  t.true(report.preparedCounts!.agree >= 15, `${report.preparedCounts!.agree} prepared programs agree`);
 });

@@ -118,12 +118,17 @@ async function threadsReturnedToPool(z3: Z3Api): Promise<void> {
   }
 }
 
+/** What Emscripten says about its own start-up and shutdown, not about any answer: on a busy machine
+ * the WASM start waits for its threads and reports it every few seconds ("still waiting on run
+ * dependencies", one "dependency: …" line each, "(end of list)"), which users saw as errors (issue 20). */
+const Z3_HOUSEKEEPING = /command from terminated worker|still waiting on run dependencies|^dependency: |^\(end of list\)/;
+
 /**
  * z3 (Emscripten) would print to the process's stdout/stderr; stdout belongs to the tool's own
- * output, so everything goes to stderr, except the notice about a thread ended during shutdown.
+ * output, so everything goes to stderr, except its start-up and shutdown housekeeping.
  */
 function reportZ3Print(text: string): void {
-  if (/command from terminated worker/.test(text)) return;
+  if (Z3_HOUSEKEEPING.test(text)) return;
   process.stderr.write(`z3: ${text}\n`);
 }
 

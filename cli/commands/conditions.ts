@@ -50,7 +50,9 @@ export function commonOptions(cmd: Command): Command {
 function progress(quiet: boolean | undefined): ((e: ConditionEvent) => void) | undefined {
   if (quiet || !process.stderr.isTTY) return undefined;
   return (e) => {
-    if (e.kind === 'query-done') process.stderr.write(`  query ${e.index + 1}: ${e.stats.conjuncts} conjunct(s), invariants ${e.stats.template}, ${e.stats.clauses} clauses: ${e.stats.result} in ${e.stats.satMillis} ms\n`);
+    if (e.kind === 'sampled') process.stderr.write(`  sampled inputs: ${e.passing} pass, ${e.failing} fail\n`);
+    else if (e.kind === 'query-start') process.stderr.write(`  query ${e.index + 1} (${e.purpose}): ${e.conjuncts} conjunct(s), invariants ${e.template} …\n`);
+    else if (e.kind === 'query-done') process.stderr.write(`  query ${e.index + 1}: ${e.stats.conjuncts} conjunct(s), invariants ${e.stats.template}, ${e.stats.clauses} clauses: ${e.stats.result} in ${e.stats.satMillis} ms\n`);
     else if (e.kind === 'binary-step') process.stderr.write(`  binary search ${e.entry} in [${e.low}, ${e.high}]\n`);
     else if (e.kind === 'answer') process.stderr.write(`  found: ${e.expression}\n`);
   };

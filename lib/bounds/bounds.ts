@@ -126,8 +126,13 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
   for (const [index, loop] of counted.loops.entries()) {
-    const share = (deadline - Date.now()) / (counted.loops.length - index);
-    const result = await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, timeoutMs: Math.max(1000, share) });
+    // Each loop gets its share of the time left, at least a second, but never past the deadline: the
+    // user's --timeout holds (50 loops in 60 s once took 93 s). A loop with no time left is unknown.
+    const remaining = deadline - Date.now();
+    const share = remaining / (counted.loops.length - index);
+    const result: LoopAnswer[] = remaining < MIN_LOOP_MS
+      ? [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: `timeout after ${Math.round((Date.now() - started) / 1000)} s (no time left for this loop)` }]
+      : await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, timeoutMs: Math.min(remaining, Math.max(MIN_LOOP_MS, share)) });
     for (const r of result) {
       loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
       options.onBoundsProgress?.({ kind: 'result', line: loop.line, bound: r.bound, verdict: r.certified ? 'certified' : 'unknown' });
@@ -145,6 +150,9 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
 }
 
 type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;
+
+/** Least time a loop's bound search is started with (less cannot prove anything; the loop is unknown). */
+const MIN_LOOP_MS = 1000;
 
 async function boundLoop(program: Program, fn: string, params: readonly string[], counted: CounterInstrumentation, header: number, initial: readonly IterationSample[], options: Internal): Promise<LoopAnswer[]> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);

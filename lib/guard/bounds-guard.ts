@@ -10,16 +10,10 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { locationPos, type Procedure, type Program } from '../ir/cfg.js';
 import { runProgram, type RunOutcome, type RunResult, type TraceStep } from '../interp/index.js';
-import { nondetStream } from '../engine/samples.js';
-import { mulberry32 } from '../random.js';
 import { backEdges, loopsOf, naturalLoop } from '../bounds/instrument.js';
 import type { BoundsResult, LoopBound } from '../bounds/bounds.js';
 import { ClaimContradicted } from './claim.js';
-import { GUARD_RUN_STEPS, GUARD_STEPS, boundaryValues, gridInputs, guardCost, intoRange, measured, runText } from './runs.js';
-
-/** Inputs and nondet streams drawn at random (seeded) after the grid, for loops that read nondet. */
-const RANDOM_RUNS = 24;
-const NONDET_PER_RUN = 64;
+import { GUARD_RUN_STEPS, GUARD_STEPS, boundaryValues, firstContradiction, guardCost, measured, runText, type GuardRunOptions } from './runs.js';
 
 export interface LoopHead {
   readonly header: number;
@@ -144,12 +138,7 @@ export interface LoopBoundContradiction {
   readonly description: string;
 }
 
-export interface BoundsGuardOptions {
-  /** Steps all runs may take together (default GUARD_STEPS). */
-  readonly stepBudget?: number;
-  /** Steps one run may take (default GUARD_RUN_STEPS). */
-  readonly maxStepsPerRun?: number;
-}
+export type BoundsGuardOptions = Pick<GuardRunOptions, 'stepBudget' | 'maxStepsPerRun'>;
 
 interface CheckedClaim {
   readonly loop: LoopBound;
@@ -193,23 +182,6 @@ export function findLoopBoundContradiction(program: Program, result: Pick<Bounds
     const under = claim.loop.precondition === '1' ? '' : `, under ${claim.loop.precondition}`;
     return { line: claim.loop.line, col: claim.loop.col, claim: 'bound', input, nondet: run.nondet, iterations, description: `line ${claim.loop.line}: ${plural(iterations, 'iteration')} > bound ${claim.loop.bound}${value}${under}` };
   };
-  let readNondet = false;
-  const check = (input: ReadonlyMap<string, bigint>, nondet: readonly bigint[], foldIntoRange: boolean): LoopBoundContradiction | null => {
-    const applicable = claims.filter((c) => holds(c.loop.preconditionFormula, input));
-    if (applicable.length === 0) return null;
-    const run = runCountingIterations(program, result.function, edges, input, nondet, { maxSteps, foldIntoRange });
-    steps += run.steps;
-    guardCost.runs++;
-    guardCost.steps += run.steps;
-    readNondet ||= run.nondet.length > 0;
-    if (run.outcome.kind === 'nondet-out-of-range') return null; // not a run the C program can make
-    for (const claim of applicable) {
-      const found = exceeding(claim, input, run);
-      if (found) return found;
-    }
-    return null;
-  };
-
   // The tight inputs first: each is a claim of its own (exactly `iterations` iterations there).
   for (const claim of claims) {
     const tight = claim.loop.tight;
@@ -230,21 +202,21 @@ export function findLoopBoundContradiction(program: Program, result: Pick<Bounds
       return { line: claim.loop.line, col: claim.loop.col, claim: 'tight', input: tight.input, nondet: run.nondet, iterations: made, description: `line ${claim.loop.line}: tight on this input with ${plural(tight.iterations, 'iteration')}, but ${what}` };
     }
   }
-  for (const input of gridInputs(proc, result.parameters, claims.flatMap((c) => boundaryValues(c.loop.preconditionFormula)))) {
-    if (steps >= budget) return null;
-    const found = check(input, [], false);
-    if (found) return found;
-  }
-  const next = mulberry32(19);
-  for (let i = 0; i < RANDOM_RUNS && steps < budget; i++) {
-    const values = nondetStream(next, result.parameters.length);
-    const input = new Map(result.parameters.map((p, j) => [p, intoRange(values[j]!, proc.paramRanges?.get(p))] as const));
-    const found = check(input, nondetStream(next, NONDET_PER_RUN), true);
-    if (found) return found;
-    // Without parameters the runs differ only in their nondet values: one that read none is every run.
-    if (result.parameters.length === 0 && !readNondet) break;
-  }
-  return null;
+  // Then the grid and random inputs of every guard, those inside some claim's precondition.
+  return firstContradiction(program, result.function, {
+    stepBudget: budget - steps,
+    maxStepsPerRun: maxSteps,
+    within: F.or(...claims.map((c) => c.loop.preconditionFormula)),
+    boundaries: claims.flatMap((c) => boundaryValues(c.loop.preconditionFormula)),
+    recordTrace: true,
+  }, (run, given) => {
+    const counted: CountedRun = { outcome: run.outcome, nondet: given.nondet.length > 0 ? run.nondetConsumed : [], steps: run.steps, iterations: mostIterations(edges, completedSteps(run)) };
+    for (const claim of claims.filter((c) => holds(c.loop.preconditionFormula, run.inputs))) {
+      const found = exceeding(claim, run.inputs, counted);
+      if (found) return found;
+    }
+    return null;
+  });
 }
 
 /** Throws ClaimContradicted when a run of the original program breaks a certified loop bound of

@@ -55,8 +55,8 @@ export interface GuardRunOptions {
   readonly maxStepsPerRun?: number;
   /** Only inputs satisfying it are run (a claim's precondition over the parameters). */
   readonly within?: Formula;
-  /** Inputs tried first (the search's own witnesses: tight inputs, replayed counterexamples). */
-  readonly first?: readonly GuardInput[];
+  /** Values the grid tries beside the small ones (default: boundaryValues(within)). */
+  readonly boundaries?: readonly bigint[];
   /** Locations of the entry procedure whose states the runs record (RunResult.watched). */
   readonly watch?: ReadonlySet<number>;
   /** Record every step (for claims about iterations). */
@@ -100,12 +100,7 @@ export function firstContradiction<T>(
     if (result.outcome.kind === 'nondet-out-of-range') return null;
     return visit(result, given);
   };
-  for (const given of options.first ?? []) {
-    if (steps >= budget) return null;
-    const found = run(given);
-    if (found !== null) return found;
-  }
-  for (const input of gridInputs(proc, proc.params, boundaryValues(within))) {
+  for (const input of gridInputs(proc, proc.params, options.boundaries ?? boundaryValues(within))) {
     if (steps >= budget) return null;
     const found = run({ input, nondet: [], foldIntoRange: false });
     if (found !== null) return found;

@@ -53,3 +53,75 @@ export function stepBuildStopped(e: unknown): { readonly timeout: true } | { rea
   if (e instanceof WorkLimitExceeded) return { timeout: false, reason: e.message };
   throw e;
 }
+
+// Work budgets of the checker's searches, in z3's resource units (its `rlimit`: internal steps, the
+// same on an idle or a busy machine; lib/check/lia-solver.ts). A search bounded by them gives the same
+// answer at any load; the user's --timeout is the only wall clock. z3 spends 300,000 to 1,000,000
+// units per second of check on this project's machines, depending on the query (measured on the
+// checks of benchmarks/ and of the tests); each budget is at least the time budget it replaced.
+
+/** One check of a final certificate obligation (was 60 s). */
+export const CERTIFICATE_CHECK_WORK = 25_000_000;
+/** Verify's Houdini pass over the observed candidates, all its rounds (was 3 s). */
+export const HOUDINI_WORK = 6_000_000;
+/** One Houdini round's check (was at most 1 s). A check that runs out drops every candidate at its
+ * cut-point, so this errs on the large side: 400,000 emptied the ghosted multiple-of-three proof. */
+export const HOUDINI_CHECK_WORK = 2_000_000;
+/** One implication test while minimising a proved conjunction (was 200 ms). */
+export const MINIMISE_CHECK_WORK = 200_000;
+/** sp's Houdini pass over the observed postcondition candidates (was up to 30 s). */
+export const OBSERVED_POST_WORK = 12_000_000;
+/** Minimising sp's observed postcondition and its invariants (was at least 2 s). */
+export const OBSERVED_POST_MINIMISE_WORK = 800_000;
+/** wp's data-driven precondition search: Houdini under each candidate precondition, all of them
+ * (was up to 60 s, a third of the time left). */
+export const OBSERVED_PRE_TOTAL_WORK = 24_000_000;
+
+// Work budgets of concrete runs, in interpreter steps (the interpreter runs about 3,000 steps per
+// millisecond here); each replaced a time budget of about the same length.
+
+/** A search for a failing input inside a region (a neighbour of a precondition): grid points, then
+ * points z3 finds (was 3 s). */
+export const REGION_FAILURE_STEPS = 9_000_000;
+/** The same for wp's neighbour witnesses of a plain answer (was 2 s). */
+export const NEIGHBOUR_FAILURE_STEPS = 6_000_000;
+/** The same for a shifted atom's slab (was 1 s). */
+export const SLAB_FAILURE_STEPS = 3_000_000;
+/** The same before wp's observed search tries a weaker precondition (was 300 ms). */
+export const WEAKER_FAILURE_STEPS = 1_000_000;
+/** cex: the first failing input among the sampled ones, and a failing input inside an answer (was 5 s). */
+export const CEX_FAILURE_STEPS = 15_000_000;
+/** wp's sampled inputs (was 4 s). */
+export const WP_SAMPLE_STEPS = 12_000_000;
+/** One z3 query for a point inside a region (was 2 s). */
+export const POINT_QUERY_WORK = 800_000;
+
+/** One z3 query of an interpolation engine (path feasibility, a node's satisfiability; was 10–30 s). */
+export const ENGINE_QUERY_WORK = 4_000_000;
+/** A side question to z3 in a condition search or a witness (an implication, an equivalence, a point
+ * beyond a relation; was 2–5 s). */
+export const SIDE_QUERY_WORK = 2_000_000;
+
+/** Work left to a search: each check gets at most what is left, and pays what it used. */
+export class WorkBudget {
+  private spent = 0;
+
+  constructor(readonly limit: number) {}
+
+  get left(): number {
+    return Math.max(0, this.limit - this.spent);
+  }
+
+  get exhausted(): boolean {
+    return this.spent >= this.limit;
+  }
+
+  /** The work for the next check: `cap`, or what is left when that is less. */
+  next(cap: number): number {
+    return Math.min(cap, this.left);
+  }
+
+  charge(units: number): void {
+    this.spent += units;
+  }
+}

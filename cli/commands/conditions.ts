@@ -3,7 +3,7 @@
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { FURTHER_ANSWER_MIN_MS, wp } from '../../lib/conditions/wp.js';
+import { FURTHER_ANSWER_MIN_QUERIES, wp } from '../../lib/conditions/wp.js';
 import { sp } from '../../lib/conditions/sp.js';
 import { nonterm, type NontermResult } from '../../lib/conditions/nonterm.js';
 import { cex, instrumentForCex, type CexResult } from '../../lib/conditions/cex.js';
@@ -64,11 +64,11 @@ const INCOMPLETE_WP = { inputs: 'safe', answers: 'precondition' };
 const INCOMPLETE_CEX = { inputs: 'failing', answers: 'condition' };
 
 function incompleteText(i: IncompleteSearch, words: typeof INCOMPLETE_WP): string {
-  return `${i.uncoveredInputs} sampled ${words.inputs} input(s) lie outside every ${words.answers}; no further one was found within ${Math.round(i.budgetMs / 1000)} s (each further ${words.answers} gets as long as the first took, at least ${FURTHER_ANSWER_MIN_MS / 1000} s)`;
+  return `${i.uncoveredInputs} sampled ${words.inputs} input(s) lie outside every ${words.answers}; no further one was found within ${i.budgetQueries} solver queries (each further ${words.answers} gets as many as the first took, at least ${FURTHER_ANSWER_MIN_QUERIES})`;
 }
 
 function incompleteJson(i: IncompleteSearch, words: typeof INCOMPLETE_WP): Record<string, unknown> {
-  return { uncoveredInputs: i.uncoveredInputs, budgetMs: i.budgetMs, note: incompleteText(i, words) };
+  return { uncoveredInputs: i.uncoveredInputs, budgetQueries: i.budgetQueries, note: incompleteText(i, words) };
 }
 
 function neighbourJson(n: NeighbourEvidence): Record<string, unknown> {
@@ -139,7 +139,7 @@ hyperplane shifted by one, or rotated onto another) gets an input inside it but 
 precondition on which the program fails an assertion, replayed by the interpreter.
 
 Several answers (--max-answers): each further one must cover a sampled safe input outside the earlier
-ones, and its search gets as long as the first answer took (at least ${FURTHER_ANSWER_MIN_MS / 1000} s); when that runs out
+ones, and its search gets as long as the first answer took (at least ${FURTHER_ANSWER_MIN_QUERIES / 1000} s); when that runs out
 with such inputs left, the output says so ("incomplete").
 
 ${answerExitCodes('a precondition')}`)
@@ -281,7 +281,7 @@ to the iteration counts of concrete runs that reach the end (B2), so a condition
 inputs on which the function just never returns. Weakest preconditions of that program are computed
 (farkas wp); a condition is reported only with an input inside it on which the original program fails
 an assertion, replayed by the interpreter. Conditions without one are listed as dropped. As in wp,
-each further condition's search gets as long as the first took (at least ${FURTHER_ANSWER_MIN_MS / 1000} s).
+each further condition's search gets as long as the first took (at least ${FURTHER_ANSWER_MIN_QUERIES / 1000} s).
 
 Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
     .action((path: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean; errorVariable: boolean }) =>

@@ -384,9 +384,16 @@ function subsetSumProgram(): Program {
   );
 }
 
-test('a time limit makes the obligation unknown and the certificate invalid, with timeout in the reason', async (t) => {
-  const result = await checkInvariants(subsetSumProgram(), 'knapsack', new Map(), { timeoutMs: 20 });
+test('a work limit makes the obligation unknown and the certificate invalid, with the limit in the reason', async (t) => {
+  const result = await checkInvariants(subsetSumProgram(), 'knapsack', new Map(), { workPerCheck: 1000 });
   t.false(result.valid);
   t.deepEqual(failed(result).map((o) => `${o.kind}:${o.status}`), ['safety:unknown']);
-  t.regex(result.reason!, /safety .* unknown: timeout after 20 ms/);
+  t.regex(result.reason!, /safety .* unknown: work limit reached \(1000 of z3's resource units\)/);
+});
+
+test('a deadline makes the obligation unknown and the certificate invalid, with timeout in the reason', async (t) => {
+  const result = await checkInvariants(subsetSumProgram(), 'knapsack', new Map(), { deadline: Date.now() + 20 });
+  t.false(result.valid);
+  t.deepEqual(failed(result).map((o) => `${o.kind}:${o.status}`), ['safety:unknown']);
+  t.regex(result.reason!, /safety .* unknown: (timeout after \d+ ms|the time or work for the check ran out)/);
 });

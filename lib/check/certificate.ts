@@ -9,7 +9,8 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { findUncutCycle, reachableFrom, regionOf, successorEdges } from './cut-regions.js';
 import { formulaToSmt, lookup, symbolsFor } from './lia.js';
-import { withLiaSolver, type LiaModel, type LiaSolver } from './lia-solver.js';
+import { withLiaSolver, type CheckLimits, type CheckOutcome, type LiaModel, type LiaSolver } from './lia-solver.js';
+import { CERTIFICATE_CHECK_WORK, type WorkBudget } from '../limits.js';
 import { encodeRegion, envValues, pathTo, violationAt, type CallSummaries, type NodeEncoding, type NodeKey, type RegionEncoding } from './region-encoding.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
@@ -51,10 +52,14 @@ export interface CertificateOptions {
   readonly precondition?: Formula;
   /** Required at the exit (default true). */
   readonly postcondition?: Formula;
-  /** Time limit of each z3 check; an obligation that runs out is 'unknown' (default 60 s). */
-  readonly timeoutMs?: number;
-  /** Time (Date.now()) after which no z3 check starts and the obligations left are 'unknown':
-   * Houdini's rounds on a large program must end within its budget, not one timeout per region. */
+  /** Work limit of each z3 check, in z3's resource units (lib/limits.ts); an obligation that runs out
+   * is 'unknown' (default CERTIFICATE_CHECK_WORK). */
+  readonly workPerCheck?: number;
+  /** Work shared by all the checks: once spent, no check starts and the obligations left are
+   * 'unknown' (Houdini's rounds on a large program end within its budget, not one limit per region). */
+  readonly work?: WorkBudget;
+  /** Time (Date.now()) after which no z3 check starts and the obligations left are 'unknown': the
+   * user's --timeout, the only wall clock here. */
   readonly deadline?: number;
   /**
    * Procedure summaries for assume-guarantee reasoning (paper 004, Section 3). A call `v := P(u)` is
@@ -74,8 +79,6 @@ export interface SummaryPairCertificate {
    * input's value at the entry as `x!in`. */
   readonly invariants: ReadonlyMap<number, Formula>;
 }
-
-export const DEFAULT_OBLIGATION_TIMEOUT_MS = 60_000;
 
 function describeLocation(proc: Procedure, loc: number): string {
   const location = proc.locations[loc];
@@ -239,8 +242,21 @@ async function checkProcedure(
 
   const precondition = options.precondition ?? F.TRUE;
   const postcondition = options.postcondition ?? F.TRUE;
-  const perCheck = options.timeoutMs ?? DEFAULT_OBLIGATION_TIMEOUT_MS;
-  const timeLeft = (): number => (options.deadline === undefined ? perCheck : Math.min(perCheck, options.deadline - Date.now()));
+  const perCheck = options.workPerCheck ?? CERTIFICATE_CHECK_WORK;
+  const limits: NextLimits = () => {
+    const timeoutMs = options.deadline === undefined || options.deadline === Infinity ? undefined : options.deadline - Date.now();
+    const work = options.work ? options.work.next(perCheck) : perCheck;
+    if ((timeoutMs !== undefined && timeoutMs <= 0) || work <= 0) return null;
+    return { ...(timeoutMs !== undefined ? { timeoutMs } : {}), work };
+  };
+  const charge = (outcome: CheckOutcome): void => options.work?.charge(outcome.work);
+  const check = async (solver: LiaSolver, ...goals: string[]): Promise<CheckOutcome | null> => {
+    const next = limits();
+    if (next === null) return null;
+    const outcome = await solver.check(next, ...goals);
+    charge(outcome);
+    return outcome;
+  };
 
   const successors = successorEdges(proc);
   const reachable = reachableFrom(successors, proc.entry);
@@ -267,7 +283,7 @@ async function checkProcedure(
   // be re-entered by a cycle), so it must follow from the precondition.
   const entryInvariant = invariants.get(proc.entry);
   if (entryInvariant !== undefined) {
-    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, timeLeft()));
+    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, check));
   }
   for (const region of regions) {
     // The region's transitions are encoded once; each obligation adds its own goal.
@@ -275,7 +291,7 @@ async function checkProcedure(
       const encoding = encodeRegion(solver, region, cutPoints, variables, invariantAt(region.start), callSummaries(program, options.summaries));
       const specs: ObligationSpec[] = [];
       const obligation = (to: number, kind: ObligationKind, at: NodeKey, goal: Formula, assertEdge?: Edge): void => {
-        specs.push({ from: region.start, to, kind, at, goal, assertEdge, timeLeft });
+        specs.push({ from: region.start, to, kind, at, goal, assertEdge });
       };
       for (const edge of region.edges) {
         if (edge.stmt.kind === 'assert') obligation(edge.from, 'safety', encoding.sourceOf(edge), edge.stmt.cond, edge);
@@ -285,7 +301,7 @@ async function checkProcedure(
       }
       if (region.start === proc.exit) obligation(proc.exit, 'exit', 'start', postcondition);
       else if (region.interior.includes(proc.exit)) obligation(proc.exit, 'exit', `inner:${proc.exit}`, postcondition);
-      return checkRegionObligations(solver, encoding, specs, timeLeft);
+      return checkRegionObligations(solver, encoding, specs, check);
     });
     obligations.push(...regionObligations);
   }
@@ -305,7 +321,12 @@ function formatEdge(proc: Procedure, edgeId: number | undefined): string {
   return edge ? `${formatPos(edge.pos)}, location ${edge.from}` : 'unknown edge';
 }
 
-const TIME_RAN_OUT = 'the time for the check ran out before it started';
+const TIME_RAN_OUT = 'the time or work for the check ran out before it started';
+
+/** The limits of the next z3 check, or null when the time or work is spent (no check starts). */
+type NextLimits = () => CheckLimits | null;
+/** Runs one z3 check under the next limits and pays its work; null when none may start. */
+type Check = (solver: LiaSolver, ...goals: string[]) => Promise<CheckOutcome | null>;
 
 interface ObligationSpec {
   readonly from: number;
@@ -315,8 +336,6 @@ interface ObligationSpec {
   readonly at: NodeKey;
   readonly goal: Formula;
   readonly assertEdge?: Edge;
-  /** The time left for its next check (0 or less: none starts). */
-  readonly timeLeft: () => number;
 }
 
 /**
@@ -327,14 +346,14 @@ interface ObligationSpec {
  * that is one call instead of one per obligation; Houdini's rounds pay one call per refuted
  * obligation plus one. An undecided check leaves the rest to one call each.
  */
-async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], timeLeft: () => number): Promise<Obligation[]> {
+async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncoding, specs: readonly ObligationSpec[], check: Check): Promise<Obligation[]> {
   const results = new Map<ObligationSpec, Obligation>();
   let open = specs.filter((spec) => spec.goal.kind !== 'true');
-  while (open.length > 1 && timeLeft() > 0) {
+  while (open.length > 1) {
     const flags = open.map(() => solver.boolSymbol());
     const implications = open.map((spec, i) => `(=> ${flags[i]} ${violationAt(nodeOf(encoding, spec), spec.goal)})`);
-    const outcome = await solver.check({ timeoutMs: timeLeft() }, ...implications, `(or ${flags.join(' ')})`);
-    if (outcome.status === 'unknown') break;
+    const outcome = await check(solver, ...implications, `(or ${flags.join(' ')})`);
+    if (outcome === null || outcome.status === 'unknown') break;
     if (outcome.status === 'unsat') {
       for (const spec of open) results.set(spec, { ...obligationBase(spec), status: 'proved', millis: outcome.millis });
       open = [];
@@ -346,7 +365,7 @@ async function checkRegionObligations(solver: LiaSolver, encoding: RegionEncodin
     for (const spec of violated) results.set(spec, refutedBy(model, encoding, spec, outcome.millis));
     open = open.filter((spec) => !violated.includes(spec));
   }
-  for (const spec of open) results.set(spec, await proveObligation(solver, encoding, spec));
+  for (const spec of open) results.set(spec, await proveObligation(solver, encoding, spec, check));
   return specs.map((spec) => results.get(spec) ?? { ...obligationBase(spec), status: 'proved', millis: 0 });
 }
 
@@ -373,11 +392,10 @@ function refutedBy(model: LiaModel, encoding: RegionEncoding, spec: ObligationSp
   };
 }
 
-async function proveObligation(solver: LiaSolver, encoding: RegionEncoding, spec: ObligationSpec): Promise<Obligation> {
+async function proveObligation(solver: LiaSolver, encoding: RegionEncoding, spec: ObligationSpec, check: Check): Promise<Obligation> {
   if (spec.goal.kind === 'true') return { ...obligationBase(spec), status: 'proved', millis: 0 };
-  const limit = spec.timeLeft();
-  if (limit <= 0) return { ...obligationBase(spec), status: 'unknown', reason: TIME_RAN_OUT, millis: 0 };
-  const outcome = await solver.check({ timeoutMs: limit }, violationAt(nodeOf(encoding, spec), spec.goal));
+  const outcome = await check(solver, violationAt(nodeOf(encoding, spec), spec.goal));
+  if (outcome === null) return { ...obligationBase(spec), status: 'unknown', reason: TIME_RAN_OUT, millis: 0 };
   if (outcome.status === 'unsat') return { ...obligationBase(spec), status: 'proved', millis: outcome.millis };
   if (outcome.status === 'unknown') return { ...obligationBase(spec), status: 'unknown', reason: outcome.reason, millis: outcome.millis };
   return refutedBy(solver.model(), encoding, spec, outcome.millis);
@@ -388,15 +406,15 @@ function proveEntryInvariant(
   variables: readonly string[],
   precondition: Formula,
   invariant: Formula,
-  timeoutMs: number,
+  check: Check,
 ): Promise<Obligation> {
   const base = { from: entry, to: entry, kind: 'initiation' as const };
   if (invariant.kind === 'true') return Promise.resolve({ ...base, status: 'proved', millis: 0 });
-  if (timeoutMs <= 0) return Promise.resolve({ ...base, status: 'unknown', reason: TIME_RAN_OUT, millis: 0 });
   return withLiaSolver(async (solver) => {
     const env = symbolsFor(solver, variables);
     solver.assert(formulaToSmt(F.and(precondition, F.not(invariant)), lookup(env)));
-    const outcome = await solver.check({ timeoutMs });
+    const outcome = await check(solver);
+    if (outcome === null) return { ...base, status: 'unknown', reason: TIME_RAN_OUT, millis: 0 };
     if (outcome.status === 'unsat') return { ...base, status: 'proved', millis: outcome.millis };
     if (outcome.status === 'unknown') return { ...base, status: 'unknown', reason: outcome.reason, millis: outcome.millis };
     const state = envValues(solver.model(), env);

@@ -19,8 +19,10 @@ type Z3Solver = InstanceType<LiaContext['Solver']>;
 interface Session {
   readonly ctx: LiaContext;
   readonly solver: Z3Solver;
-  /** The solver's current 'timeout' parameter (each solver.set leaks a small params object, so set only changes). */
+  /** The solver's current 'timeout' and 'rlimit' parameters (each solver.set leaks a small params
+   * object, so set only changes). */
   timeout: number;
+  rlimit: number;
 }
 const sessions = new WeakMap<Z3Api, Session>();
 
@@ -29,7 +31,7 @@ async function liaSession(): Promise<Session> {
   let session = sessions.get(z3);
   if (session === undefined) {
     const ctx = new z3.Context('lia');
-    session = { ctx, solver: new ctx.Solver(), timeout: NO_TIMEOUT };
+    session = { ctx, solver: new ctx.Solver(), timeout: NO_TIMEOUT, rlimit: 0 };
     sessions.set(z3, session);
   }
   return session;
@@ -104,11 +106,20 @@ export interface CheckOutcome {
   /** For 'unknown': why (time limit, z3's own reason, or the error z3 raised). */
   readonly reason?: string;
   readonly millis: number;
+  /** z3's resource units the check consumed (counted only when CheckLimits.work is given, else 0). */
+  readonly work: number;
 }
 
 export interface CheckLimits {
-  /** Give up after this many milliseconds: the answer is 'unknown' with a reason saying timeout. */
+  /** Give up after this many milliseconds: the answer is 'unknown' with a reason saying timeout.
+   * Only the user's --timeout should reach here: it is the one limit that depends on the machine. */
   readonly timeoutMs?: number;
+  /**
+   * Give up after this many of z3's resource units (its `rlimit`: a count of internal steps, the same
+   * on an idle or a busy machine), answering 'unknown' with a reason saying so. Searches bound their
+   * checks by work, so that their answers do not depend on the machine's load (lib/budget.ts).
+   */
+  readonly work?: number;
 }
 
 /** Values of a satisfying assignment; symbols z3 left out are don't-cares and read as 0 / false. */
@@ -197,9 +208,10 @@ export class LiaSolver {
    */
   async check(limits: CheckLimits = {}, ...goals: string[]): Promise<CheckOutcome> {
     const started = Date.now();
+    let work = 0;
     try {
       const session = this.live;
-      if (session === null) return { status: 'unknown', reason: 'z3 was interrupted (shutting down)', millis: 0 };
+      if (session === null) return { status: 'unknown', reason: 'z3 was interrupted (shutting down)', millis: 0, work };
       this.load(session, goals);
       // z3's timeout is an unsigned 32-bit count of milliseconds; its maximum means no limit.
       // The solver is shared between jobs, so the parameter is compared with its current value.
@@ -208,14 +220,22 @@ export class LiaSolver {
         session.solver.set('timeout', timeout);
         session.timeout = timeout;
       }
+      // z3's rlimit counts from the check's start; 0 means no limit.
+      const rlimit = limits.work === undefined ? 0 : Math.min(Math.max(1, Math.ceil(limits.work)), NO_TIMEOUT - 1);
+      if (rlimit !== session.rlimit) {
+        session.solver.set('rlimit', rlimit);
+        session.rlimit = rlimit;
+      }
+      const before = limits.work === undefined ? 0 : resourceCount(session);
       const status = await session.solver.check();
       const millis = Date.now() - started;
-      if (status !== 'unknown') return { status, millis };
-      if (this.control.interrupted) return { status, reason: `z3 was interrupted (shutting down) after ${millis} ms`, millis };
-      return { status, reason: describeUnknown(session.solver.reasonUnknown(), limits, millis), millis };
+      if (limits.work !== undefined) work = Math.max(0, resourceCount(session) - before);
+      if (status !== 'unknown') return { status, millis, work };
+      if (this.control.interrupted) return { status, reason: `z3 was interrupted (shutting down) after ${millis} ms`, millis, work };
+      return { status, reason: describeUnknown(session.solver.reasonUnknown(), limits, millis, work), millis, work };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { status: 'unknown', reason: `z3 failed: ${message}`, millis: Date.now() - started };
+      return { status: 'unknown', reason: `z3 failed: ${message}`, millis: Date.now() - started, work };
     }
   }
 
@@ -235,11 +255,27 @@ export class LiaSolver {
   }
 }
 
-function describeUnknown(z3Reason: string, limits: CheckLimits, millis: number): string {
+/** z3's resource units spent so far by the session's context (they only grow). */
+function resourceCount(session: Session): number {
+  const statistics = session.solver.statistics();
+  try {
+    let count = 0;
+    for (const entry of statistics) if (entry.key === 'rlimit count') count = entry.value;
+    return count;
+  } finally {
+    (statistics as { release?: () => void }).release?.();
+  }
+}
+
+function describeUnknown(z3Reason: string, limits: CheckLimits, millis: number, work: number): string {
   // An expired 'timeout' parameter shows as "timeout" or, when noticed while cancelling, "canceled";
-  // ctx.interrupt() (shutdownZ3) as "interrupted" or "canceled".
+  // an exhausted 'rlimit' as "max. resource limit exceeded" or "canceled"; ctx.interrupt()
+  // (shutdownZ3) as "interrupted" or "canceled".
   if (/timeout|canceled/i.test(z3Reason) && limits.timeoutMs !== undefined && millis >= limits.timeoutMs) {
     return `timeout after ${limits.timeoutMs} ms`;
+  }
+  if (/resource|canceled/i.test(z3Reason) && limits.work !== undefined && work >= limits.work) {
+    return `work limit reached (${limits.work} of z3's resource units)`;
   }
   if (/interrupt|cancel/i.test(z3Reason)) return `z3 was interrupted after ${millis} ms (${z3Reason})`;
   return `z3 answered unknown: ${z3Reason || 'no reason given'}`;

@@ -58,6 +58,8 @@ export interface SatisfiabilityResult {
   /** For 'unknown': why (e.g. "timeout after 100 ms"). */
   readonly reason?: string;
   readonly millis: number;
+  /** z3's resource units used (counted when a work limit was given). */
+  readonly work?: number;
 }
 
 export type LiaOptions = CheckLimits;
@@ -70,7 +72,7 @@ export function isSatisfiable(formula: Formula, options: LiaOptions = {}): Promi
     if (outcome.status !== 'sat') return outcome;
     const values = solver.model();
     const model = new Map([...symbols].map(([v, symbol]) => [v, values.int(symbol)] as const));
-    return { status: 'sat', model, millis: outcome.millis };
+    return { status: 'sat', model, millis: outcome.millis, work: outcome.work };
   });
 }
 
@@ -80,15 +82,16 @@ export interface ValidityResult {
   readonly counterexample?: Map<string, bigint>;
   readonly reason?: string;
   readonly millis: number;
+  readonly work?: number;
 }
 
 /** Valid over the integers: true under every assignment (its negation is unsatisfiable). */
 export async function isValid(formula: Formula, options: LiaOptions = {}): Promise<ValidityResult> {
   const negation = await isSatisfiable(F.not(formula), options);
   switch (negation.status) {
-    case 'unsat': return { status: 'valid', millis: negation.millis };
-    case 'sat': return { status: 'invalid', counterexample: negation.model, millis: negation.millis };
-    case 'unknown': return { status: 'unknown', reason: negation.reason, millis: negation.millis };
+    case 'unsat': return { status: 'valid', millis: negation.millis, work: negation.work };
+    case 'sat': return { status: 'invalid', counterexample: negation.model, millis: negation.millis, work: negation.work };
+    case 'unknown': return { status: 'unknown', reason: negation.reason, millis: negation.millis, work: negation.work };
   }
 }
 

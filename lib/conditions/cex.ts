@@ -7,6 +7,7 @@
 // preconditions of that program are computed, and every condition is kept only with a concrete input
 // inside it on which the ORIGINAL program fails an assertion, replayed by the interpreter with its
 // trace; the others are listed as dropped.
+import { CEX_FAILURE_STEPS } from '../limits.js';
 import { guardFailingConditions } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Linear } from '../ir/linear.js';
@@ -65,11 +66,11 @@ export interface ConcreteCounterexample {
 
 export interface CexOptions extends Omit<WpOptions, 'strategy'> {
   /** Called at most once, before the most-general search, with the first input found (by sampling,
-   * within `concreteBudgetMs`) on which the program fails an assertion, replayed by the interpreter;
+   * within `concreteSteps`) on which the program fails an assertion, replayed by the interpreter;
    * a caller can show it while the search goes on. Without it no such sampling runs. */
   readonly onCounterexample?: (c: ConcreteCounterexample) => void;
-  /** Time for that sampling (default 5000 ms; it ends at the first failing input). */
-  readonly concreteBudgetMs?: number;
+  /** Interpreter steps for that sampling (default CEX_FAILURE_STEPS; it ends at the first failing input). */
+  readonly concreteSteps?: number;
   /** B2, bound assertions on every loop (default true); without it non-termination conditions come back. */
   readonly loopBounds?: boolean;
   /** B1, the error variable (default true); without it each assertion is negated in place, which asks
@@ -103,7 +104,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const target = whole.program;
   if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn, options.onCounterexample);
   if (options.onCounterexample) {
-    const first = firstFailure(program, whole, fn, options.concreteBudgetMs ?? 5000);
+    const first = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
     if (first) options.onCounterexample(first);
   }
   const instrumented = instrument(target, fn, options);
@@ -112,7 +113,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const conditions: CexCondition[] = [];
   const dropped: { expression: string; reason: string }[] = [];
   for (const answer of result.preconditions) {
-    const found = (await failingInputIn(runner, result.parameters, answer.formula, F.FALSE, { budgetMs: 5000 }))?.failure ?? null;
+    const found = (await failingInputIn(runner, result.parameters, answer.formula, F.FALSE, { steps: CEX_FAILURE_STEPS }))?.failure ?? null;
     const replay = found ? replayOnOriginal(program, whole, fn, found) : null;
     if (!found || !replay) {
       dropped.push({ expression: answer.expression, reason: 'no input inside it fails an assertion of the original program' });
@@ -144,17 +145,18 @@ function replayOnOriginal(program: Program, whole: NondetParameters, fn: string,
  * program fails an assertion, replayed; null when none fails within the budget. A first pass cuts
  * runs short: inputs on which a loop never ends (common among samples) must not eat the budget
  * before the failing ones are reached; a second pass allows long runs. */
-function firstFailure(program: Program, whole: NondetParameters, fn: string, budgetMs: number): ConcreteCounterexample | null {
-  const stopAt = Date.now() + budgetMs;
+function firstFailure(program: Program, whole: NondetParameters, fn: string, budgetSteps: number): ConcreteCounterexample | null {
   const inputs = candidateInputs(whole.program.procedures.get(fn)!.params);
+  let earlierPasses = 0;
   for (const maxSteps of [1000, 20000]) {
     const runner = inputRunner(whole.program, fn, [], { maxSteps, seed: 5 });
     for (const input of inputs) {
-      if (Date.now() >= stopAt) return null;
+      if (earlierPasses + runner.steps >= budgetSteps) return null;
       const failure = runner.run(input).failure;
       const replay = failure ? replayOnOriginal(program, whole, fn, failure) : null;
       if (replay) return replay;
     }
+    earlierPasses += runner.steps;
   }
   return null;
 }

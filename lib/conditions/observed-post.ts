@@ -8,6 +8,7 @@
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { runProgram } from '../interp/index.js';
+import { OBSERVED_POST_MINIMISE_WORK, OBSERVED_POST_WORK, WorkBudget } from '../limits.js';
 import { candidateConjuncts, inductiveSubset, minimalConjuncts, unitTermsFor } from '../engine/houdini.js';
 import { affineHull } from '../engine/equalities.js';
 import { hullFacets } from '../engine/facets.js';
@@ -38,9 +39,8 @@ export async function observedPostcondition(
   target: number,
   variables: readonly string[],
   reached: readonly ReachedState[],
-  budgetMs: number,
+  deadline: number,
 ): Promise<ObservedPostcondition | null> {
-  const stopAt = Date.now() + budgetMs;
   const fn = prepared.function;
   const watched = new Set(prepared.unknownCutpoints);
   // Distinct states per cut-point, in the order first seen.
@@ -75,16 +75,17 @@ export async function observedPostcondition(
   const candidates = new Map(prepared.unknownCutpoints.map((c) => [c, candidatesAt(prepared.variables.get(c) ?? [], [...(along.get(c)?.values() ?? [])])] as const));
   const atExit = target === prepared.cut.proc.exit;
   const result = await inductiveSubset(prepared, candidates, {
-    budgetMs: Math.max(0, stopAt - Date.now()),
+    work: OBSERVED_POST_WORK,
+    ...(Number.isFinite(deadline) ? { deadline } : {}),
     ...(atExit ? { postcondition: candidatesAt(variables, [...targetStates.values()]) } : {}),
   });
   if (!result.provesSafety) return null;
   const kept = atExit ? result.post : (result.kept.get(target) ?? []);
   if (kept.length === 0) return null;
-  // Minimised with the time left (at least a little: unminimised answers are correct but unreadable).
-  const until = Math.max(stopAt, Date.now() + 2000);
-  const atoms = await minimalConjuncts(kept, until);
+  // Minimised with work of its own: unminimised answers are correct but unreadable.
+  const minimising = new WorkBudget(OBSERVED_POST_MINIMISE_WORK);
+  const atoms = await minimalConjuncts(kept, minimising);
   const invariants = new Map<number, Formula>();
-  for (const c of prepared.unknownCutpoints) invariants.set(c, F.and(...(await minimalConjuncts(result.kept.get(c) ?? [], until))));
+  for (const c of prepared.unknownCutpoints) invariants.set(c, F.and(...(await minimalConjuncts(result.kept.get(c) ?? [], minimising))));
   return { atoms, invariants };
 }

@@ -11,6 +11,7 @@ import { candidateInputs, inputRunner, type InputRun } from './points.js';
 import { conjunction } from './neighbours.js';
 import { observedPrecondition } from './observed.js';
 import { preconditionProblem } from './prepare.js';
+import { WorkBudget } from '../limits.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -38,7 +39,7 @@ const SHIFT = `void Shift(int x, int y) {
 
 test('the proposed precondition is proved by the checker and weakened to the boundary the failing inputs draw', async (t) => {
   const s = sampled(SHIFT, 'Shift');
-  const found = await observedPrecondition({ ...s, deadline: Date.now() + 60_000 }, s.passing);
+  const found = await observedPrecondition({ ...s, work: new WorkBudget(50_000_000), deadline: Date.now() + 600_000 }, s.passing);
   t.truthy(found);
   const relation = conjunction(found!.atoms);
   // The answer is the weakest one: x + y <= 8 (up to how it is written).

@@ -14,6 +14,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { normaliseInequality } from '../ir/simplify.js';
+import { WEAKER_FAILURE_STEPS, type WorkBudget } from '../limits.js';
 import { candidateConjuncts, inductiveSubset, unitDirections, unitTermsFor } from '../engine/houdini.js';
 import { affineHull } from '../engine/equalities.js';
 import type { PreparedAnalysis } from '../engine/prepare.js';
@@ -29,6 +30,9 @@ export interface ObservedSearch {
   readonly passing: readonly InputRun[];
   /** Known failing inputs; ones found here are added (they are witnesses for later searches too). */
   readonly failing: InputRun[];
+  /** The checker's work for the whole search (Houdini under each candidate precondition). */
+  readonly work: WorkBudget;
+  /** The user's deadline (Date.now()). */
   readonly deadline: number;
 }
 
@@ -38,6 +42,11 @@ export interface ObservedPrecondition {
 }
 
 const MAX_CUTS = 8;
+
+/** The search's work or the user's time is spent. */
+function spent(search: ObservedSearch): boolean {
+  return search.work.exhausted || Date.now() >= search.deadline;
+}
 const MAX_RELAXATIONS = 30;
 
 /** A precondition covering `seeds` (uncovered passing inputs), or null when the data do not give one. */
@@ -62,7 +71,7 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
   // Drop atoms the precondition does not need (bounds of the sampled box, mostly). Single-parameter
   // atoms are tried first, so that a relational atom (n - y >= 299) is kept over the box bound it
   // makes redundant (n >= 303): the relational one relaxes further.
-  for (let i = 0; i < atoms.length && Date.now() < search.deadline; ) {
+  for (let i = 0; i < atoms.length && !spent(search); ) {
     const weaker: readonly Linear[] = atoms.filter((_, j) => j !== i);
     const tried = await weakerIfProved(search, atoms, weaker);
     if (tried) {
@@ -75,11 +84,11 @@ export async function observedPrecondition(search: ObservedSearch, seeds: readon
   // Relax each remaining constant: e >= 0 to e + k >= 0, galloping (k doubles while the weaker
   // relation holds), then from the first failure a binary search (k halves, never doubles again:
   // doubling after a halving oscillated until MAX_RELAXATIONS).
-  for (let i = 0; i < atoms.length && Date.now() < search.deadline; i++) {
+  for (let i = 0; i < atoms.length && !spent(search); i++) {
     let step = 1n;
     let galloping = true;
     let relaxations = 0;
-    while (step >= 1n && relaxations++ < MAX_RELAXATIONS && Date.now() < search.deadline) {
+    while (step >= 1n && relaxations++ < MAX_RELAXATIONS && !spent(search)) {
       const weaker: readonly Linear[] = atoms.map((e, j) => (j === i ? L.addConstant(e, step) : e));
       const tried = await weakerIfProved(search, atoms, weaker);
       if (tried) {
@@ -153,8 +162,7 @@ function dedupe(atoms: readonly Linear[]): Linear[] {
 
 /** Invariants proving every assertion under the precondition `atoms`, from the runs inside it. */
 async function provedUnder(search: ObservedSearch, atoms: readonly Linear[], extra: readonly InputRun[] = []): Promise<ReadonlyMap<number, Formula> | null> {
-  const remaining = search.deadline - Date.now();
-  if (remaining <= 0) return null;
+  if (spent(search)) return null;
   const relation = conjunction(atoms);
   const { prepared } = search;
   const inside = [...search.passing, ...extra].filter((r) => F.evaluate(relation, (v) => r.input.get(v) ?? 0n));
@@ -169,7 +177,7 @@ async function provedUnder(search: ObservedSearch, atoms: readonly Linear[], ext
     candidates.set(c, [...(states.length > 0 ? inScope : []), ...candidateConjuncts(vars, states, affineHull(vars, states), { maxTerms: unitTermsFor(vars.length) })]);
   }
   const under = { ...prepared, precondition: F.and(prepared.precondition, relation) };
-  const result = await inductiveSubset(under, candidates, { budgetMs: Math.min(8000, remaining) });
+  const result = await inductiveSubset(under, candidates, { work: search.work, deadline: search.deadline });
   if (!result.provesSafety) return null;
   // Every cut-point gets its invariant (true where no candidate survived), as the checker expects.
   return new Map(prepared.unknownCutpoints.map((c) => [c, result.facts.get(c) ?? F.TRUE]));
@@ -180,7 +188,7 @@ async function weakerIfProved(search: ObservedSearch, current: readonly Linear[]
   const region = conjunction(weaker);
   const holds = (s: State): boolean => F.evaluate(region, (v) => s.get(v) ?? 0n);
   if (search.failing.some((f) => holds(f.input))) return null;
-  const found = await failingInputIn(search.runner, search.params, region, conjunction(current), { budgetMs: 300 });
+  const found = await failingInputIn(search.runner, search.params, region, conjunction(current), { steps: WEAKER_FAILURE_STEPS });
   if (found) {
     search.failing.unshift(found);
     return null;

@@ -3,6 +3,7 @@
 //   or passing (no tried run failed), with the states their runs reached at the cut-points;
 // - failing inputs inside a region (a neighbour of a precondition minus the precondition);
 // - reachable states at a cut-point (for postconditions), each with the run that reaches it.
+import { POINT_QUERY_WORK, REGION_FAILURE_STEPS } from '../limits.js';
 import type { Program } from '../ir/cfg.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -31,6 +32,8 @@ export interface InputRunner {
   /** Runs the input (memoised): the default nondet stream first, then a few random ones. */
   run(input: State): InputRun;
   readonly runs: number;
+  /** Interpreter steps of all runs so far (the searches' budgets count them). */
+  readonly steps: number;
 }
 
 export function inputRunner(program: Program, fn: string, watched: readonly number[], options: { streams?: number; maxSteps?: number; seed?: number } = {}): InputRunner {
@@ -40,9 +43,13 @@ export function inputRunner(program: Program, fn: string, watched: readonly numb
   const next = mulberry32(options.seed ?? 2008);
   const watchedSet = new Set(watched);
   let runs = 0;
+  let steps = 0;
   return {
     get runs() {
       return runs;
+    },
+    get steps() {
+      return steps;
     },
     run(input: State): InputRun {
       const key = stateKey(input);
@@ -56,6 +63,7 @@ export function inputRunner(program: Program, fn: string, watched: readonly numb
         runs++;
         const nondet = k === 0 ? [] : nondetStream(next, 128);
         const result = runProgram(program, { entry: fn, inputs: input, nondet, nondetDefault: 0n, maxSteps, watch: { locations: watchedSet, firstAndLast: 5 } });
+        steps += result.steps;
         // A failure is reported and replayed with its trace: the rare failing run is run again traced.
         if (result.outcome.kind === 'assertion-failed') failure = runProgram(program, { entry: fn, inputs: input, nondet, nondetDefault: 0n, maxSteps, recordTrace: true });
         else {
@@ -121,28 +129,30 @@ export function candidateInputs(params: readonly string[], options: { radius?: n
 
 /**
  * A failing input in `region ∧ ¬excluded`, or null: small grid points first, then points z3 finds in
- * growing boxes (blocking each one tried), each classified by the interpreter.
+ * growing boxes (blocking each one tried), each classified by the interpreter; within `steps` of the
+ * runner's interpreter steps (memoised inputs cost none) and z3 work per point.
  */
 export async function failingInputIn(
   runner: InputRunner,
   params: readonly string[],
   region: Formula,
   excluded: Formula,
-  options: { budgetMs?: number } = {},
+  options: { steps?: number } = {},
 ): Promise<InputRun | null> {
-  const stopAt = Date.now() + (options.budgetMs ?? 3000);
+  const stopAt = runner.steps + (options.steps ?? REGION_FAILURE_STEPS);
+  const spent = (): boolean => runner.steps >= stopAt;
   const inside = F.and(region, F.not(excluded));
   const holds = (s: State): boolean => F.evaluate(inside, (v) => s.get(v) ?? 0n);
   for (const input of candidateInputs(params)) {
-    if (Date.now() >= stopAt) break;
+    if (spent()) break;
     if (!holds(input)) continue;
     const run = runner.run(input);
     if (run.failure) return run;
   }
   for (const radius of [50n, 1000n]) {
     let query = F.and(inside, ...params.flatMap((p) => [F.compare(L.variable(p), '<=', L.constant(radius)), F.compare(L.variable(p), '>=', L.constant(-radius))]));
-    for (let tries = 0; tries < 12 && Date.now() < stopAt; tries++) {
-      const sat = await isSatisfiable(query, { timeoutMs: 2000 });
+    for (let tries = 0; tries < 12 && !spent(); tries++) {
+      const sat = await isSatisfiable(query, { work: POINT_QUERY_WORK });
       if (sat.status !== 'sat' || !sat.model) break;
       const input: State = new Map(params.map((p) => [p, sat.model!.get(p) ?? 0n] as [string, bigint]));
       const run = runner.run(input);

@@ -50,20 +50,23 @@ export class SearchContext {
       .map((s) => ({ ...s, widths: { ...s.widths, constant: Math.max(s.widths.constant, constantBits) } }));
   }
 
-  /** End of the current part of the search (never later than `deadline`). */
+  /** Solver queries after which the current part of the search ends. */
   private windowEnd = Infinity;
 
-  /** Gives the next part of the search at most `ms` (within the whole search's deadline). */
-  limitNextPart(ms: number): void {
-    this.windowEnd = Date.now() + ms;
+  /** Gives the next part of the search at most `queries` solver queries (within the whole search's
+   * deadline): a count of work, so that a part ends at the same point on an idle or a busy machine. */
+  limitNextPart(queries: number): void {
+    this.windowEnd = this.queries.length + queries;
   }
 
+  /** The current part's queries, or the whole search's time, are spent. */
   get timedOut(): boolean {
-    return this.remaining() <= 0;
+    return this.queries.length >= this.windowEnd || this.deadlinePassed;
   }
 
+  /** Milliseconds left before the user's deadline. */
   remaining(): number {
-    return Math.min(this.deadline, this.windowEnd) - Date.now();
+    return this.deadline - Date.now();
   }
 
   /** The whole search's time is spent (not just the current part's). */
@@ -88,7 +91,7 @@ export class SearchContext {
     const result = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
       precondition: F.and(prepared.precondition, conditions.precondition ?? F.TRUE),
       ...(conditions.postcondition ? { postcondition: conditions.postcondition } : {}),
-      timeoutMs: Math.max(1000, Math.min(30_000, this.remaining())),
+      deadline: this.deadline,
     });
     return result.valid;
   }

@@ -6,6 +6,7 @@
 // on a real run). The answer is certified by the independent checker, and every
 // neighbour (shifts and rotations `e_j - e_l >= 0`) gets a reachable state that violates it,
 // reproduced by re-running the program, as evidence that nothing stronger nearby holds.
+import { SIDE_QUERY_WORK } from '../limits.js';
 import { guardPostcondition } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -27,10 +28,8 @@ import { observedPostcondition } from './observed-post.js';
 import { SearchContext, type ConditionOptions } from './search.js';
 import type { ConditionAnswer, NeighbourEvidence, SpResult } from './types.js';
 
-/** Time for the data-driven first try. */
-const OBSERVED_BUDGET_MS = 30_000;
-/** Time for the template search to strengthen the data-driven answer. */
-const STRENGTHEN_MS = 10_000;
+/** Solver queries for the template search to strengthen the data-driven answer. */
+const STRENGTHEN_QUERIES = 10;
 
 export interface SpOptions extends ConditionOptions {
   /** Source line of a cut-point (a loop) instead of the exit. */
@@ -51,7 +50,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   const fn = prepared.function;
   const variables = problem.targetVariables;
   const base = { function: fn, line: problem.targetLine, at: (target === prepared.cut.proc.exit ? 'exit' : 'cutpoint') as 'exit' | 'cutpoint', variables };
-  const reached = reachableStates(prepared.preparedProgram, fn, target, variables, { deadline: Date.now() + ctx.remaining() });
+  const reached = reachableStates(prepared.preparedProgram, fn, target, variables, { deadline: ctx.deadline });
   if (reached.length === 0) {
     return { ...base, postcondition: null, reason: 'no concrete run reached the target (the postcondition may be false, or runs need other inputs)', stats: ctx.stats(0) };
   }
@@ -75,8 +74,8 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   let found: { atoms: readonly Linear[]; invariants: ReadonlyMap<number, Formula>; relation: Formula } | null = null;
   // First the postcondition the reached states propose, proved by Houdini (observed-post.ts). Unless
   // it is locally strongest already, the template search below then only looks for conjuncts to add
-  // to it (speedometer's d <= s + 5*t is not a unit direction), within STRENGTHEN_MS.
-  const observed = await observedPostcondition(prepared, target, variables, reached, Math.min(OBSERVED_BUDGET_MS, ctx.remaining() / 3));
+  // to it (speedometer's d <= s + 5*t is not a unit direction), within STRENGTHEN_QUERIES.
+  const observed = await observedPostcondition(prepared, target, variables, reached, ctx.deadline);
   if (observed) {
     const relation = F.and(...observed.atoms);
     if (await certify(ctx, observed.invariants, relation, atExit)) {
@@ -103,7 +102,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
     ...(targetFacts ? [{ step, facts: known, targetFacts }] : []),
     ...(found ? [] : [...(hull.size > 0 ? [{ step, facts: hull }] : []), { step, facts: none }]),
   ]);
-  if (found) ctx.limitNextPart(STRENGTHEN_MS);
+  if (found) ctx.limitNextPart(STRENGTHEN_QUERIES);
   const states = reached.map((r) => r.state);
   search: for (const attempt of attempts) {
     for (let n = attempt.targetFacts ? 1 : 2; n <= (found ? 2 : (ctx.options.maxConjuncts ?? 4)); n++) {
@@ -163,7 +162,7 @@ async function report(
     const expression = F.toC(nb.formula);
     // Most neighbours of dependent conjuncts restate the postcondition; exact rational arithmetic
     // shows that without a z3 call.
-    if (equivalentOverRationals(nb.formula, relation) || (await equivalent(nb.formula, relation, { timeoutMs: 5000 })).status === 'valid') {
+    if (equivalentOverRationals(nb.formula, relation) || (await equivalent(nb.formula, relation, { work: SIDE_QUERY_WORK })).status === 'valid') {
       evidence.push({ expression, move: nb.move, replayed: false, note: 'equivalent to the postcondition (its conjuncts are not independent)' });
       continue;
     }
@@ -216,7 +215,7 @@ async function statesBeyond(relation: Formula, reached: readonly State[], variab
     const seen = reached.map((s) => s.get(v) ?? 0n);
     const [lo, hi] = [seen.reduce((a, b) => (b < a ? b : a)), seen.reduce((a, b) => (b > a ? b : a))];
     for (const beyond of [F.compare(L.variable(v), '<', L.constant(lo)), F.compare(L.variable(v), '>', L.constant(hi))]) {
-      const sat = await isSatisfiable(F.and(relation, beyond), { timeoutMs: 2000 });
+      const sat = await isSatisfiable(F.and(relation, beyond), { work: SIDE_QUERY_WORK });
       if (sat.status === 'sat' && sat.model) out.push(new Map(variables.map((w) => [w, sat.model!.get(w) ?? 0n] as [string, bigint])));
     }
   }

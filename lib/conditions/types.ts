@@ -50,8 +50,8 @@ export type ConditionEvent =
 export interface IncompleteSearch {
   /** Sampled inputs the search wanted covered (wp: safe ones; cex: failing ones) outside every answer. */
   readonly uncoveredInputs: number;
-  /** Time the last search had: as long as the first answer took, at least FURTHER_ANSWER_MIN_MS. */
-  readonly budgetMs: number;
+  /** Solver queries the last search had: as many as the first answer took, at least FURTHER_ANSWER_MIN_QUERIES. */
+  readonly budgetQueries: number;
 }
 
 export interface WpResult {

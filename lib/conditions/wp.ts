@@ -11,6 +11,7 @@
 // Several answers (footnote 1): each further one must cover a passing input outside the earlier ones.
 // Every answer is certified by the independent checker, and each neighbour gets a failing input,
 // replayed on the original program, as evidence that the answer is locally weakest.
+import { SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget } from '../limits.js';
 import { guardPreconditions } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -72,9 +73,9 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   const runner = inputRunner(problem.prepared.preparedProgram, fn, problem.prepared.unknownCutpoints);
   const passing: InputRun[] = [];
   const failing: InputRun[] = [];
-  const sampleUntil = Date.now() + Math.min(4000, ctx.remaining() / 10);
+  // Sampling is bounded by interpreter steps (work: the same inputs on any machine) and the deadline.
   for (const input of candidateInputs(params)) {
-    if (Date.now() >= sampleUntil) break;
+    if (runner.steps >= WP_SAMPLE_STEPS || ctx.deadlinePassed) break;
     const run = runner.run(input);
     (run.failure ? failing : passing).push(run);
   }
@@ -93,24 +94,25 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   }
   // An answer that a later one contains is dropped and does not count: binary search can stop at a
   // small region first (j <= -48) and reach the larger one (j <= 0) from another uncovered input.
-  // Each further answer may take as long as the first did, and at least FURTHER_ANSWER_MIN_MS: a
+  // Each further answer may take as many solver queries as the first did, and at least
+  // FURTHER_ANSWER_MIN_QUERIES (a count, so the same answers come on any machine): a
   // passing input left outside every answer may lie in no conjunctive precondition within the
   // templates (Bug1's y == 3, n == 202, whose failing set is not linear), and the search for one
   // would otherwise run to the timeout after the answer is known.
-  let firstAnswerMs = 0;
+  let firstAnswerQueries = 0;
   let incomplete: IncompleteSearch | undefined;
   for (let k = 0, tries = 0; k < (options.maxAnswers ?? 3) && tries < 2 * (options.maxAnswers ?? 3); k++, tries++) {
     const uncovered = passing.filter((r) => !r.blockedEarly && (r.returned || options.coverCutOffRuns !== false)).map((r) => r.input).filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
     if (uncovered.length === 0) break;
-    const budget = Math.max(FURTHER_ANSWER_MIN_MS, firstAnswerMs);
+    const budget = Math.max(FURTHER_ANSWER_MIN_QUERIES, firstAnswerQueries);
     if (answers.length > 0) ctx.limitNextPart(budget);
     const found = strategy === 'binary' ? await search.binary(uncovered) : await search.neighbourhood(uncovered);
     if (!found) {
       if (answers.length === 0) reason = ctx.timedOut ? 'timeout before a precondition was found' : 'no precondition within the templates covers a passing input';
-      else if (ctx.timedOut) incomplete = { uncoveredInputs: uncovered.length, budgetMs: budget };
+      else if (ctx.timedOut) incomplete = { uncoveredInputs: uncovered.length, budgetQueries: budget };
       break;
     }
-    if (answers.length === 0) firstAnswerMs = Date.now() - ctx.started;
+    if (answers.length === 0) firstAnswerQueries = ctx.queries.length;
     const answer = await search.report(found);
     for (let i = answers.length - 1; i >= 0; i--) {
       if (await containedIn(ctx, answers[i]!.formula, answer.formula)) {
@@ -136,18 +138,15 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
  * and at the exit.
  */
 async function containedIn(ctx: SearchContext, narrower: Formula, wider: Formula): Promise<boolean> {
-  if ((await implies(narrower, wider, { timeoutMs: 5000 })).status === 'valid') return true;
+  if ((await implies(narrower, wider, { work: SIDE_QUERY_WORK })).status === 'valid') return true;
   const { unknownCutpoints, cut } = ctx.problem.prepared;
   // Not at the entry: an invariant there would replace the precondition.
   const nowhere = new Map(unknownCutpoints.filter((c) => c !== cut.proc.entry).map((c) => [c, F.FALSE] as const));
   return ctx.certify(nowhere, { precondition: F.and(narrower, F.not(wider)), postcondition: F.FALSE });
 }
 
-/** Least time each answer after the first may take. */
-export const FURTHER_ANSWER_MIN_MS = 20_000;
-
-/** Time for the data-driven first try of each neighbourhood search. */
-const OBSERVED_BUDGET_MS = 60_000;
+/** Least number of solver queries each answer after the first may take. */
+export const FURTHER_ANSWER_MIN_QUERIES = 20;
 
 class WpSearch {
   private readonly maxConjuncts: number;
@@ -197,7 +196,7 @@ class WpSearch {
     const seeds = this.passing.filter((r) => uncovered.includes(r.input));
     const observed = await observedPrecondition({
       prepared: this.ctx.problem.prepared, runner: this.runner, params: this.params, passing: this.passing, failing: this.failing,
-      deadline: Date.now() + Math.min(OBSERVED_BUDGET_MS, this.ctx.remaining() / 3),
+      work: new WorkBudget(OBSERVED_PRE_TOTAL_WORK), deadline: this.ctx.deadline,
     }, seeds);
     if (observed && (await this.everyShiftFails(observed.atoms)) && (await this.ctx.certify(observed.invariants, { precondition: conjunction(observed.atoms) }))) {
       return { atoms: observed.atoms, invariants: observed.invariants, attempt: this.attempts[0]! };
@@ -221,7 +220,7 @@ class WpSearch {
           // Look for failing inputs in its shifted neighbours; they become witnesses for (c).
           let learned = 0;
           for (const nb of neighbours(plain.atoms, 1).slice(0, n)) {
-            const run = await failingInputIn(this.runner, this.params, nb.formula, plain.relation, { budgetMs: 2000 });
+            const run = await failingInputIn(this.runner, this.params, nb.formula, plain.relation, { steps: NEIGHBOUR_FAILURE_STEPS });
             if (run && !this.failing.includes(run)) {
               this.failing.unshift(run);
               this.learned.add(run);
@@ -247,7 +246,7 @@ class WpSearch {
       const shifted = conjunction(atoms.map((a, i) => (i === j ? L.addConstant(e, 1n) : a)));
       const inside = F.and(shifted, F.not(relation));
       if (this.failing.some((r) => F.evaluate(inside, (v) => r.input.get(v) ?? 0n))) continue;
-      const run = await failingInputIn(this.runner, this.params, shifted, relation, { budgetMs: 1000 });
+      const run = await failingInputIn(this.runner, this.params, shifted, relation, { steps: SLAB_FAILURE_STEPS });
       if (!run) return false;
       this.failing.unshift(run);
     }
@@ -355,11 +354,11 @@ class WpSearch {
       const inside = F.and(nb.formula, F.not(relation));
       // A known failing input in the neighbour beyond the precondition also shows the two differ.
       const known = this.failing.find((r) => F.evaluate(inside, (v) => r.input.get(v) ?? 0n));
-      if (!known && (equivalentOverRationals(nb.formula, relation) || (await equivalent(nb.formula, relation, { timeoutMs: 5000 })).status === 'valid')) {
+      if (!known && (equivalentOverRationals(nb.formula, relation) || (await equivalent(nb.formula, relation, { work: SIDE_QUERY_WORK })).status === 'valid')) {
         evidence.push({ expression, move: nb.move, replayed: false, note: 'equivalent to the precondition (its conjuncts are not independent)' });
         continue;
       }
-      const run = known ?? (await failingInputIn(this.runner, this.params, nb.formula, relation, { budgetMs: 3000 }));
+      const run = known ?? (await failingInputIn(this.runner, this.params, nb.formula, relation, { steps: REGION_FAILURE_STEPS }));
       const replay = run?.failure ? replayed(this.ctx.program, this.ctx.problem.prepared.function, run.failure) : null;
       if (run && replay) {
         evidence.push({ expression, move: nb.move, input: run.input, nondet: replay.nondet, line: replay.line, replayed: true });

@@ -23,8 +23,8 @@ export interface ExploreOptions {
   /** Most interpreter steps over all runs: with maxRuns the deterministic bound on the work (the
    * same states on a busy machine as on an idle one). */
   readonly maxTotalSteps?: number;
-  /** A safety net only; the step and run bounds should stop the exploration first. */
-  readonly budgetMs?: number;
+  /** The user's deadline (Date.now()), if any; the step and run bounds are what limit the work. */
+  readonly deadline?: number;
   /** Steps per run (a run past it is kept, not expanded). */
   readonly maxSteps?: number;
 }
@@ -33,12 +33,12 @@ export interface ExploreOptions {
  * thousands of traced runs are not kept in memory together). */
 export function* exploreRuns(program: Program, fn: string, options: ExploreOptions = {}): Generator<RunResult> {
   const maxRuns = options.maxRuns ?? 2000;
-  const stopAt = Date.now() + (options.budgetMs ?? 10_000);
+  const deadline = options.deadline ?? Infinity;
   const maxTotalSteps = options.maxTotalSteps ?? 1_000_000;
   let steps = 0;
   const queue: (readonly bigint[])[] = [[]];
   const expanded = new Set<string>();
-  for (let head = 0; head < queue.length && head < maxRuns && steps < maxTotalSteps && Date.now() < stopAt; head++) {
+  for (let head = 0; head < queue.length && head < maxRuns && steps < maxTotalSteps && Date.now() < deadline; head++) {
     const result = runProgram(program, {
       entry: fn,
       nondet: queue[head]!,

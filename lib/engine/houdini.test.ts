@@ -3,6 +3,7 @@
 import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import * as F from '../ir/formula.js';
+import { WorkBudget } from '../limits.js';
 import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkInvariants } from '../check/certificate.js';
@@ -53,7 +54,7 @@ test('the inductive subset drops what a step of the program breaks and keeps wha
     const k = L.constant(BigInt(bound!));
     return F.compare(v, op as '>=' | '<=' | '==', k);
   });
-  const result = await inductiveSubset(prepared, new Map([[header!, atoms]]), { budgetMs: 60_000 });
+  const result = await inductiveSubset(prepared, new Map([[header!, atoms]]), { work: 50_000_000 });
   const kept = conjuncts(result.kept.get(header!) ?? []);
   t.true(kept.includes('x <= 10') && kept.includes('x >= 0') && kept.includes('y == 0'), kept.join(', '));
   t.false(kept.includes('x <= 3'), 'x <= 3 is broken by the fourth iteration');
@@ -130,7 +131,7 @@ test('minimising drops exactly the conjuncts the others imply', async (t) => {
   const x = L.variable('x');
   const y = L.variable('y');
   const atoms = [F.compare(x, '>=', L.constant(0)), F.compare(y, '>=', L.constant(2)), F.compare(L.add(x, y), '>=', L.constant(1)), F.compare(L.sub(y, x), '<=', L.constant(7)), F.compare(x, '<=', L.constant(3))];
-  const minimal = await minimalConjuncts(atoms, Date.now() + 60_000);
+  const minimal = await minimalConjuncts(atoms, new WorkBudget(50_000_000));
   // x + y >= 1 follows from x >= 0 and y >= 2; nothing else follows from the rest.
   t.deepEqual(minimal.map((f) => F.toC(f)).sort(), [0, 1, 3, 4].map((i) => F.toC(atoms[i]!)).sort());
   t.is((await equivalent(F.and(...atoms), F.and(...minimal))).status, 'valid');
@@ -153,7 +154,7 @@ test('a state judged against candidates an earlier obligation of its round remov
   const prepared = prepareAnalysis(parseProgram(SAME_ROUND, 'down.c'), undefined, 'headers');
   const [header] = prepared.unknownCutpoints;
   const candidates = [F.geqZero(L.addConstant(L.variable('y'), -1n)), F.geqZero(L.variable('x'))];
-  const result = await inductiveSubset(prepared, new Map([[header!, candidates]]), { budgetMs: 60_000 });
+  const result = await inductiveSubset(prepared, new Map([[header!, candidates]]), { work: 50_000_000 });
   t.deepEqual(conjuncts(result.kept.get(header!) ?? []), ['x >= 0']);
   t.true(result.provesSafety);
 });

@@ -20,6 +20,7 @@ import type { HoudiniReport } from './types.js';
 import type { State } from './samples.js';
 import { affineHull } from './equalities.js';
 import { impliedOverRationals } from '../check/rational-implication.js';
+import { HOUDINI_CHECK_WORK, HOUDINI_WORK, MINIMISE_CHECK_WORK, WorkBudget } from '../limits.js';
 
 export interface HoudiniResult {
   /** The inductive conjunction at each cut-point (cut-points with none left are absent). */
@@ -36,8 +37,11 @@ export interface HoudiniResult {
 }
 
 export interface HoudiniOptions {
-  /** Stop (keeping nothing) once this time is spent. */
-  readonly budgetMs?: number;
+  /** The checker's work for all rounds, in z3's resource units (default HOUDINI_WORK); once it is
+   * spent, nothing is kept. Work, not time: the same candidates survive on an idle or a busy machine. */
+  readonly work?: number | WorkBudget;
+  /** The user's deadline (Date.now()), if any: past it, nothing is kept. */
+  readonly deadline?: number;
   readonly maxRounds?: number;
   /** Candidate conjuncts of a postcondition at the exit, filtered like the invariants: a refuted exit
    * obligation drops those its failing state violates (sp's data-driven first try). */
@@ -139,7 +143,8 @@ export function negated(f: Formula): Formula {
 /** The largest subset of `candidates` (per cut-point) that the checker proves inductive. */
 export async function inductiveSubset(prepared: PreparedAnalysis, candidates: ReadonlyMap<number, readonly Formula[]>, options: HoudiniOptions = {}): Promise<HoudiniResult> {
   const started = Date.now();
-  const deadline = started + (options.budgetMs ?? 2000);
+  const budget = options.work instanceof WorkBudget ? options.work : new WorkBudget(options.work ?? HOUDINI_WORK);
+  const deadline = options.deadline ?? Infinity;
   const maxRounds = options.maxRounds ?? 25;
   // The postcondition's candidates live beside the cut-points' under a key no location has.
   const EXIT = -1;
@@ -147,13 +152,13 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
   if (options.postcondition) current.set(EXIT, [...options.postcondition]);
   const none = (rounds: number): HoudiniResult => ({ facts: new Map(), kept: new Map(), post: [], provesSafety: false, rounds, millis: Date.now() - started });
   for (let round = 1; round <= maxRounds; round++) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return none(round - 1);
+    if (budget.exhausted || Date.now() >= deadline) return none(round - 1);
     const invariants = new Map<number, Formula>(prepared.unknownCutpoints.map((c) => [c, F.and(...(current.get(c) ?? []))]));
     const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
       precondition: prepared.precondition,
       ...(options.postcondition ? { postcondition: F.and(...current.get(EXIT)!) } : {}),
-      timeoutMs: Math.max(50, Math.min(1000, remaining)),
+      workPerCheck: HOUDINI_CHECK_WORK,
+      work: budget,
       deadline,
     });
     const result = (provesSafety: boolean): HoudiniResult => {
@@ -208,18 +213,17 @@ export async function proveByObservedBounds(prepared: PreparedAnalysis, candidat
   // threads (which the final check needs anyway).
   await checkerWarm();
   const started = Date.now();
-  const budgetMs = options.budgetMs ?? 2000;
   const subset = await inductiveSubset(prepared, candidates, options);
   // Minimising gets its own share: without it the invariants are correct but hard to read.
-  const minimiseUntil = Date.now() + budgetMs / 2;
+  const minimising = new WorkBudget((options.work instanceof WorkBudget ? options.work.limit : options.work ?? HOUDINI_WORK) / 2);
   const count = (m: ReadonlyMap<number, readonly Formula[]>): number => [...m.values()].reduce((n, l) => n + l.length, 0);
   const report = (proved: boolean, rounds: number): HoudiniReport => ({ candidates: count(candidates), kept: count(subset.kept), rounds, proved, millis: Date.now() - started });
   if (!subset.provesSafety) return { report: report(false, subset.rounds) };
   const invariants = new Map<number, Formula>();
-  for (const c of prepared.unknownCutpoints) invariants.set(c, F.and(...(await minimalConjuncts(subset.kept.get(c) ?? [], minimiseUntil))));
+  for (const c of prepared.unknownCutpoints) invariants.set(c, F.and(...(await minimalConjuncts(subset.kept.get(c) ?? [], minimising))));
   const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
     precondition: prepared.precondition,
-    timeoutMs: Math.max(1000, budgetMs),
+    ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
   });
   return check.valid ? { invariants, report: report(true, subset.rounds + 1) } : { report: report(false, subset.rounds + 1) };
 }
@@ -227,19 +231,25 @@ export async function proveByObservedBounds(prepared: PreparedAnalysis, candidat
 /**
  * The same conjunction, shorter: equalities substituted into the other conjuncts, then each conjunct
  * the others imply dropped (last ones first, so equalities and single-variable bounds stay), while
- * time is left until `until`.
+ * the checker's `work` lasts (only implications between split candidates need it).
  */
-export async function minimalConjuncts(conjuncts: readonly Formula[], until: number): Promise<Formula[]> {
+export async function minimalConjuncts(conjuncts: readonly Formula[], work: WorkBudget): Promise<Formula[]> {
   const plain = conjuncts.every((f) => f.kind === 'atom');
   // Split candidates (part → c) are kept as implications: the DNF of their conjunction is a
   // disjunction of cubes, not one cube to take atoms from. Those the unconditional conjuncts or
   // their own part already state go first, without a solver call.
   const atoms = plain ? F.dnf(simplifyInvariant(F.and(...substituteEqualities(conjuncts))))[0] ?? [] : withoutRestatedSplits(conjuncts);
-  for (let i = atoms.length - 1; i >= 0 && Date.now() < until; i--) {
+  for (let i = atoms.length - 1; i >= 0 && !work.exhausted; i--) {
     const others = atoms.filter((_, j) => j !== i);
     // Plain atoms are decided by an exact rational Farkas certificate, without z3: an implication
     // only the integers make (rare among octagonal bounds and hull equalities) keeps its conjunct.
-    const implied = plain ? impliedOverRationals(others, atoms[i]!) : (await implies(F.and(...others), atoms[i]!, { timeoutMs: 200 })).status === 'valid';
+    let implied: boolean;
+    if (plain) implied = impliedOverRationals(others, atoms[i]!);
+    else {
+      const outcome = await implies(F.and(...others), atoms[i]!, { work: work.next(MINIMISE_CHECK_WORK) });
+      work.charge(outcome.work ?? 0);
+      implied = outcome.status === 'valid';
+    }
     if (implied) atoms.splice(i, 1);
   }
   return plain ? atoms : groupedSplits(atoms);

@@ -70,8 +70,8 @@ export interface AttemptInfo {
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 60_000;
-/** Time for the Houdini fast path (it only pays off when it is quick). */
-const HOUDINI_BUDGET_MS = 3000;
+/** A first step with more clauses than this is expensive (seconds of SAT at least): Houdini first. */
+const LARGE_STEP_CLAUSES = 150_000;
 /** Template constants wider than this (bits) make the first template step expensive: Houdini first. */
 const WIDE_CONSTANT_BITS = 24;
 
@@ -179,19 +179,20 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     && (!options.selectAttempt || options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
   const tryObservedBounds = async (): Promise<VerifyResult | null> => {
     houdiniPending = false;
-    const budgetMs = Number.isFinite(deadline) ? Math.min(HOUDINI_BUDGET_MS, (deadline - Date.now()) / 4) : HOUDINI_BUDGET_MS;
-    if (budgetMs < 100) return null;
+    if (Date.now() >= deadline) return null;
+    // Its budget is z3 work (HOUDINI_WORK, lib/limits.ts), so it proves the same programs at any load.
+    const limits = Number.isFinite(deadline) ? { deadline } : {};
     options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
     const plain = candidatesFromSamples(prepared, samples, hull);
-    let proof = await proveByObservedBounds(prepared, plain, { budgetMs });
+    let proof = await proveByObservedBounds(prepared, plain, limits);
     // Not proved with conjunctions: once more with candidates split by the program's branch
     // conditions, which state the disjunctive invariants of loops with phases.
     const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
-    if (split) proof = await proveByObservedBounds(prepared, split, { budgetMs });
+    if (split) proof = await proveByObservedBounds(prepared, split, limits);
     houdini = proof.report;
     if (proof.invariants) return guarded(program, prepared, proof.invariants, { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
     // Last, at the loop headers, and for a function that takes remainders with ghost quotients.
-    const atHeaders = await proveAtHeaders(program, prepared.function, strategy, budgetMs);
+    const atHeaders = await proveAtHeaders(program, prepared.function, strategy, deadline);
     if (!atHeaders) return null;
     houdini = atHeaders.report;
     const cut = { cutset: 'headers' as const, cutpoints: atHeaders.prepared.cut.cutpoints.length, verificationConditions: atHeaders.prepared.vcs.length };
@@ -253,8 +254,18 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const encodeMillis = Date.now() - encodeStart;
     options.onProgress?.({ kind: 'step-encoded', index, variables: encoded.stats.vars, clauses: encoded.stats.clauses });
     options.onCnf?.(index, encoded.cnf);
+    // A large first step waits for the cheap certifiable check (its size, not its time, decides:
+    // the same order on any machine).
+    if (houdiniPending && encoded.stats.clauses > LARGE_STEP_CLAUSES) {
+      const proved = await tryObservedBounds();
+      if (proved) return proved;
+    }
+    // No step may take the whole --timeout while other attempts remain: each gets at most half of
+    // the time left, the last one all of it.
     const stepLimit = step.timeoutMs ?? options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
-    const sat = await backend.solve(encoded.cnf, { timeoutMs: Math.max(1, Math.min(stepLimit, deadline - Date.now())) });
+    const last = index === attempts.length - 1 && !houdiniPending;
+    const left = deadline - Date.now();
+    const sat = await backend.solve(encoded.cnf, { timeoutMs: Math.max(1, Math.min(stepLimit, last ? left : left / 2)) });
     const stepStats: StepStats = {
       template,
       disjuncts: step.shape.disjuncts,
@@ -287,7 +298,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     options.onProgress?.({ kind: 'checking' });
     const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
       precondition: prepared.precondition,
-      timeoutMs: Math.max(1000, Math.min(60_000, deadline - Date.now())),
+      deadline,
     });
     const reports = reportInvariants(prepared, invariants);
     if (!check.valid) {
@@ -404,7 +415,7 @@ function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<numbe
  * ghosts never affect the original variables) and are reported with each ghost written as the C
  * division it stands for. Null at once when there is nothing new to try (headers already, no ghosts).
  */
-async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStrategy, budgetMs: number): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
+async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStrategy, deadline: number): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
   const ghosted = withRemainderGhosts(program, fn) ?? { program, ghosts: [] };
   if (ghosted.ghosts.length === 0 && strategy === 'headers') return null;
   let prepared: PreparedAnalysis;
@@ -417,14 +428,14 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
   const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
   prepared = { ...prepared, variables: withGhosts };
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline: Date.now() + budgetMs });
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline });
   if (samples.failure) return null;
   const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));
   for (const [c, list] of candidates) {
     const vars = prepared.variables.get(c) ?? [];
     for (const g of ghosted.ghosts) if (vars.includes(g.variable) && vars.includes(g.ghost)) list.push(ghostDefinition(g));
   }
-  const proof = await proveByObservedBounds(prepared, candidates, { budgetMs });
+  const proof = await proveByObservedBounds(prepared, candidates, Number.isFinite(deadline) ? { deadline } : {});
   if (!proof.invariants) return null;
   return { invariants: reportInvariants(prepared, proof.invariants, ghostNames(ghosted.ghosts)), report: proof.report, prepared };
 }

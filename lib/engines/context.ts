@@ -1,5 +1,7 @@
 // Per-run bookkeeping shared by the engines: the deadline and abort signal, statistics, and integer
 // satisfiability / entailment through z3 (with cheap syntactic shortcuts first).
+import type { CheckLimits } from '../check/lia-solver.js';
+import { ENGINE_QUERY_WORK } from '../limits.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { isSatisfiable } from '../check/lia.js';
@@ -31,8 +33,9 @@ export class EngineContext {
     if (this.stats.nodes > this.maxNodes) throw new SearchStopped(`node limit (${this.maxNodes}) reached`);
   }
 
-  remainingMs(cap = 30_000): number {
-    return Math.max(1, Math.min(cap, this.deadline - Date.now()));
+  /** Limits of one z3 query: its work (the same on any machine) and the user's deadline. */
+  queryLimits(): CheckLimits {
+    return { work: ENGINE_QUERY_WORK, ...(Number.isFinite(this.deadline) ? { timeoutMs: Math.max(1, this.deadline - Date.now()) } : {}) };
   }
 
   /** Satisfiable over the integers; 'unknown' answers are passed on to the caller to decide soundly. */
@@ -41,7 +44,7 @@ export class EngineContext {
     if (f.kind === 'true') return 'sat';
     this.checkBudget();
     this.stats.solverCalls++;
-    return (await isSatisfiable(f, { timeoutMs: this.remainingMs(10_000) })).status;
+    return (await isSatisfiable(f, this.queryLimits())).status;
   }
 
   /**

@@ -24,6 +24,7 @@
 // assume-guarantee obligations of the certificate checker (lib/check, `summaries`), which re-proves
 // the result: each kept cube becomes a summary pair (pre ⇒ ¬post'), the cut-point labels invariants.
 // "unsafe" needs the whole interprocedural path solved over the integers and replayed.
+import type { CheckLimits } from '../check/lia-solver.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
@@ -469,7 +470,7 @@ class InterSearch {
     const check = await checkInvariants(model.program, model.function, invariants, {
       precondition: cubeToFormula(model.precondition),
       summaries,
-      timeoutMs: this.ctx.remainingMs(60_000),
+      deadline: this.ctx.deadline,
     });
     const reports = reportInvariants(entry, model.function, invariants);
     const ctx = this.ctx;
@@ -485,7 +486,7 @@ class InterSearch {
   }
 
   private async reachedError(path: readonly PathStep[]): Promise<EngineResult> {
-    const outcome = await concretizeInter(this.model, path, this.ctx.remainingMs());
+    const outcome = await concretizeInter(this.model, path, this.ctx.queryLimits());
     if (outcome.kind === 'counterexample') return unsafeResult(this.ctx, this.model.function, outcome.counterexample);
     throw new SearchStopped(outcome.reason);
   }
@@ -533,7 +534,7 @@ type Concrete =
  * bound to the arguments, other frame slots 0 as in the interpreter) over the integers, then replays
  * the inputs and the nondet stream, in execution order, on the original program.
  */
-async function concretizeInter(model: InterModel, path: readonly PathStep[], timeoutMs: number): Promise<Concrete> {
+async function concretizeInter(model: InterModel, path: readonly PathStep[], limits: CheckLimits): Promise<Concrete> {
   const atoms: Formula[] = [];
   const slots: ({ kind: 'value'; value: bigint } | { kind: 'havoc'; name: string; lo?: bigint; hi?: bigint })[] = [];
   const globalVersion = new Map<string, number>();
@@ -590,7 +591,7 @@ async function concretizeInter(model: InterModel, path: readonly PathStep[], tim
       atoms.push(F.geqZero(L.sub(L.variable(s.name), L.constant(s.lo))), F.geqZero(L.sub(L.constant(s.hi), L.variable(s.name))));
     }
   }
-  const sat = await isSatisfiable(F.and(...atoms), { timeoutMs: Math.max(1, timeoutMs) });
+  const sat = await isSatisfiable(F.and(...atoms), limits);
   if (sat.status === 'unsat') return { kind: 'unknown', reason: 'an error path is infeasible over the integers only (no linear interpolant over the reals)' };
   if (sat.status === 'unknown') return { kind: 'unknown', reason: `path feasibility: ${sat.reason ?? 'z3 gave no answer'}` };
   const value = (v: string): bigint => sat.model!.get(v) ?? 0n;

@@ -100,7 +100,7 @@ async function search(model: EngineModel, ctx: EngineContext): Promise<EngineRes
     const result = sequenceInterpolants(groups);
     if (result.status === 'no-certificate') {
       // Feasible over the reals: either a real counterexample or infeasible over the integers only.
-      const concrete = await concretize(model, path, ctx.remainingMs());
+      const concrete = await concretize(model, path, ctx.queryLimits());
       if (concrete.kind === 'counterexample') return unsafeResult(ctx, model.function, concrete.counterexample);
       const reason = concrete.kind === 'infeasible'
         ? 'an error path is infeasible over the integers only (no linear interpolant over the reals)'

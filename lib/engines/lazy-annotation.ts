@@ -258,7 +258,7 @@ export function learn(s: SymbolicState, t: Transition, retreating: boolean, bloc
 }
 
 async function reachedError(model: EngineModel, ctx: EngineContext, s: SymbolicState): Promise<EngineResult> {
-  const concrete = await concretize(model, s.path, ctx.remainingMs());
+  const concrete = await concretize(model, s.path, ctx.queryLimits());
   if (concrete.kind === 'counterexample') return unsafeResult(ctx, model.function, concrete.counterexample);
   throw new SearchStopped(concrete.kind === 'infeasible'
     ? 'an error path is infeasible over the integers only (no linear interpolant over the reals)'

@@ -39,7 +39,7 @@ export async function safeResult(ctx: EngineContext, model: EngineModel, invaria
   const reports = reportInvariants(model, simplified);
   const check = await checkInvariants(model.program, model.function, simplified, {
     precondition: cubeToFormula(model.precondition),
-    timeoutMs: ctx.remainingMs(60_000),
+    deadline: ctx.deadline,
   });
   if (!check.valid) return unknownResult(ctx, model.function, `certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, reports);
   // The model inlined the calls: the original program's runs must keep to the certified claim too.

@@ -109,7 +109,7 @@ class Explorer {
     this.ctx.stats.nodes++;
     if (state === 'false' || realEntails(state, 'false')) return 'false';
     if (loc === ERROR) {
-      const concrete = await concretize(this.model, path, this.ctx.remainingMs());
+      const concrete = await concretize(this.model, path, this.ctx.queryLimits());
       if (concrete.kind === 'counterexample') throw new Found(concrete.counterexample);
       if (concrete.kind === 'unknown') throw new SearchStopped(concrete.reason);
       if (!frames.some((f) => f.abstraction !== null)) throw new SearchStopped('an error path is infeasible over the integers only (no linear interpolant)');

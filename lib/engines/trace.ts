@@ -1,6 +1,7 @@
 // Trace formulas of paths through the engine model in SSA form (variable `x` at version k is
 // `x@k`; '@' cannot occur in C names), and concrete counterexamples from their models: the
 // inputs and the nondet stream in the interpreter's order, replayed on the original program.
+import type { CheckLimits } from '../check/lia-solver.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { renameAtom, type Atom } from '../interpolate/constraints.js';
@@ -56,7 +57,7 @@ export type CounterexampleOutcome =
  * Looks for integer values that drive the program along `path` (ending in a failing assert) and
  * replays them on the original program; only a replayed failure is a counterexample.
  */
-export async function concretize(model: EngineModel, path: readonly Transition[], timeoutMs: number): Promise<CounterexampleOutcome> {
+export async function concretize(model: EngineModel, path: readonly Transition[], limits: CheckLimits): Promise<CounterexampleOutcome> {
   const { groups, havocs } = traceFormula(model, path);
   // Real runs keep nondet values of typed nondet calls within their C range; so must the model.
   const ranges: F.Formula[] = [];
@@ -69,7 +70,7 @@ export async function concretize(model: EngineModel, path: readonly Transition[]
     }
   });
   const formula = F.and(...groups.flat().map((a) => (a.rel === '>=' ? F.geqZero(a.expr) : F.eqZero(a.expr))), ...ranges);
-  const sat = await isSatisfiable(formula, { timeoutMs: Math.max(1, timeoutMs) });
+  const sat = await isSatisfiable(formula, limits);
   if (sat.status === 'unsat') return { kind: 'infeasible' };
   if (sat.status === 'unknown') return { kind: 'unknown', reason: `path feasibility: ${sat.reason ?? 'z3 gave no answer'}` };
   const value = (ssa: string): bigint => sat.model!.get(ssa) ?? 0n;

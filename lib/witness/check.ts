@@ -76,6 +76,6 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
   const precondition = fn === program.entry
     ? F.and(...program.globals.map((g) => F.eqZero(L.sub(L.variable(g.name), L.constant(g.init)))))
     : F.TRUE;
-  const result = await checkInvariants(inlined, fn, invariants, { precondition, timeoutMs: options.timeoutMs ?? 30_000 });
+  const result = await checkInvariants(inlined, fn, invariants, { precondition, ...(options.timeoutMs !== undefined ? { deadline: Date.now() + options.timeoutMs } : {}) });
   return result.valid ? { valid: true, invariants: loops.length } : { valid: false, reason: result.reason ?? 'not proved', invariants: loops.length };
 }

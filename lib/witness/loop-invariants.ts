@@ -8,6 +8,7 @@
 // iteration passes through a cut-point. Paths with a non-deterministic assignment would need a
 // universal quantifier; their conjuncts are dropped (a weaker H stays true, and the witness is
 // re-checked as a whole before it is written, see check.ts).
+import { SIDE_QUERY_WORK } from '../limits.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import type { Program, SourcePos } from '../ir/cfg.js';
@@ -91,7 +92,7 @@ function weakestPrecondition(
  * nothing about the loop. A conjunct z3 cannot decide quickly is kept. */
 async function withoutValidConjuncts(f: Formula): Promise<Formula> {
   const kept: Formula[] = [];
-  for (const c of conjuncts(f)) if ((await isValid(c, { timeoutMs: 2000 })).status !== 'valid') kept.push(c);
+  for (const c of conjuncts(f)) if ((await isValid(c, { work: SIDE_QUERY_WORK })).status !== 'valid') kept.push(c);
   return F.and(...kept);
 }
 

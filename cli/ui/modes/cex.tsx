@@ -102,7 +102,6 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     onProgress: conditionEvents(emit, CEX_MAX_ANSWERS),
     // The UI waits longer than the library's default for a first failing input: on a loaded machine
     // Bug1's (the 752nd sampled input) can take several seconds, and it is worth showing at once.
-    concreteBudgetMs: 10_000,
     onCounterexample: (c) => {
       concrete = c;
       emit({ type: 'partial', data: concreteCexData(program, job.file, fn, c) });

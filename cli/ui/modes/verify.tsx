@@ -159,7 +159,7 @@ async function secondOpinions(program: Program, job: Job, result: VerifyResult, 
     const prepared = prepareAnalysis(program, result.function, result.cutset);
     const invariants = new Map<number, Formula>(result.invariants.map((i) => [i.location, i.formula]));
     for (const c of prepared.unknownCutpoints) if (!invariants.has(c)) invariants.set(c, F.TRUE);
-    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, { precondition: prepared.precondition, timeoutMs: 60_000 });
+    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, { precondition: prepared.precondition });
     update(last, { name: 'certificate check', status: 'done', verdict: check.valid ? 'valid' : 'rejected', millis: Date.now() - started, ...(check.reason ? { note: check.reason } : {}) });
   } catch (e) {
     update(last, { name: 'certificate check', status: 'error', millis: Date.now() - started, note: (e as Error).message });

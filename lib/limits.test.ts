@@ -1,0 +1,106 @@
+// The budgets inside the searches count work (z3's resource units, interpreter steps, solver queries,
+// runs), not time (issue 20): the same program and options give the same answer however fast the
+// machine is. Here a simulated clock stands in for a very busy machine: every reading of Date.now()
+// or performance.now() jumps 40 ms ahead, so a search that budgets milliseconds sees its budget end
+// after a few dozen readings (the Houdini pass had 3 s: 75 readings). Without --timeout the answers
+// must not change. (The SAT solver's step limit is a timer of the event loop, which this clock does
+// not move, and it is far from reached on these programs.)
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { parseProgram } from './frontend/index.js';
+import { verify } from './engine/verify.js';
+import { wp } from './conditions/wp.js';
+import { sp } from './conditions/sp.js';
+import { CERTIFICATE_CHECK_WORK, WorkBudget } from './limits.js';
+import { checkInvariants } from './check/certificate.js';
+import * as F from './ir/formula.js';
+import * as L from './ir/linear.js';
+
+const benchmark = (path: string) => parseProgram(readFileSync(new URL(`../../benchmarks/${path}`, import.meta.url), 'utf8'), path);
+
+async function withRacingClock<T>(run: () => Promise<T>): Promise<T> {
+  const realNow = Date.now;
+  const realPerformanceNow = performance.now;
+  let skew = 0;
+  Date.now = () => realNow() + (skew += 40);
+  performance.now = () => realPerformanceNow.call(performance) + (skew += 40);
+  try {
+    return await run();
+  } finally {
+    Date.now = realNow;
+    performance.now = realPerformanceNow;
+  }
+}
+
+test.serial('the clock jumps as the test says, and is restored afterwards', async (t) => {
+  const [before, after] = await withRacingClock(async () => [Date.now(), Date.now()] as const);
+  t.true(after - before >= 40);
+  const a = Date.now();
+  const b = Date.now();
+  t.true(b - a < 40);
+});
+
+test.serial('verify: the Houdini pass proves Fig. 2 with the same invariants on a racing clock', async (t) => {
+  const program = benchmark('paper/fig2.c');
+  const summary = (r: Awaited<ReturnType<typeof verify>>) => ({
+    verdict: r.verdict,
+    invariants: r.invariants.map((i) => `${i.line}: ${i.expression}`),
+    houdini: r.houdini ? { candidates: r.houdini.candidates, kept: r.houdini.kept, rounds: r.houdini.rounds, proved: r.houdini.proved } : null,
+  });
+  const idle = summary(await verify(program));
+  // The answer depends on Houdini here (the first template attempt finds nothing), so the test
+  // would notice a Houdini budget in milliseconds.
+  t.is(idle.verdict, 'safe');
+  t.true(idle.houdini?.proved);
+  const busy = summary(await withRacingClock(() => verify(program)));
+  t.deepEqual(busy, idle);
+});
+
+test.serial('wp: the sampled inputs and the answers are the same on a racing clock', async (t) => {
+  const program = benchmark('conditions/wp1.c');
+  const summary = (r: Awaited<ReturnType<typeof wp>>) => ({
+    answers: r.preconditions.map((p) => p.expression),
+    runs: r.stats.concreteRuns,
+    queries: r.stats.queries.length,
+  });
+  const idle = summary(await wp(program, { function: 'WP1' }));
+  t.true(idle.answers.length > 0);
+  const busy = summary(await withRacingClock(() => wp(program, { function: 'WP1' })));
+  t.deepEqual(busy, idle);
+});
+
+test.serial('sp: exploration, Houdini and the strengthening queries give the speedometer the same answer on a racing clock', async (t) => {
+  const program = benchmark('conditions/speedometer.c');
+  const summary = (r: Awaited<ReturnType<typeof sp>>) => ({ postcondition: r.postcondition?.expression ?? null, queries: r.stats.queries.length });
+  const idle = summary(await sp(program, { function: 'SP1' }));
+  t.not(idle.postcondition, null);
+  const busy = summary(await withRacingClock(() => sp(program, { function: 'SP1' })));
+  t.deepEqual(busy, idle);
+});
+
+test('a shared work budget gives each check at most what is left, and is spent by what the checks used', (t) => {
+  const budget = new WorkBudget(1000);
+  t.is(budget.next(400), 400);
+  budget.charge(700);
+  t.is(budget.next(400), 300);
+  t.false(budget.exhausted);
+  budget.charge(300);
+  t.true(budget.exhausted);
+  t.is(budget.next(400), 0);
+});
+
+test('a certificate check that has spent its shared work leaves the rest unknown, not refuted', async (t) => {
+  const program = parseProgram('void f(int n) { int i = 0; while (i < n) i++; assert(i >= 0); }\n', 'f.c');
+  const header = program.procedures.get('f')!.locations.find((l) => l.loopHeader)!.id;
+  const iNonNegative = F.geqZero(L.variable('i'));
+  const spent = new WorkBudget(1);
+  spent.charge(1);
+  const result = await checkInvariants(program, 'f', new Map([[header, iNonNegative]]), { work: spent, workPerCheck: CERTIFICATE_CHECK_WORK });
+  t.false(result.valid);
+  // Only the exit's obligation (its goal is `true`) needs no check.
+  t.deepEqual(result.obligations.map((o) => `${o.kind}:${o.status}`).sort(), ['consecution:unknown', 'exit:proved', 'initiation:unknown', 'safety:unknown']);
+  t.regex(result.reason!, /ran out before it started/);
+  // With work, the same invariant is proved.
+  const proved = await checkInvariants(program, 'f', new Map([[header, iNonNegative]]));
+  t.true(proved.valid, proved.reason);
+});

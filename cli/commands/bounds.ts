@@ -31,7 +31,7 @@ Before a bound is printed, runs of the original program (counted without the ins
 not exceed it: one that does is a bug in farkas, reported as an internal error with that run's input.
 
 Exit codes:
-  0  every loop has a certified bound (possibly under a precondition)
+  0  every loop has a certified bound (possibly under a precondition), or there is none
   2  some loop has none (with the reason)
   3  input error (syntax error, unsupported construct, bad option, unreadable file)
   4  internal error (a bug in farkas: please report it)`)
@@ -46,7 +46,8 @@ Exit codes:
         const result = await bounds(prog, { ...shared(opts), ...(boundsProgress(opts.quiet) ? { onBoundsProgress: boundsProgress(opts.quiet)! } : {}) });
         if (opts.json) console.log(JSON.stringify(boundsJson(file, result), null, 2));
         else printBounds(file, result);
-        const complete = result.loops.length + result.procedures.length > 0 && [...result.loops, ...result.procedures].every((l) => l.certified) && result.calleesWithLoops.length === 0;
+        // A function without loops or recursion has nothing unbounded: every loop (none) is bounded.
+        const complete = [...result.loops, ...result.procedures].every((l) => l.certified) && result.calleesWithLoops.length === 0;
         return complete ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
@@ -62,7 +63,7 @@ function boundsProgress(quiet: boolean | undefined): ((e: BoundsEvent) => void) 
 
 function printBounds(file: string, r: BoundsResult): void {
   console.log(`${file}: function ${r.function}(${r.parameters.join(', ')}): ${new Set(r.loops.map((l) => l.line)).size} loop(s)`);
-  if (r.loops.length === 0) console.log('no loops');
+  if (r.loops.length === 0 && r.procedures.length === 0) console.log(`no loops${r.calleesWithLoops.length === 0 ? ': every run of this function ends after finitely many steps' : ''}`);
   for (const l of r.loops) {
     const under = l.precondition === '1' ? '' : ` if ${l.precondition}`;
     if (!l.bound) {

@@ -110,6 +110,19 @@ test('bounds --json: the contract fields; --show-instrumented prints the counter
   t.regex(help.stdout, /Claim 1/);
 });
 
+test('bounds on a function without loops or recursion: nothing to bound, exit 0; a callee with a loop is not bounded here, exit 2', async (t) => {
+  const plain = join(dir, 'no-loops.c');
+  writeFileSync(plain, 'int f(int x) { int y = x + 1; return y; }\n');
+  const r = await farkas('bounds', plain);
+  t.is(r.code, 0, r.stderr);
+  t.regex(r.stdout, /no loops: every run of this function ends after finitely many steps/);
+  const caller = join(dir, 'calls-a-loop.c');
+  writeFileSync(caller, 'int g(int n) { int i = 0; while (i < n) i++; return i; }\nint f(int x) { return g(x); }\n');
+  const c = await farkas('bounds', caller, '--function', 'f');
+  t.is(c.code, 2, c.stdout);
+  t.regex(c.stdout, /function g \(called\): its loops are not bounded here/);
+});
+
 test('verify --cex: unknown from the proof search becomes unsafe with a failing condition over the nondet values and a replayed run', async (t) => {
   const plain = await farkas('verify', 'benchmarks/conditions/needle.c', '--json', '--jobs', '1', '--timeout', '60');
   t.is(JSON.parse(plain.stdout).verdict, 'unknown');

@@ -181,18 +181,23 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     houdiniPending = false;
     if (Date.now() >= deadline) return null;
     // Its budget is z3 work (HOUDINI_WORK, lib/limits.ts), so it proves the same programs at any load.
-    const limits = Number.isFinite(deadline) ? { deadline } : {};
+    // Under a --timeout, each of its three passes also ends at a quarter of the time then left, so
+    // that on a large program the passes that fail leave time for the one that may succeed and for
+    // the template search (heapsort: the loop-header pass proves it, after two that do not).
+    const share = (deadline - Date.now()) / 4;
+    const passDeadline = (): number => Math.min(deadline, Date.now() + share);
+    const limits = (): { deadline?: number } => (Number.isFinite(deadline) ? { deadline: passDeadline() } : {});
     options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
     const plain = candidatesFromSamples(prepared, samples, hull);
-    let proof = await proveByObservedBounds(prepared, plain, limits);
+    let proof = await proveByObservedBounds(prepared, plain, limits());
     // Not proved with conjunctions: once more with candidates split by the program's branch
     // conditions, which state the disjunctive invariants of loops with phases.
     const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
-    if (split) proof = await proveByObservedBounds(prepared, split, limits);
+    if (split) proof = await proveByObservedBounds(prepared, split, limits());
     houdini = proof.report;
     if (proof.invariants) return guarded(program, prepared, proof.invariants, { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
     // Last, at the loop headers, and for a function that takes remainders with ghost quotients.
-    const atHeaders = await proveAtHeaders(program, prepared.function, strategy, deadline);
+    const atHeaders = await proveAtHeaders(program, prepared.function, strategy, Number.isFinite(deadline) ? passDeadline() : deadline);
     if (!atHeaders) return null;
     houdini = atHeaders.report;
     const cut = { cutset: 'headers' as const, cutpoints: atHeaders.prepared.cut.cutpoints.length, verificationConditions: atHeaders.prepared.vcs.length };

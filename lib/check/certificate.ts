@@ -9,7 +9,7 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { findUncutCycle, reachableFrom, regionOf, successorEdges } from './cut-regions.js';
 import { formulaToSmt, lookup, symbolsFor } from './lia.js';
-import { withLiaSolver, type CheckLimits, type CheckOutcome, type LiaModel, type LiaSolver } from './lia-solver.js';
+import { withLiaSolver, type CheckOutcome, type LiaModel, type LiaSolver } from './lia-solver.js';
 import { CERTIFICATE_CHECK_WORK, type WorkBudget } from '../limits.js';
 import { encodeRegion, envValues, pathTo, violationAt, type CallSummaries, type NodeEncoding, type NodeKey, type RegionEncoding } from './region-encoding.js';
 import * as L from '../ir/linear.js';
@@ -243,18 +243,12 @@ async function checkProcedure(
   const precondition = options.precondition ?? F.TRUE;
   const postcondition = options.postcondition ?? F.TRUE;
   const perCheck = options.workPerCheck ?? CERTIFICATE_CHECK_WORK;
-  const limits: NextLimits = () => {
+  const check: Check = async (solver, ...goals) => {
     const timeoutMs = options.deadline === undefined || options.deadline === Infinity ? undefined : options.deadline - Date.now();
     const work = options.work ? options.work.next(perCheck) : perCheck;
     if ((timeoutMs !== undefined && timeoutMs <= 0) || work <= 0) return null;
-    return { ...(timeoutMs !== undefined ? { timeoutMs } : {}), work };
-  };
-  const charge = (outcome: CheckOutcome): void => options.work?.charge(outcome.work);
-  const check = async (solver: LiaSolver, ...goals: string[]): Promise<CheckOutcome | null> => {
-    const next = limits();
-    if (next === null) return null;
-    const outcome = await solver.check(next, ...goals);
-    charge(outcome);
+    const outcome = await solver.check({ ...(timeoutMs !== undefined ? { timeoutMs } : {}), work }, ...goals);
+    options.work?.charge(outcome.work);
     return outcome;
   };
 
@@ -323,9 +317,7 @@ function formatEdge(proc: Procedure, edgeId: number | undefined): string {
 
 const TIME_RAN_OUT = 'the time or work for the check ran out before it started';
 
-/** The limits of the next z3 check, or null when the time or work is spent (no check starts). */
-type NextLimits = () => CheckLimits | null;
-/** Runs one z3 check under the next limits and pays its work; null when none may start. */
+/** Runs one z3 check within the time and work left and pays its work; null when none may start. */
 type Check = (solver: LiaSolver, ...goals: string[]) => Promise<CheckOutcome | null>;
 
 interface ObligationSpec {

@@ -117,7 +117,7 @@ export interface CheckLimits {
   /**
    * Give up after this many of z3's resource units (its `rlimit`: a count of internal steps, the same
    * on an idle or a busy machine), answering 'unknown' with a reason saying so. Searches bound their
-   * checks by work, so that their answers do not depend on the machine's load (lib/budget.ts).
+   * checks by work, so that their answers do not depend on the machine's load (lib/limits.ts).
    */
   readonly work?: number;
 }

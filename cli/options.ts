@@ -22,3 +22,12 @@ export function parseSeconds(text: string, option: string): number {
   if (!(s > 0)) throw new InputError('error', `${option} must be positive`, null);
   return s;
 }
+
+/** A positive whole number of units of work (conflicts, steps), e.g. `--step-conflicts 100000`. */
+export function parseCount(text: string, option: string): number {
+  const trimmed = text.trim().replace(/_/g, '');
+  if (!/^\d+$/.test(trimmed)) throw new InputError('error', `${option} expects a whole number, got '${text}'`, null);
+  const n = Number(trimmed);
+  if (!(n > 0) || !Number.isSafeInteger(n)) throw new InputError('error', `${option} must be a positive whole number below 2^53`, null);
+  return n;
+}

@@ -3,8 +3,8 @@
 // machine is. Here a simulated clock stands in for a very busy machine: every reading of Date.now()
 // or performance.now() jumps 40 ms ahead, so a search that budgets milliseconds sees its budget end
 // after a few dozen readings (the Houdini pass had 3 s: 75 readings). Without --timeout the answers
-// must not change. (The SAT solver's step limit is a timer of the event loop, which this clock does
-// not move, and it is far from reached on these programs.)
+// must not change. The SAT steps' budget is conflicts, counted inside the solver (its worker thread
+// does not see this clock), so the last test shows the same steps failing and succeeding.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { parseProgram } from './frontend/index.js';
@@ -103,4 +103,19 @@ test('a certificate check that has spent its shared work leaves the rest unknown
   // With work, the same invariant is proved.
   const proved = await checkInvariants(program, 'f', new Map([[header, iNonNegative]]));
   t.true(proved.valid, proved.reason);
+});
+
+test.serial('verify: a step that runs out of conflicts is skipped at the same point and the same proof follows, on a racing clock', async (t) => {
+  const program = benchmark('literature/conserved-sum.c');
+  // Its first step (1x2 with the hull equalities) needs about 1,700 conflicts.
+  const summary = (r: Awaited<ReturnType<typeof verify>>) => ({
+    verdict: r.verdict,
+    steps: r.stats.map((s) => `${s.template} ${s.result} ${s.conflicts} ${s.reason ?? ''}`),
+    invariants: r.invariants.map((i) => `${i.line}: ${i.expression}`),
+  });
+  const idle = summary(await verify(program, { stepConflicts: 500 }));
+  t.regex(idle.steps[0]!, /^1x2\+eq unknown 50[01] conflict limit reached \(500 conflicts\)$/);
+  const busy = summary(await withRacingClock(() => verify(program, { stepConflicts: 500 })));
+  t.deepEqual(busy, idle);
+  t.deepEqual(summary(await verify(program, { stepConflicts: 500 })), idle);
 });

@@ -102,6 +102,27 @@ export const ENGINE_QUERY_WORK = 4_000_000;
  * beyond a relation; was 2–5 s). */
 export const SIDE_QUERY_WORK = 2_000_000;
 
+// Work budgets of SAT searches, in conflicts (MiniSat's and z3's own count; lib/sat/types.ts). The
+// embedded MiniSat meets 3,000 to 30,000 conflicts per second on the template steps of this
+// project's programs, depending on the step's size.
+
+/** One template step of verify (also each interprocedural step; a guided guess gets half). The
+ * largest that proved a dev-set task used 23,000 (large_const, 1x2; ../shared/bench/svcomp). */
+export const SAT_STEP_CONFLICTS = 50_000;
+/** All template steps of one verify together (about what --timeout 20 gave them before). */
+export const VERIFY_SAT_CONFLICTS = 200_000;
+/** One query of a condition search (wp, sp, bounds, cex, nonterm; was 30 s). */
+export const CONDITION_QUERY_CONFLICTS = 100_000;
+
+/**
+ * The limits of one SAT search step: its conflicts, and a time limit only where the user gave one —
+ * a step's own (`--step-timeout`, a schedule step's `timeout`) and the rest of the --timeout.
+ */
+export function satStepLimits(conflicts: number, stepTimeoutMs: number | undefined, deadline: number): { readonly conflicts: number; readonly timeoutMs?: number } {
+  const timeoutMs = Math.min(stepTimeoutMs ?? Infinity, deadline - Date.now());
+  return Number.isFinite(timeoutMs) ? { conflicts, timeoutMs: Math.max(1, timeoutMs) } : { conflicts };
+}
+
 /** Work left to a search: each check gets at most what is left, and pays what it used. */
 export class WorkBudget {
   private spent = 0;

@@ -13,7 +13,8 @@ import type { ConditionAnswer, ConditionEvent, ConditionStats, IncompleteSearch,
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, parseSeconds, templateOption } from '../options.js';
+import { cutsetOption, functionOption, parseCount, parseSeconds, templateOption } from '../options.js';
+import { CONDITION_QUERY_CONFLICTS } from '../../lib/limits.js';
 
 export interface CommonCliOptions extends ProgramInputOptions {
   function?: string;
@@ -21,7 +22,8 @@ export interface CommonCliOptions extends ProgramInputOptions {
   template: string;
   backend: string;
   timeout: string;
-  queryTimeout: string;
+  queryTimeout?: string;
+  queryConflicts?: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -42,7 +44,8 @@ export function commonOptions(cmd: Command): Command {
     .addOption(templateOption())
     .option('-b, --backend <spec>', "SAT back end: 'minisat', 'z3' or 'dimacs:CMD'", 'minisat')
     .option('--timeout <seconds>', 'bound on the whole search', '300')
-    .option('--query-timeout <seconds>', 'bound on one solver query', '30')
+    .option('--query-conflicts <n>', `SAT conflicts one solver query may use (default ${CONDITION_QUERY_CONFLICTS}): work, not time, so the search takes the same path at any load`)
+    .option('--query-timeout <seconds>', 'also a time limit on one solver query (default: none but --timeout)')
     .option('--json', 'print one JSON object (integers as decimal strings)')
     .option('-q, --quiet', 'no progress on stderr');
 }
@@ -339,7 +342,8 @@ export function shared(opts: CommonCliOptions) {
     schedule: opts.template,
     backend: opts.backend,
     timeoutMs: parseSeconds(opts.timeout, '--timeout') * 1000,
-    queryTimeoutMs: parseSeconds(opts.queryTimeout, '--query-timeout') * 1000,
+    ...(opts.queryTimeout !== undefined ? { queryTimeoutMs: parseSeconds(opts.queryTimeout, '--query-timeout') * 1000 } : {}),
+    ...(opts.queryConflicts !== undefined ? { queryConflicts: parseCount(opts.queryConflicts, '--query-conflicts') } : {}),
     ...(progress(opts.quiet) ? { onProgress: progress(opts.quiet)! } : {}),
   };
 }

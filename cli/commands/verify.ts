@@ -14,7 +14,8 @@ import { witnessFor } from '../../lib/witness/index.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, templateOption, parseSeconds } from '../options.js';
+import { cutsetOption, functionOption, templateOption, parseCount, parseSeconds } from '../options.js';
+import { SAT_STEP_CONFLICTS } from '../../lib/limits.js';
 import { formatPortfolio, jobsOption, parseJobs, portfolioJson, portfolioProgressPrinter } from '../portfolio-output.js';
 import { refuteWithCex } from '../../lib/conditions/refute.js';
 import { collectPins, parsePins } from '../pin-option.js';
@@ -30,6 +31,7 @@ interface VerifyCliOptions {
   backend: string;
   timeout?: string;
   stepTimeout?: string;
+  stepConflicts?: string;
   json?: boolean;
   emitDimacs?: string;
   progress: boolean;
@@ -56,7 +58,8 @@ export function register(program: Command): void {
     .addOption(jobsOption())
     .option('--pin <line:expr>', "pin an invariant: the C expression EXPR (over the variables in scope) is a known conjunct of the invariant at the cut-point(s) on LINE, certified with the rest (repeatable; runs the constraint search alone)", collectPins, [])
     .option('--cex', 'when the proof search ends unknown, search for a most-general failing condition (farkas cex) in the time left (default 120 s without --timeout)')
-    .option('--step-timeout <seconds>', 'bound on one schedule step (default 60); a step that runs out is skipped')
+    .option('--step-conflicts <n>', `SAT conflicts one schedule step may use (default ${SAT_STEP_CONFLICTS}); a step that runs out is skipped. Work, not time: the same steps fail on an idle or a busy machine`)
+    .option('--step-timeout <seconds>', 'also a time limit on one schedule step (default: none but --timeout)')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
     .option('--witness <file>', 'write an SV-COMP witness (format 2.0, YAML): loop invariants when safe, the replayed run when unsafe')
     .addOption(new Option('--emit <kind>', "print the problem instead of solving it: 'chc' (Horn clauses, SMT-LIB HORN), 'smt' (one step's bilinear system, QF_NIA), 'dimacs' (its CNF)").choices([...EMIT_KINDS]))
@@ -99,6 +102,7 @@ ${EXIT_CODES_HELP}`)
           backend: opts.backend,
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
+          ...(opts.stepConflicts !== undefined ? { stepConflicts: parseCount(opts.stepConflicts, '--step-conflicts') } : {}),
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => write(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
           ...(knownInvariants.size > 0 ? { knownInvariants } : {}),
@@ -173,6 +177,7 @@ export function verifyJson(file: string, r: VerifyResult, program?: Program): ob
       encodeMs: s.encodeMillis,
       satMs: s.satMillis,
       ...(s.solverMillis !== undefined ? { solverMs: s.solverMillis } : {}),
+      ...(s.conflicts !== undefined ? { conflicts: s.conflicts } : {}),
       backend: s.backend,
       result: s.result,
       ...(s.reason !== undefined ? { reason: s.reason } : {}),

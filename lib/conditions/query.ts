@@ -57,7 +57,8 @@ export interface ConditionQuery {
   /** States the invariants must contain whatever R is (postconditions: every run is a run). */
   readonly reached?: ReadonlyMap<number, readonly State[]>;
   readonly backend: SatBackend;
-  readonly timeoutMs: number;
+  /** The SAT solve's conflict budget, and its time limit when the user set one. */
+  readonly limits: { readonly conflicts: number; readonly timeoutMs?: number };
 }
 
 export interface QueryStats {
@@ -66,6 +67,7 @@ export interface QueryStats {
   readonly variables: number;
   readonly clauses: number;
   readonly satMillis: number;
+  readonly conflicts?: number;
   readonly result: 'sat' | 'unsat' | 'unknown';
   readonly reason?: string;
 }
@@ -175,8 +177,8 @@ async function solveWithinLimits(q: ConditionQuery): Promise<QueryOutcome> {
   }
   const cnf = b.toCnf();
   const template = `${q.step.shape.disjuncts}x${q.step.shape.conjuncts}`;
-  const sat = await q.backend.solve(cnf, { timeoutMs: Math.max(1, q.timeoutMs) });
-  const stats: QueryStats = { conjuncts: q.conjuncts, template, variables: encoder.stats.vars, clauses: encoder.stats.clauses, satMillis: sat.millis, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}) };
+  const sat = await q.backend.solve(cnf, q.limits);
+  const stats: QueryStats = { conjuncts: q.conjuncts, template, variables: encoder.stats.vars, clauses: encoder.stats.clauses, satMillis: sat.millis, ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}), result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}) };
   if (sat.status !== 'sat') return { status: sat.status, ...(sat.reason ? { reason: sat.reason } : {}), stats };
   const values = encoder.decode(sat.model!);
   const value = (u: string): bigint => values.get(u) ?? 0n;

@@ -13,6 +13,7 @@ import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type Query
 import type { ConditionProblem } from './prepare.js';
 import { lineOf } from './prepare.js';
 import type { ConditionEvent } from './types.js';
+import { CONDITION_QUERY_CONFLICTS, satStepLimits } from '../limits.js';
 
 export interface ConditionOptions {
   readonly function?: string;
@@ -21,8 +22,10 @@ export interface ConditionOptions {
   readonly backend?: string | SatBackend;
   /** Bound on the whole search (default 300 s). */
   readonly timeoutMs?: number;
-  /** Bound on one solver query (default 30 s). */
+  /** Time limit of one solver query (default: none but the search's). */
   readonly queryTimeoutMs?: number;
+  /** Conflict budget of one solver query (default CONDITION_QUERY_CONFLICTS, lib/limits.ts). */
+  readonly queryConflicts?: number;
   /** Most conjuncts tried for the answer's template (default 4). */
   readonly maxConjuncts?: number;
   readonly onProgress?: (e: ConditionEvent) => void;
@@ -74,11 +77,11 @@ export class SearchContext {
     return Date.now() >= this.deadline;
   }
 
-  async query(q: Omit<ConditionQuery, 'problem' | 'backend' | 'timeoutMs'>, purpose: string): Promise<QueryOutcome> {
+  async query(q: Omit<ConditionQuery, 'problem' | 'backend' | 'limits'>, purpose: string): Promise<QueryOutcome> {
     const index = this.queries.length;
     this.options.onProgress?.({ kind: 'query-start', index, conjuncts: q.conjuncts, template: `${q.step.shape.disjuncts}x${q.step.shape.conjuncts}`, purpose });
-    const timeoutMs = Math.max(1, Math.min(this.options.queryTimeoutMs ?? 30_000, this.remaining()));
-    const outcome = await solveConditionQuery({ ...q, problem: this.problem, backend: this.backend, timeoutMs });
+    const limits = satStepLimits(q.step.conflicts ?? this.options.queryConflicts ?? CONDITION_QUERY_CONFLICTS, q.step.timeoutMs ?? this.options.queryTimeoutMs, this.deadline);
+    const outcome = await solveConditionQuery({ ...q, problem: this.problem, backend: this.backend, limits });
     this.queries.push(outcome.stats);
     this.options.onProgress?.({ kind: 'query-done', index, stats: outcome.stats });
     return outcome;

@@ -11,8 +11,10 @@ import type { TemplateShape } from './template.js';
 export interface ScheduleStep {
   readonly shape: TemplateShape;
   readonly widths: Widths;
-  /** Time limit of this step's SAT solve in milliseconds (else the caller's default). */
+  /** Time limit of this step's SAT solve in milliseconds (else none but the user's --timeout). */
   readonly timeoutMs?: number;
+  /** Conflict budget of this step's SAT solve (else the caller's, from lib/limits.ts). */
+  readonly conflicts?: number;
   /** Pre/post pairs per recursive procedure (paper 004, Section 3; default 1). */
   readonly summaries?: number;
 }
@@ -71,9 +73,11 @@ export function parseSchedule(text: string, file: string): Schedule {
     if (typeof s !== 'object' || s === null) fail(`step ${i + 1} must be a mapping`);
     const r = s as Record<string, unknown>;
     const timeout = r.timeout === undefined ? undefined : int(r.timeout, 'timeout', i, 1, 86400);
+    const conflicts = r.conflicts === undefined ? undefined : int(r.conflicts, 'conflicts', i, 1, 2 ** 40);
     const summaries = r.summaries === undefined ? undefined : int(r.summaries, 'summaries', i, 1, 8);
     return {
       ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+      ...(conflicts !== undefined ? { conflicts } : {}),
       ...(summaries !== undefined ? { summaries } : {}),
       shape: { disjuncts: int(r.disjuncts, 'disjuncts', i, 1, 8), conjuncts: int(r.conjuncts, 'conjuncts', i, 1, 12) },
       widths: {

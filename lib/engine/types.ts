@@ -46,6 +46,8 @@ export interface StepStats {
   readonly satMillis: number;
   /** Time inside the solver on this instance, when the back end reports it (see SatResult). */
   readonly solverMillis?: number;
+  /** Conflicts of the SAT search, when the back end counts them (its work, the same at any load). */
+  readonly conflicts?: number;
   readonly backend: string;
   readonly result: 'sat' | 'unsat' | 'unknown' | 'skipped';
   readonly reason?: string;

@@ -4,7 +4,7 @@
 // the VCs of `assume(A_i); body; assert(B_i)` with that pair's own loop invariants. A solution is
 // reported as "safe" only after the certificate checker has re-proved every body under every pair
 // and the entry function, all with calls replaced by the decoded summaries.
-import { checkDeadline, stepBuildStopped } from '../limits.js';
+import { checkDeadline, satStepLimits, stepBuildStopped } from '../limits.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { locationPos, type Program } from '../ir/cfg.js';
@@ -34,7 +34,8 @@ export interface SummarySearch {
   readonly backend: SatBackend;
   readonly started: number;
   readonly deadline: number;
-  readonly stepTimeoutMs: number;
+  readonly stepConflicts: number;
+  readonly stepTimeoutMs?: number;
   readonly onCnf?: (index: number, cnf: import('../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
 }
@@ -120,14 +121,16 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     const encodeMillis = Date.now() - encodeStart;
     search.onProgress?.({ kind: 'step-encoded', index, variables: encoder.stats.vars, clauses: encoder.stats.clauses });
     search.onCnf?.(index, cnf);
-    // A guess that is wrong usually shows quickly (unsat); it gets a share of the step's time only.
-    const stepLimit = (step.timeoutMs ?? search.stepTimeoutMs) / (guided ? 2 : 1);
-    const sat = await backend.solve(cnf, { timeoutMs: Math.max(1, Math.min(stepLimit, deadline - Date.now())) });
+    // A guess that is wrong usually shows quickly (unsat); it gets half of the step's budget only.
+    const share = guided ? 2 : 1;
+    const stepTimeoutMs = step.timeoutMs ?? search.stepTimeoutMs;
+    const sat = await backend.solve(cnf, satStepLimits(Math.ceil((step.conflicts ?? search.stepConflicts) / share), stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline));
     const stepStats: StepStats = {
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,
       unknowns: system.unknowns.length - templates.pinned.size, constraints: system.constraints.length,
       variables: encoder.stats.vars, clauses: encoder.stats.clauses, encodeMillis, satMillis: sat.millis,
       ...(sat.solverMillis !== undefined ? { solverMillis: sat.solverMillis } : {}),
+      ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}),
       backend: sat.backend, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}),
       summaries: guided ? pairCount(guided.pairs) : q,
     };

@@ -30,7 +30,7 @@ import type { ScheduleStep } from '../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../guard/verify-guard.js';
-import { checkDeadline, stepBuildStopped } from '../limits.js';
+import { checkDeadline, SAT_STEP_CONFLICTS, satStepLimits, stepBuildStopped, VERIFY_SAT_CONFLICTS, WorkBudget } from '../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -41,9 +41,12 @@ export interface VerifyOptions {
   readonly backend?: string | SatBackend;
   /** Bound on the whole search. */
   readonly timeoutMs?: number;
-  /** Bound on one schedule step's SAT solve unless the step sets its own (default 60 s); a step
-   * that runs out is skipped and the next, larger one is tried. */
+  /** Time limit of one schedule step's SAT solve unless the step sets its own (default: none but
+   * the --timeout); a step that runs out is skipped and the next, larger one is tried. */
   readonly stepTimeoutMs?: number;
+  /** Conflict budget of one schedule step's SAT solve unless the step sets its own (default
+   * SAT_STEP_CONFLICTS, lib/limits.ts): the step's work, the same at any load. */
+  readonly stepConflicts?: number;
   /** Write each step's CNF here (DIMACS) — `--emit-dimacs`. */
   readonly onCnf?: (index: number, cnf: import('../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
@@ -69,7 +72,6 @@ export interface AttemptInfo {
   readonly hull: boolean;
 }
 
-export const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 /** A first step with more clauses than this is expensive (seconds of SAT at least): Houdini first. */
 const LARGE_STEP_CLAUSES = 150_000;
 /** Template constants wider than this (bits) make the first template step expensive: Houdini first. */
@@ -109,7 +111,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
     const summarised = await verifyWithSummaries(program, {
       function: options.function, strategy, schedule, backend, started, deadline,
-      stepTimeoutMs: options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+      stepConflicts: options.stepConflicts ?? SAT_STEP_CONFLICTS,
+      ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
@@ -163,6 +166,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline });
   const stats: StepStats[] = [];
   let lastReason = 'no invariant found within the schedule';
+  const satWork = new WorkBudget(VERIFY_SAT_CONFLICTS);
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
@@ -217,6 +221,10 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       const proved = await tryObservedBounds();
       if (proved) return proved;
     }
+    if (satWork.exhausted) {
+      lastReason = `SAT work limit reached (${satWork.limit} conflicts over all steps; last step: ${lastReason})`;
+      break;
+    }
     // Template constants are widened to fit the program's own constants (bounds like 1000000).
     const step = { ...scheduled, widths: { ...scheduled.widths, constant: Math.max(scheduled.widths.constant, constantBits) } };
     const remaining = deadline - Date.now();
@@ -265,12 +273,12 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       const proved = await tryObservedBounds();
       if (proved) return proved;
     }
-    // No step may take the whole --timeout while other attempts remain: each gets at most half of
-    // the time left, the last one all of it.
-    const stepLimit = step.timeoutMs ?? options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
-    const last = index === attempts.length - 1 && !houdiniPending;
-    const left = deadline - Date.now();
-    const sat = await backend.solve(encoded.cnf, { timeoutMs: Math.max(1, Math.min(stepLimit, last ? left : left / 2)) });
+    // A step's budget is conflicts, so that the same steps fail on an idle or a busy machine and the
+    // next ones (and Houdini) get their turn in the same order; wall clock only as the user set it.
+    // All steps together get VERIFY_SAT_CONFLICTS, so that the search as a whole ends by its work.
+    const conflicts = satWork.next(step.conflicts ?? options.stepConflicts ?? SAT_STEP_CONFLICTS);
+    const sat = await backend.solve(encoded.cnf, satStepLimits(conflicts, step.timeoutMs ?? options.stepTimeoutMs, deadline));
+    satWork.charge(sat.conflicts ?? 0);
     const stepStats: StepStats = {
       template,
       disjuncts: step.shape.disjuncts,
@@ -283,6 +291,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       encodeMillis,
       satMillis: sat.millis,
       ...(sat.solverMillis !== undefined ? { solverMillis: sat.solverMillis } : {}),
+      ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}),
       backend: sat.backend,
       result: sat.status,
       ...(sat.reason ? { reason: sat.reason } : {}),

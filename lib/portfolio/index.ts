@@ -81,6 +81,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     // Each configuration gets what is left of the whole bound when it starts.
     ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
     ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
+    ...(options.stepConflicts !== undefined ? { stepConflicts: options.stepConflicts } : {}),
   });
   const outcome = await race(configurations, {
     jobs,

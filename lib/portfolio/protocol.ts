@@ -18,6 +18,7 @@ export interface PortfolioJob {
   /** What is left of the whole search's time bound when the worker starts. */
   readonly timeoutMs?: number;
   readonly stepTimeoutMs?: number;
+  readonly stepConflicts?: number;
 }
 
 export type ConfigurationResult = VerifyResult & { readonly engineStats?: EngineStats };

@@ -32,6 +32,7 @@ async function run(): Promise<{ result: ConfigurationResult; attemptIndices: num
     schedule: job.schedule,
     backend: job.backend,
     ...(job.stepTimeoutMs !== undefined ? { stepTimeoutMs: job.stepTimeoutMs } : {}),
+    ...(job.stepConflicts !== undefined ? { stepConflicts: job.stepConflicts } : {}),
     ...(c.lanes > 1 ? { selectAttempt: (a) => inLane(c, a) } : {}),
     onProgress: (event) => {
       if (event.kind === 'step-done') attemptIndices.push(event.index);

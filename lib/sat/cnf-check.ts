@@ -67,6 +67,10 @@ export function timeoutReason(timeoutMs: number): string {
   return `timeout after ${timeoutMs} ms`;
 }
 
+export function conflictLimitReason(conflicts: number): string {
+  return `conflict limit reached (${conflicts} conflicts)`;
+}
+
 export const CANCELLED_REASON = 'cancelled';
 
 export function elapsedSince(startedAt: number): number {

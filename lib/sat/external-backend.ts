@@ -14,6 +14,7 @@ import {
   assertWellFormedCnf,
   CANCELLED_REASON,
   checkedSat,
+  conflictLimitReason,
   timeoutReason,
   trivialAnswer,
   unknownResult,
@@ -71,6 +72,12 @@ export function parseResultFile(text: string): SolverOutput {
 
 const INPUT_PLACEHOLDER = '%i';
 const RESULT_FILE_PLACEHOLDER = '%o';
+/** How to bound the search of known solvers by conflicts (SolveOptions.conflicts); other commands
+ * run without one, bounded by the time limit only. */
+const CONFLICT_LIMIT_OPTIONS: Readonly<Record<string, (conflicts: number) => string[]>> = {
+  cadical: (conflicts) => ['-c', String(conflicts)],
+  kissat: (conflicts) => [`--conflicts=${conflicts}`],
+};
 /** Solvers whose command line is `CMD [options] <input> <result-file>`. */
 const RESULT_FILE_SOLVERS = new Set(['minisat', 'minisat_static', 'glucose', 'glucose-syrup']);
 
@@ -162,15 +169,21 @@ export class ExternalBackend implements SatBackend {
       }
       const remaining =
         options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
-      const args = this.args.map((arg) =>
-        arg === INPUT_PLACEHOLDER ? input : arg === RESULT_FILE_PLACEHOLDER ? resultFile : arg,
-      );
+      const limitOption = options.conflicts === undefined ? undefined : CONFLICT_LIMIT_OPTIONS[basename(this.executable)];
+      const args = [
+        ...(limitOption ? limitOption(options.conflicts!) : []),
+        ...this.args.map((arg) => (arg === INPUT_PLACEHOLDER ? input : arg === RESULT_FILE_PLACEHOLDER ? resultFile : arg)),
+      ];
       const outcome = await this.run(args, remaining, options.signal);
       if (outcome.kind === 'exited' && this.args.includes(RESULT_FILE_PLACEHOLDER)) {
         const written = await readFile(resultFile, 'utf8').catch(() => null);
         return this.interpret(cnf, { ...outcome, resultFile: written }, options, startedAt);
       }
-      return this.interpret(cnf, outcome, options, startedAt);
+      const result = this.interpret(cnf, outcome, options, startedAt);
+      // A solver bounded by conflicts that gives no answer ran out of them.
+      return limitOption && result.status === 'unknown' && outcome.kind === 'exited'
+        ? { ...result, reason: conflictLimitReason(options.conflicts!) }
+        : result;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

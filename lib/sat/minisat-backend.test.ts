@@ -103,3 +103,23 @@ test('the time inside the solver is reported apart from the call, which includes
     t.true(result.solverMillis! >= 0 && result.solverMillis! <= result.millis + 1);
   }
 });
+
+test('a conflict budget stops the search at exactly that many conflicts, and is told apart from unsat', async (t) => {
+  const hard = pigeonhole(8, 7);
+  const full = await minisat.solve(hard);
+  t.is(full.status, 'unsat');
+  t.true(full.conflicts! > 1000, `pigeonhole 8 into 7 took ${full.conflicts} conflicts`);
+  const limited = await minisat.solve(hard, { conflicts: 500 });
+  t.is(limited.status, 'unknown');
+  t.is(limited.reason, 'conflict limit reached (500 conflicts)');
+  // The counter read from the solver object is the one MiniSat checks (it stops at the first check
+  // past the budget), and it is the same on every run.
+  t.true(limited.conflicts! >= 500 && limited.conflicts! <= 501, `${limited.conflicts} conflicts`);
+  t.is((await minisat.solve(hard, { conflicts: 500 })).conflicts, limited.conflicts);
+  t.deepEqual(await minisat.solve(hard, { conflicts: full.conflicts! + 1 }).then((r) => [r.status, r.conflicts]), ['unsat', full.conflicts]);
+  t.is((await minisat.solve(hard, { conflicts: 0 })).status, 'unknown');
+  // A budget does not stay behind in the reused worker.
+  t.is((await minisat.solve(pigeonhole(6, 5))).status, 'unsat');
+  const easy = await minisat.solve(pigeonhole(5, 5), { conflicts: 1000 });
+  t.is(easy.status, 'sat');
+});

@@ -3,6 +3,7 @@ import {
   assertWellFormedCnf,
   CANCELLED_REASON,
   checkedSat,
+  conflictLimitReason,
   timeoutReason,
   trivialAnswer,
   unknownResult,
@@ -54,13 +55,19 @@ export class MinisatBackend implements SatBackend {
     if (trivial) return trivial;
     if (options.signal?.aborted) return unknownResult(CANCELLED_REASON, this.name, startedAt);
 
-    const job: MinisatJob = { numVars: cnf.numVars, flatClauses: flattenClauses(cnf) };
+    const job: MinisatJob = {
+      numVars: cnf.numVars,
+      flatClauses: flattenClauses(cnf),
+      ...(options.conflicts !== undefined ? { conflictLimit: options.conflicts } : {}),
+    };
     const outcome = await minisatPool(this.heapBytes).run(job, options);
     switch (outcome.kind) {
       case 'sat':
-        return checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt, outcome.solveMillis);
+        return { ...checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt, outcome.solveMillis), conflicts: outcome.conflicts };
       case 'unsat':
-        return unsatResult(this.name, startedAt, outcome.solveMillis);
+        return { ...unsatResult(this.name, startedAt, outcome.solveMillis), conflicts: outcome.conflicts };
+      case 'budget':
+        return { ...unknownResult(conflictLimitReason(options.conflicts!), this.name, startedAt), solverMillis: Math.round(outcome.solveMillis), conflicts: outcome.conflicts };
       case 'out-of-memory':
         return unknownResult(OUT_OF_MEMORY_REASON, this.name, startedAt);
       case 'timeout':

@@ -3,11 +3,27 @@
 // to its closure, and a full heap aborts; so we evaluate the installed source with that default
 // replaced (the dependency stays as installed, no vendored copy), and with a `console` of our own so
 // its prints (it routes stdout/stderr through console.log) never reach the process's stdout.
+//
+// A conflict budget: MiniSat 2.2 has one (`Solver::conflict_budget`, checked in its search loop, the
+// same count on any machine), but logic-solver's `solve()` wrapper calls `budgetOff()` first and
+// exposes no setter. The evaluated source drops that one reset (the conflict half of `budgetOff()`
+// in the exported `_solve`; the propagation half stays), and the budget is written into the solver
+// object before each solve. A solve that runs out returns MiniSat's l_Undef, which `_solve` reports
+// as false like unsat; the two are told apart by the solver's `ok` flag, which only a proof of
+// unsatisfiability clears (`addClause` returns it). Both source edits must match exactly once, or
+// loading fails with "unexpected logic-solver build" (package-lock.json pins the version).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { runInThisContext } from 'node:vm';
 
 const HEAP_DEFAULT_IN_SOURCE = 'TOTAL_MEMORY=Module["TOTAL_MEMORY"]||67108864';
+/** The exported `_solve` (emitted as a short function): load the solver pointer from its static
+ * slot, then `budgetOff()` writes -1 to conflict_budget (two int32 halves) and propagation_budget. */
+const SOLVE_BUDGET_OFF = /(function \w+\(\)\{var b=0,d=0,e=0,f=0;d=i;i=i\+16\|0;b=d;e=c\[(\d+)\]\|0;f=e\+(\d+)\|0;)c\[f\+0>>2\]=-1;c\[f\+4>>2\]=-1;(c\[f\+8>>2\]=-1;c\[f\+12>>2\]=-1;)/g;
+/** Byte offset of `Solver::conflicts` (uint64) in this build's solver object: the statistics block
+ * (`solves, starts, decisions, rnd_decisions, propagations, conflicts`), read for reporting only;
+ * the budget's test checks it equals the budget when the budget runs out. */
+const CONFLICTS_OFFSET = 192;
 const MiB = 1024 * 1024;
 
 /** asm.js heaps above 16 MiB must be multiples of 16 MiB; pointers are signed 32-bit. */
@@ -27,7 +43,7 @@ export interface MinisatNative {
   _ensureVar(variable: number): void;
   /** Pointer to a 0-terminated int32 array of DIMACS-style signed literals; 0 once trivially unsat. */
   _addClause(pointer: number): number;
-  /** Non-zero when satisfiable. */
+  /** Non-zero when satisfiable; 0 when unsatisfiable or the conflict budget ran out. */
   _solve(): number;
   _getNumVars(): number;
   /** Pointer to one byte per variable (variable v at offset v-1); 0 means true. */
@@ -35,6 +51,51 @@ export interface MinisatNative {
 }
 
 export type MinisatFactory = () => MinisatNative;
+
+/** Where the conflict budget and counter of the (one) solver of a MiniSat environment live. */
+export interface SolverLayout {
+  /** Heap address of the static slot holding the solver object's address. */
+  readonly solverSlot: number;
+  /** Byte offset of `conflict_budget` (int64; -1 means none) in the solver object. */
+  readonly conflictBudgetOffset: number;
+  readonly conflictsOffset: number;
+}
+
+export interface LoadedMinisat {
+  readonly create: MinisatFactory;
+  readonly layout: SolverLayout;
+}
+
+/** Sets the conflict budget of the environment's solver for its next `_solve` (null: none). */
+export function setConflictBudget(native: MinisatNative, layout: SolverLayout, conflicts: number | null): void {
+  const solver = native.HEAP32[layout.solverSlot >> 2]!;
+  const at = (solver + layout.conflictBudgetOffset) >> 2;
+  if (conflicts === null) {
+    native.HEAP32[at] = -1;
+    native.HEAP32[at + 1] = -1;
+  } else {
+    if (!Number.isSafeInteger(conflicts) || conflicts < 0) throw new RangeError(`conflict budget must be a non-negative integer, got ${conflicts}`);
+    native.HEAP32[at] = conflicts % 2 ** 32 | 0;
+    native.HEAP32[at + 1] = Math.floor(conflicts / 2 ** 32);
+  }
+}
+
+/** Conflicts the environment's solver has met so far (all its solves). */
+export function conflictsSoFar(native: MinisatNative, layout: SolverLayout): number {
+  const solver = native.HEAP32[layout.solverSlot >> 2]!;
+  const at = (solver + layout.conflictsOffset) >> 2;
+  return (native.HEAP32[at]! >>> 0) + (native.HEAP32[at + 1]! >>> 0) * 2 ** 32;
+}
+
+/** After `_solve` returned 0: true when that was a proof of unsatisfiability (MiniSat's `ok` is
+ * false), false when the conflict budget ran out. Adds the tautology (1 ∨ ¬1), which changes nothing. */
+export function provedUnsat(native: MinisatNative): boolean {
+  const clause = native._malloc(3 * Int32Array.BYTES_PER_ELEMENT);
+  native.HEAP32.set([1, -1, 0], clause >> 2);
+  const ok = native._addClause(clause);
+  native._free(clause);
+  return ok === 0;
+}
 
 export function minisatSourcePath(): string {
   return createRequire(import.meta.url).resolve('logic-solver/minisat.js');
@@ -44,7 +105,7 @@ export function minisatSourcePath(): string {
  * Evaluates minisat.js with the given heap size. Every factory call creates an independent solver
  * environment with its own heap. Everything MiniSat prints goes to `onPrint` instead of a console.
  */
-export function loadMinisat(heapBytes: number, onPrint: (line: string) => void): MinisatFactory {
+export function loadMinisat(heapBytes: number, onPrint: (line: string) => void): LoadedMinisat {
   assertValidHeapBytes(heapBytes);
   const path = minisatSourcePath();
   const source = readFileSync(path, 'utf8');
@@ -52,7 +113,18 @@ export function loadMinisat(heapBytes: number, onPrint: (line: string) => void):
   if (at < 0 || source.indexOf(HEAP_DEFAULT_IN_SOURCE, at + 1) >= 0) {
     throw new Error(`unexpected logic-solver build: cannot find the heap size default in ${path}`);
   }
-  const patched = source.replace(HEAP_DEFAULT_IN_SOURCE, `TOTAL_MEMORY=${heapBytes}`);
+  const budgetOff = [...source.matchAll(SOLVE_BUDGET_OFF)];
+  if (budgetOff.length !== 1) {
+    throw new Error(`unexpected logic-solver build: cannot find the budget reset of solve() in ${path}`);
+  }
+  const layout: SolverLayout = {
+    solverSlot: Number(budgetOff[0]![2]) * Int32Array.BYTES_PER_ELEMENT,
+    conflictBudgetOffset: Number(budgetOff[0]![3]),
+    conflictsOffset: CONFLICTS_OFFSET,
+  };
+  const patched = source
+    .replace(HEAP_DEFAULT_IN_SOURCE, `TOTAL_MEMORY=${heapBytes}`)
+    .replace(SOLVE_BUDGET_OFF, '$1$4');
   const silentConsole = {
     log: (...parts: unknown[]) => onPrint(parts.map(String).join(' ')),
   };
@@ -62,5 +134,5 @@ export function loadMinisat(heapBytes: number, onPrint: (line: string) => void):
     console: unknown,
     module: undefined,
   ) => MinisatFactory;
-  return evaluate(silentConsole, undefined);
+  return { create: evaluate(silentConsole, undefined), layout };
 }

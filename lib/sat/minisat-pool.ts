@@ -51,7 +51,7 @@ export class MinisatWorkerPool {
           worker.off('error', onError);
           worker.off('exit', onExit);
           // A worker that did not answer may still be solving: only terminating stops it.
-          if (outcome.kind === 'sat' || outcome.kind === 'unsat') this.release(worker);
+          if (outcome.kind === 'sat' || outcome.kind === 'unsat' || outcome.kind === 'budget') this.release(worker);
           else worker.terminate().catch(() => undefined);
         }
         if (started) {

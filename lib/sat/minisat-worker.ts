@@ -4,7 +4,7 @@
 // Clauses go through MiniSat's raw numeric interface: one heap copy of the flat clause array, then
 // `_addClause` per clause.
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadMinisat, type MinisatFactory } from './minisat-module.js';
+import { conflictsSoFar, loadMinisat, provedUnsat, setConflictBudget, type LoadedMinisat } from './minisat-module.js';
 import type { MinisatJob, MinisatReply, MinisatWorkerConfig } from './minisat-protocol.js';
 
 const HEAP_ABORT_MESSAGE = 'Cannot enlarge memory arrays';
@@ -15,15 +15,15 @@ const config = workerData as MinisatWorkerConfig;
 for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[method] = () => undefined;
 
 let printedDuringJob: string[] = [];
-let createSolver: MinisatFactory | Error;
+let createSolver: LoadedMinisat | Error;
 try {
   createSolver = loadMinisat(config.heapBytes, (line) => printedDuringJob.push(line));
 } catch (error) {
   createSolver = error instanceof Error ? error : new Error(String(error));
 }
 
-function solve(factory: MinisatFactory, job: MinisatJob, startedAt: number): MinisatReply {
-  const native = factory();
+function solve(minisat: LoadedMinisat, job: MinisatJob, startedAt: number): MinisatReply {
+  const native = minisat.create();
   native._createTheSolver();
   native._ensureVar(job.numVars);
 
@@ -35,17 +35,21 @@ function solve(factory: MinisatFactory, job: MinisatJob, startedAt: number): Min
   for (let i = 0; i < flatClauses.length; i++) {
     if (flatClauses[i] !== 0) continue;
     // false once MiniSat can already tell the clauses are unsatisfiable
-    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat', solveMillis: performance.now() - startedAt };
+    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat', solveMillis: performance.now() - startedAt, conflicts: 0 };
     clauseStart = i + 1;
   }
   native._free(base);
 
-  if (!native._solve()) return { kind: 'unsat', solveMillis: performance.now() - startedAt };
+  setConflictBudget(native, minisat.layout, job.conflictLimit ?? null);
+  const satisfiable = native._solve() !== 0;
+  const solveMillis = performance.now() - startedAt;
+  const conflicts = conflictsSoFar(native, minisat.layout);
+  if (!satisfiable) return { kind: provedUnsat(native) ? 'unsat' : 'budget', solveMillis, conflicts };
   const solution = native._getSolution();
   const assignment = new Uint8Array(job.numVars + 1);
   // MiniSat's lbool: 0 is l_True
   for (let v = 1; v <= job.numVars; v++) assignment[v] = native.HEAPU8[solution + v - 1] === 0 ? 1 : 0;
-  return { kind: 'sat', assignment, solveMillis: performance.now() - startedAt };
+  return { kind: 'sat', assignment, solveMillis, conflicts };
 }
 
 function describe(thrown: unknown): string {

@@ -21,12 +21,21 @@ export interface SatResult {
    * end can tell: this is what the paper's Table 1 reports, without process or solver start-up.
    */
   readonly solverMillis?: number;
+  /** Conflicts the solver met on this instance, when the back end can tell: the search's work, the
+   * same on an idle or a busy machine. */
+  readonly conflicts?: number;
   readonly backend: string;
 }
 
 export interface SolveOptions {
   /** Give up after this many milliseconds and answer 'unknown' (reason says timeout). */
   readonly timeoutMs?: number;
+  /**
+   * Give up after this many conflicts and answer 'unknown' (reason: conflict limit). A budget of
+   * work, not time, so a search bounded by it answers alike at any load. Back ends that cannot count
+   * conflicts (an external solver without such an option) ignore it.
+   */
+  readonly conflicts?: number;
   /** Aborting stops the solve; the result is 'unknown' with reason 'cancelled' (e.g. a portfolio's loser). */
   readonly signal?: AbortSignal;
 }

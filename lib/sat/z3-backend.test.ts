@@ -25,6 +25,18 @@ test('small random CNFs: z3 agrees with brute force and its models satisfy the C
   );
 });
 
+test('a conflict budget makes z3 answer unknown with the reason, the same count every time', async (t) => {
+  const hard = pigeonhole(8, 7);
+  const full = await z3.solve(hard);
+  t.is(full.status, 'unsat');
+  const limited = await z3.solve(hard, { conflicts: 100 });
+  t.is(limited.status, 'unknown');
+  t.is(limited.reason, 'conflict limit reached (100 conflicts)');
+  t.is((await z3.solve(hard, { conflicts: 100 })).conflicts, limited.conflicts);
+  t.is((await z3.solve(hard, { conflicts: 0 })).reason, 'conflict limit reached (0 conflicts)');
+  t.is((await z3.solve(hard)).status, 'unsat'); // the limit was the one solver's, not the context's
+});
+
 test('pigeonhole 6 into 5 is unsat; variables z3 never mentions get a value', async (t) => {
   t.is((await z3.solve(pigeonhole(6, 5))).status, 'unsat');
   const result = await z3.solve({ numVars: 6, clauses: [[2, -5], [-2]] });

@@ -8,6 +8,7 @@ import {
   assertWellFormedCnf,
   CANCELLED_REASON,
   checkedSat,
+  conflictLimitReason,
   timeoutReason,
   trivialAnswer,
   unknownResult,
@@ -111,7 +112,7 @@ export class Z3Backend implements SatBackend {
       }
       return null;
     };
-    const early = stopReason();
+    const early = stopReason() ?? (options.conflicts === 0 ? conflictLimitReason(0) : null);
     if (early) return unknownResult(early, this.name, startedAt);
 
     const { api, ctx } = holder;
@@ -135,16 +136,21 @@ export class Z3Backend implements SatBackend {
         // Backstop in case z3 overruns its own limit (e.g. in preprocessing).
         timer = setTimeout(interrupt, remaining + 50);
       }
+      // z3's SAT core counts conflicts against 'max_conflicts' and answers unknown ("sat.max.conflicts").
+      if (options.conflicts !== undefined) solver.set('max_conflicts', Math.min(options.conflicts, 2 ** 31 - 1));
       options.signal?.addEventListener('abort', interrupt);
       if (options.signal?.aborted) interrupt();
       const status = await solver.check();
-      if (status === 'unsat') return unsatResult(this.name, startedAt);
+      const conflicts = satConflicts(solver);
+      const work = conflicts === undefined ? {} : { conflicts };
+      if (status === 'unsat') return { ...unsatResult(this.name, startedAt), ...work };
       if (status === 'unknown') {
         const said = solver.reasonUnknown();
         const ownTimeout = said === 'timeout' && options.timeoutMs !== undefined ? timeoutReason(options.timeoutMs) : null;
-        return unknownResult(stopReason() ?? ownTimeout ?? `z3: ${said}`, this.name, startedAt);
+        const ownBudget = /max\.conflicts/.test(said) && options.conflicts !== undefined ? conflictLimitReason(options.conflicts) : null;
+        return { ...unknownResult(stopReason() ?? ownTimeout ?? ownBudget ?? `z3: ${said}`, this.name, startedAt), ...work };
       }
-      return checkedSat(cnf, readModel(api, ctx, solver, cnf.numVars), this.name, startedAt);
+      return { ...checkedSat(cnf, readModel(api, ctx, solver, cnf.numVars), this.name, startedAt), ...work };
     } catch (error) {
       // An interrupted z3 call may throw ('canceled') instead of answering unknown.
       return unknownResult(stopReason() ?? `z3 failed: ${messageOf(error)}`, this.name, startedAt);
@@ -155,6 +161,12 @@ export class Z3Backend implements SatBackend {
       solver?.release();
     }
   }
+}
+
+/** The 'sat conflicts' statistic of the last check, when z3 reports it. */
+function satConflicts(solver: SatSolver): number | undefined {
+  for (const entry of solver.statistics()) if (entry.key === 'sat conflicts') return Number(entry.value);
+  return undefined;
 }
 
 function loadDimacs(api: Z3Api, solver: SatSolver, cnf: Cnf, stringInputLimit: number): void {

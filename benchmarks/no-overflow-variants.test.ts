@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseProgram } from '../lib/frontend/index.js';
 import { verifyPortfolio } from '../lib/portfolio/index.js';
-import { runProgram } from '../lib/interp/index.js';
+import { runProgram } from '../lib/interpreter/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'bench', 'svcomp');

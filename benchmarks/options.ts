@@ -10,7 +10,7 @@ import { ENGINE_NAMES } from '../lib/engines/types.js';
 export const HARNESS_ENGINES = ['constraints', ...ENGINE_NAMES] as const;
 
 /** The repository root, from the compiled location dist/benchmarks/options.js. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEFAULT_SUITE = join(REPO_ROOT, 'benchmarks');
 export const DEFAULT_RESULTS_DIR = join(REPO_ROOT, 'benchmarks', 'results');
 export const DEFAULT_CLI = ['node', join(REPO_ROOT, 'dist', 'cli', 'main.js')];

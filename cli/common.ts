@@ -1,7 +1,6 @@
 // Shared CLI plumbing: reading a program file, turning user errors into diagnostics and exit codes.
 import { readFileSync } from 'node:fs';
-import { InputError } from '../lib/diagnostics.js';
-import { WorkLimitExceeded } from '../lib/limits.js';
+import { InputError, WorkLimitExceeded } from '../lib/index.js';
 import { EXIT } from './exit-codes.js';
 
 export function readSource(file: string): string {

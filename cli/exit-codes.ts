@@ -1,4 +1,4 @@
-// Process exit codes, shared by every command and documented in README and --help.
+// Process exit codes, shared by every command and documented in docs/commands.md and --help.
 export const EXIT = {
   /** verify: safe (certified); run: normal termination; other commands: success */
   OK: 0,

@@ -1,6 +1,6 @@
 // Options shared by several commands.
 import { Option } from 'commander';
-import { InputError } from '../lib/diagnostics.js';
+import { InputError } from '../lib/index.js';
 
 export function cutsetOption(): Option {
   return new Option('-c, --cutset <strategy>', "cut-set: 'paths' (Theorem 1: one cut-point per loop-body path) or 'headers' (loop headers)")

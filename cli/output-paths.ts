@@ -2,7 +2,7 @@
 // error at once (exit 3, with the path and the reason), not an internal error after minutes of work.
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError } from '../lib/diagnostics.js';
+import { InputError } from '../lib/index.js';
 
 function reasonOf(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;

@@ -1,14 +1,7 @@
 // `--pin LINE:EXPR` (farkas verify): a C expression over the variables in scope at the cut-point(s)
 // the engine reports on LINE, read with the witness reader (lib/witness/c-expression.ts) into an IR
 // formula for VerifyOptions.knownInvariants. Bad input is a positioned InputError (exit 3).
-import type { Formula } from '../lib/ir/formula.js';
-import * as F from '../lib/ir/formula.js';
-import type { Program } from '../lib/ir/cfg.js';
-import { InputError } from '../lib/diagnostics.js';
-import { AnalysisUnsupported, prepareAnalysis } from '../lib/engine/prepare.js';
-import { cutpointPosition, cutpointsByLine, scopeAtLine } from '../lib/engine/pins.js';
-import { PathExplosionError, type CutsetStrategy } from '../lib/vc/cutset.js';
-import { parseCExpression, typingOf } from '../lib/witness/c-expression.js';
+import { type Formula, type Program, InputError, AnalysisUnsupported, prepareAnalysis, cutpointPosition, cutpointsByLine, scopeAtLine, PathExplosionError, type CutsetStrategy, parseCExpression, typingOf, formula as F } from '../lib/index.js';
 
 /** Commander accumulator for a repeatable option. */
 export function collectPins(value: string, previous: string[]): string[] {

@@ -1,8 +1,6 @@
 // `verify --jobs N`: the option, and how the portfolio's progress and outcome are shown.
 import { Option } from 'commander';
-import { InputError } from '../lib/diagnostics.js';
-import type { ProgressEvent } from '../lib/engine/types.js';
-import { DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent, type PortfolioResult } from '../lib/portfolio/index.js';
+import { InputError, type ProgressEvent, DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent, type PortfolioResult } from '../lib/index.js';
 
 export function jobsOption(): Option {
   return new Option('-j, --jobs <n>', `parallel worker threads racing lanes of the schedule and the interpolation engines (default: the number of cores, 1 on two cores or fewer; here ${DEFAULT_JOBS()}); 1 is the sequential search; at most the number of cores (${MAX_JOBS()})`);
@@ -35,16 +33,3 @@ export function portfolioProgressPrinter(): { onProgress: (e: ProgressEvent, con
 }
 
 /** Added to the `verify --json` object when the portfolio ran (more than one job). */
-export function portfolioJson(r: PortfolioResult): object {
-  if (!r.portfolio) return {};
-  return {
-    portfolio: r.portfolio,
-    ...(r.engineStats ? { engine: r.engineStats.engine, engineStats: r.engineStats } : {}),
-  };
-}
-
-export function formatPortfolio(r: PortfolioResult): string {
-  if (!r.portfolio) return '';
-  const p = r.portfolio;
-  return `portfolio: ${p.jobs} jobs; ${p.winner ? `answer from ${p.winner}` : 'no certified answer'} (${p.configurations.map((c) => `${c.name}: ${c.verdict}`).join(', ')})\n`;
-}

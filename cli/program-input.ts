@@ -4,9 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { InputError } from '../lib/diagnostics.js';
-import type { DataModel, Program, Property } from '../lib/ir/cfg.js';
-import { parseProgram } from '../lib/frontend/index.js';
+import { InputError, type DataModel, type Program, type Property, parseProgram } from '../lib/index.js';
 import { readSource } from './common.js';
 
 export const DATA_MODELS: readonly DataModel[] = ['ILP32', 'LP64'];

@@ -8,11 +8,11 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { parseProgram } from './frontend/index.js';
-import { verify } from './engine/verify.js';
-import { wp } from './conditions/wp.js';
-import { sp } from './conditions/sp.js';
+import { verify } from './engines/constraint/verify.js';
+import { wp } from './infer/wp.js';
+import { sp } from './infer/sp.js';
 import { CERTIFICATE_CHECK_WORK, WorkBudget } from './limits.js';
-import { checkInvariants } from './check/certificate.js';
+import { checkInvariants } from './certify/certificate.js';
 import * as F from './ir/formula.js';
 import * as L from './ir/linear.js';
 

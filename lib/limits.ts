@@ -55,7 +55,7 @@ export function stepBuildStopped(e: unknown): { readonly timeout: true } | { rea
 }
 
 // Work budgets of the checker's searches, in z3's resource units (its `rlimit`: internal steps, the
-// same on an idle or a busy machine; lib/check/lia-solver.ts). A search bounded by them gives the same
+// same on an idle or a busy machine; lib/certify/lia-solver.ts). A search bounded by them gives the same
 // answer at any load; the user's --timeout is the only wall clock. z3 spends 300,000 to 1,000,000
 // units per second of check on this project's machines, depending on the query (measured on the
 // checks of benchmarks/ and of the tests); each budget is at least the time budget it replaced.

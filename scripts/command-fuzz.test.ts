@@ -9,7 +9,7 @@ import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { mulberry32 } from '../lib/random.js';
 import { CommandProgramGenerator } from './fuzz/generate-commands.js';
 import { bruteForce, checkCex, checkKnownFailures, checkLoopBounds, checkNonterm, checkSp, checkVerify, checkWp, type KnownFailure } from './fuzz/commands.js';
-import type { LoopBound } from '../lib/bounds/bounds.js';
+import type { LoopBound } from '../lib/infer/bounds.js';
 import { caseFile, fuzzCommands } from './command-fuzz.js';
 
 test.after.always(() => shutdownZ3());

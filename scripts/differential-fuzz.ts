@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { parseProgram } from '../lib/frontend/index.js';
-import { verify } from '../lib/engine/verify.js';
+import { verify } from '../lib/engines/constraint/verify.js';
 import { availableEngines, engineByName } from '../lib/engines/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { mulberry32 } from '../lib/random.js';

@@ -4,11 +4,11 @@
 // under it) when the loop does not terminate for every input.
 import type { Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption } from '../program-input.js';
-import { bounds, instrumentForBounds, type BoundsEvent, type BoundsResult } from '../../lib/bounds/bounds.js';
-import { printProcedure } from '../../lib/ir/print.js';
+import { bounds, instrumentForBounds, type BoundsEvent, printProcedure } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { commonOptions, fmt, shared, values, type CommonCliOptions } from './conditions.js';
+import { commonOptions, shared, type CommonCliOptions } from './conditions.js';
+import { boundsJson, formatBounds } from '../report/bounds.js';
 
 export function register(program: Command): void {
   commonOptions(
@@ -44,8 +44,7 @@ Exit codes:
           return EXIT.OK;
         }
         const result = await bounds(prog, { ...shared(opts), ...(boundsProgress(opts.quiet) ? { onBoundsProgress: boundsProgress(opts.quiet)! } : {}) });
-        if (opts.json) console.log(JSON.stringify(boundsJson(file, result), null, 2));
-        else printBounds(file, result);
+        process.stdout.write(opts.json ? JSON.stringify(boundsJson(file, result), null, 2) + '\n' : formatBounds(file, result));
         // A function without loops or recursion has nothing unbounded: every loop (none) is bounded.
         const complete = [...result.loops, ...result.procedures].every((l) => l.certified) && result.calleesWithLoops.length === 0;
         return complete ? EXIT.OK : EXIT.UNKNOWN;
@@ -58,67 +57,5 @@ function boundsProgress(quiet: boolean | undefined): ((e: BoundsEvent) => void) 
   return (e) => {
     if (e.kind === 'sampled') process.stderr.write(`  ${e.runs} concrete runs (${e.nonTerminating} did not return)\n`);
     else if (e.kind === 'candidate') process.stderr.write(`  line ${e.line}: proving bound ${e.bound}\n`);
-  };
-}
-
-function printBounds(file: string, r: BoundsResult): void {
-  console.log(`${file}: function ${r.function}(${r.parameters.join(', ')}): ${new Set(r.loops.map((l) => l.line)).size} loop(s)`);
-  if (r.loops.length === 0 && r.procedures.length === 0) console.log(`no loops${r.calleesWithLoops.length === 0 ? ': every run of this function ends after finitely many steps' : ''}`);
-  for (const l of r.loops) {
-    const under = l.precondition === '1' ? '' : ` if ${l.precondition}`;
-    if (!l.bound) {
-      console.log(`loop at line ${l.line}: no bound (${l.reason ?? 'unknown'})`);
-      continue;
-    }
-    console.log(`loop at line ${l.line}: at most ${l.bound} iterations${under}${l.locallyWeakest === undefined ? '' : l.locallyWeakest ? ' (precondition locally weakest)' : ' (precondition not shown locally weakest)'}`);
-    console.log(`  certified: ${l.certified ? 'yes (z3, integer arithmetic)' : 'no'}${l.invariants.length > 0 ? ', with invariants:' : ''}`);
-    for (const inv of l.invariants) console.log(`    line ${inv.line}: ${inv.expression}`);
-    if (l.tight) console.log(`  tight on ${fmt(l.tight.input) || 'the default run'}${l.tight.nondet.length > 0 ? ` (nondet ${l.tight.nondet.join(',')})` : ''}: ${l.tight.iterations} iteration${l.tight.iterations === 1n ? '' : 's'}`);
-  }
-  for (const c of r.calleesWithLoops) console.log(`function ${c} (called): its loops are not bounded here (farkas bounds --function ${c})`);
-  for (const p of r.procedures) {
-    if (!p.bound) {
-      console.log(`procedure ${p.procedure}: no bound (${p.reason ?? 'unknown'})`);
-      continue;
-    }
-    console.log(`procedure ${p.procedure}: at most ${p.bound} calls per call of ${p.function}${p.precondition === '1' ? '' : ` if ${p.precondition}`}`);
-    console.log(`  certified: yes (z3, integer arithmetic), with summaries:`);
-    for (const s of p.summaries) console.log(`    ${s}`);
-    if (p.tight) console.log(`  tight on ${fmt(p.tight.input) || 'the default run'}: ${p.tight.iterations} call${p.tight.iterations === 1n ? '' : 's'}`);
-  }
-  console.log(`search: ${r.runs} concrete runs (${r.nonTerminatingRuns} did not return within the step budget), ${r.stats.proofAttempts} proof attempts, ${r.stats.satCalls} SAT calls, largest ${r.stats.maxClauses} clauses, ${(r.millis / 1000).toFixed(1)} s`);
-}
-
-export function boundsJson(file: string, r: BoundsResult): Record<string, unknown> {
-  return {
-    file,
-    function: r.function,
-    parameters: r.parameters,
-    loops: r.loops.map((l) => ({
-      function: l.function,
-      line: l.line,
-      bound: l.bound,
-      precondition: l.precondition,
-      certified: l.certified,
-      ...(l.locallyWeakest !== undefined ? { locallyWeakest: l.locallyWeakest } : {}),
-      invariants: l.invariants,
-      ...(l.tight ? { tight: { input: values(l.tight.input), nondet: l.tight.nondet.map(String), iterations: l.tight.iterations.toString() } } : {}),
-      ...(l.reason ? { reason: l.reason } : {}),
-    })),
-    calleesWithLoops: r.calleesWithLoops,
-    procedures: r.procedures.map((p) => ({
-      function: p.function,
-      procedure: p.procedure,
-      bound: p.bound,
-      precondition: p.precondition,
-      certified: p.certified,
-      summaries: p.summaries,
-      ...(p.tight ? { tight: { input: values(p.tight.input), iterations: p.tight.iterations.toString() } } : {}),
-      ...(p.reason ? { reason: p.reason } : {}),
-    })),
-    runs: r.runs,
-    nonTerminatingRuns: r.nonTerminatingRuns,
-    stats: r.stats,
-    millis: r.millis,
   };
 }

@@ -2,8 +2,7 @@
 // how a program was understood (which statements, which loop headers, which conditions).
 import type { Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { printProcedure, printProgram, programToDot } from '../../lib/ir/print.js';
-import { InputError } from '../../lib/diagnostics.js';
+import { printProcedure, printProgram, programToDot, InputError } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 

@@ -3,14 +3,11 @@
 // search statistics.
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { availableEngines, engineByName, type EngineName, type EngineResult } from '../../lib/engines/index.js';
-import { shutdownZ3 } from '../../lib/sat/z3-context.js';
-import { InputError } from '../../lib/diagnostics.js';
+import { availableEngines, engineByName, type EngineName, type EngineResult, shutdownZ3, InputError, type Program } from '../../lib/index.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { functionOption, parseSeconds } from '../options.js';
-import { formatVerify, verifyJson } from './verify.js';
-import type { Program } from '../../lib/ir/cfg.js';
+import { checkJson, formatCheck } from '../report/check.js';
 
 interface CheckCliOptions extends ProgramInputOptions {
   engine: string;
@@ -59,14 +56,4 @@ ${EXIT_CODES_HELP}`)
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
-}
-
-export function checkJson(file: string, r: EngineResult, program?: Program): object {
-  return { ...verifyJson(file, r, program), engine: r.engineStats.engine, engineStats: r.engineStats };
-}
-
-export function formatCheck(file: string, r: EngineResult, program?: Program): string {
-  const s = r.engineStats;
-  const text = formatVerify(file, r, program).replace(/^cut-set: .*\n/m, '');
-  return text.replace(/^time: /m, `engine: ${s.engine}: ${s.nodes} nodes, ${s.refinements} refinements, ${s.restarts} restarts, ${s.covered} covered, ${s.solverCalls} z3 queries\ntime: `);
 }

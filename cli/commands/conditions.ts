@@ -3,18 +3,11 @@
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { FURTHER_ANSWER_MIN_QUERIES, wp } from '../../lib/conditions/wp.js';
-import { sp } from '../../lib/conditions/sp.js';
-import { nonterm, type NontermResult } from '../../lib/conditions/nonterm.js';
-import { cex, instrumentForCex, type CexResult } from '../../lib/conditions/cex.js';
-import { printProcedure } from '../../lib/ir/print.js';
-import { formatRunResult, runResultToJson } from '../../lib/interp/index.js';
-import type { ConditionAnswer, ConditionEvent, ConditionStats, IncompleteSearch, NeighbourEvidence, SpResult, WpResult } from '../../lib/conditions/types.js';
-import { InputError } from '../../lib/diagnostics.js';
+import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, type ConditionEvent, InputError, CONDITION_QUERY_CONFLICTS } from '../../lib/index.js';
+import { cexJson, formatCex, formatNonterm, formatSp, formatWp, nontermJson, spJson, wpJson } from '../report/conditions.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, parseCount, parseSeconds, templateOption } from '../options.js';
-import { CONDITION_QUERY_CONFLICTS } from '../../lib/limits.js';
 
 export interface CommonCliOptions extends ProgramInputOptions {
   function?: string;
@@ -61,67 +54,6 @@ function progress(quiet: boolean | undefined): ((e: ConditionEvent) => void) | u
   };
 }
 
-export const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
-
-const INCOMPLETE_WP = { inputs: 'safe', answers: 'precondition' };
-const INCOMPLETE_CEX = { inputs: 'failing', answers: 'condition' };
-
-function incompleteText(i: IncompleteSearch, words: typeof INCOMPLETE_WP): string {
-  return `${i.uncoveredInputs} sampled ${words.inputs} input(s) lie outside every ${words.answers}; no further one was found within ${i.budgetQueries} solver queries (each further ${words.answers} gets as many as the first took, at least ${FURTHER_ANSWER_MIN_QUERIES})`;
-}
-
-function incompleteJson(i: IncompleteSearch, words: typeof INCOMPLETE_WP): Record<string, unknown> {
-  return { uncoveredInputs: i.uncoveredInputs, budgetQueries: i.budgetQueries, note: incompleteText(i, words) };
-}
-
-function neighbourJson(n: NeighbourEvidence): Record<string, unknown> {
-  return {
-    expression: n.expression,
-    move: n.move,
-    ...(n.input ? { input: values(n.input) } : {}),
-    ...(n.state ? { state: values(n.state) } : {}),
-    ...(n.nondet ? { nondet: n.nondet.map(String) } : {}),
-    ...(n.line !== undefined ? { line: n.line } : {}),
-    replayed: n.replayed,
-    ...(n.note ? { note: n.note } : {}),
-  };
-}
-
-function answerJson(a: ConditionAnswer): Record<string, unknown> {
-  return { expression: a.expression, certified: a.certified, locallyOptimal: a.locallyOptimal, invariants: a.invariants, neighbours: a.neighbours.map(neighbourJson) };
-}
-
-function statsJson(s: ConditionStats): Record<string, unknown> {
-  const clauses = s.queries.reduce((a, q) => Math.max(a, q.clauses), 0);
-  return { solverCalls: s.queries.length, iterations: s.iterations, concreteRuns: s.concreteRuns, maxClauses: clauses, millis: s.millis, queries: s.queries };
-}
-
-function printAnswer(a: ConditionAnswer, what: 'precondition' | 'postcondition', index?: number, witness: (n: NeighbourEvidence) => string = (n) => `fails at line ${n.line} on ${fmt(n.input)}`): void {
-  const label = index !== undefined ? `${what} ${index + 1}` : what;
-  console.log(`${label}: ${a.expression}`);
-  console.log(`  certified: ${a.certified ? 'yes (z3, integer arithmetic)' : 'no'}${a.invariants.length > 0 ? ', with invariants:' : ''}`);
-  for (const inv of a.invariants) console.log(`    line ${inv.line}: ${inv.expression}`);
-  const refuted = a.neighbours.filter((n) => n.replayed).length;
-  const counted = a.neighbours.filter((n) => !n.note?.startsWith('equivalent')).length;
-  console.log(`  neighbours: ${refuted}/${counted} refuted by replayed runs${a.locallyOptimal ? ` (locally ${what === 'precondition' ? 'weakest' : 'strongest'})` : ''}`);
-  for (const n of a.neighbours) {
-    let why: string;
-    if (n.replayed && n.input && what === 'precondition') why = `${witness(n)}${n.nondet && n.nondet.length > 0 ? ` (nondet ${n.nondet.join(',')})` : ''}`;
-    else if (n.replayed && n.state) why = `violated by reachable ${fmt(n.state)} (inputs ${fmt(n.input)}${n.nondet && n.nondet.length > 0 ? `, nondet ${n.nondet.slice(0, 12).join(',')}${n.nondet.length > 12 ? ',…' : ''}` : ''})`;
-    else why = n.note ?? 'not refuted';
-    console.log(`    ${n.expression}: ${why}`);
-  }
-}
-
-export function fmt(m: ReadonlyMap<string, bigint> | undefined): string {
-  return m ? [...m].map(([k, v]) => `${k}=${v}`).join(' ') : '';
-}
-
-function printStats(s: ConditionStats): void {
-  const clauses = s.queries.reduce((a, q) => Math.max(a, q.clauses), 0);
-  console.log(`search: ${s.queries.length} solver calls, ${s.iterations} iterations, ${s.concreteRuns} concrete runs, largest query ${clauses} clauses, ${(s.millis / 1000).toFixed(1)} s`);
-}
-
 export function register(program: Command): void {
   registerNonterm(program);
   registerCex(program);
@@ -142,8 +74,8 @@ hyperplane shifted by one, or rotated onto another) gets an input inside it but 
 precondition on which the program fails an assertion, replayed by the interpreter.
 
 Several answers (--max-answers): each further one must cover a sampled safe input outside the earlier
-ones, and its search gets as long as the first answer took (at least ${FURTHER_ANSWER_MIN_QUERIES / 1000} s); when that runs out
-with such inputs left, the output says so ("incomplete").
+ones, and its search gets as many solver queries as the first answer took (at least
+${FURTHER_ANSWER_MIN_QUERIES}); when they run out with such inputs left, the output says so ("incomplete").
 
 ${answerExitCodes('a precondition')}`)
     .action((path: string, opts: CommonCliOptions & { strategy: 'neighbourhood' | 'binary'; maxAnswers: string }) =>
@@ -156,14 +88,7 @@ ${answerExitCodes('a precondition')}`)
           maxAnswers,
           ...shared(opts),
         });
-        if (opts.json) console.log(JSON.stringify(wpJson(file, result), null, 2));
-        else {
-          console.log(`${file}: function ${result.function}(${result.parameters.join(', ')}): ${result.preconditions.length} precondition(s) [${result.strategy}]`);
-          result.preconditions.forEach((a, i) => printAnswer(a, 'precondition', i));
-          if (result.reason) console.log(`reason: ${result.reason}`);
-          if (result.incomplete) console.log(`incomplete: ${incompleteText(result.incomplete, INCOMPLETE_WP)}`);
-          printStats(result.stats);
-        }
+        process.stdout.write(opts.json ? JSON.stringify(wpJson(file, result), null, 2) + '\n' : formatWp(file, result));
         return result.preconditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
@@ -185,8 +110,8 @@ it, found by running the program on concrete inputs and reproduced by re-running
 
 The first candidate comes from the reached states: their affine hull and tightest bounds in unit
 directions (±v, ±v±w, …), with invariants from the states the runs passed through, filtered by the
-checker (Houdini). The template search then tries for 10 s to add conjuncts to it; without such a
-candidate, the template search alone runs.
+checker (Houdini). The template search then gets ${STRENGTHEN_QUERIES} solver queries to add conjuncts to it; without
+such a candidate, the template search alone runs.
 
 ${answerExitCodes('a postcondition')}`)
     .action((path: string, opts: CommonCliOptions & { at?: string }) =>
@@ -198,13 +123,7 @@ ${answerExitCodes('a postcondition')}`)
           atLine = Number(opts.at);
         }
         const result = await sp(prog, { ...(atLine !== undefined ? { atLine } : {}), ...shared(opts) });
-        if (opts.json) console.log(JSON.stringify(spJson(file, result), null, 2));
-        else {
-          console.log(`${file}: function ${result.function}, ${result.at === 'exit' ? 'at the exit' : `at line ${result.line}`}, over ${result.variables.join(', ')}`);
-          if (result.postcondition) printAnswer(result.postcondition, 'postcondition');
-          else console.log(`no postcondition: ${result.reason}`);
-          printStats(result.stats);
-        }
+        process.stdout.write(opts.json ? JSON.stringify(spJson(file, result), null, 2) + '\n' : formatSp(file, result));
         return result.postcondition ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
@@ -232,36 +151,10 @@ ${answerExitCodes('a non-termination condition')}`)
       runCommand(async () => {
         const { file, program: prog } = loadProgram(path, opts);
         const result = await nonterm(prog, shared(opts));
-        if (opts.json) console.log(JSON.stringify(nontermJson(file, result), null, 2));
-        else {
-          console.log(`${file}: function ${result.function}: ${result.verdict}`);
-          result.conditions.forEach((c, i) => {
-            printAnswer(c, 'precondition', i, (n) => `returns on ${fmt(n.input)}`);
-            if (c.input) console.log(`  runs forever from ${fmt(c.input)}; first loop-head states: ${c.iterationsShown.map((s) => `[${fmt(s.values)}]`).join(' ')}`);
-          });
-          for (const l of result.bounds ?? []) console.log(`  loop at line ${l.line}: at most ${l.bound} iterations (certified)`);
-          if (result.reason) console.log(`reason: ${result.reason}`);
-          printStats(result.stats);
-        }
+        process.stdout.write(opts.json ? JSON.stringify(nontermJson(file, result), null, 2) + '\n' : formatNonterm(file, result));
         return result.verdict === 'unknown' ? EXIT.UNKNOWN : EXIT.OK;
       }),
     );
-}
-
-export function nontermJson(file: string, r: NontermResult): Record<string, unknown> {
-  return {
-    file,
-    function: r.function,
-    verdict: r.verdict,
-    conditions: r.conditions.map((c) => ({
-      ...answerJson(c),
-      ...(c.input ? { input: values(c.input) } : {}),
-      iterations_shown: c.iterationsShown.map((s) => ({ line: s.line, values: values(s.values) })),
-    })),
-    ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, certified: l.certified })) } : {}),
-    ...(r.reason ? { reason: r.reason } : {}),
-    stats: statsJson(r.stats),
-  };
 }
 
 function registerCex(program: Command): void {
@@ -284,7 +177,8 @@ to the iteration counts of concrete runs that reach the end (B2), so a condition
 inputs on which the function just never returns. Weakest preconditions of that program are computed
 (farkas wp); a condition is reported only with an input inside it on which the original program fails
 an assertion, replayed by the interpreter. Conditions without one are listed as dropped. As in wp,
-each further condition's search gets as long as the first took (at least ${FURTHER_ANSWER_MIN_QUERIES / 1000} s).
+each further condition's search gets as many solver queries as the first took (at least
+${FURTHER_ANSWER_MIN_QUERIES}).
 
 Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
     .action((path: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean; errorVariable: boolean }) =>
@@ -296,43 +190,10 @@ Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for ba
           return EXIT.OK;
         }
         const result = await cex(prog, { ...shared(opts), loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
-        if (opts.json) console.log(JSON.stringify(cexJson(file, result), null, 2));
-        else {
-          console.log(`${file}: function ${result.function}: ${result.conditions.length} failing condition(s)`);
-          result.conditions.forEach((c, i) => {
-            console.log(`condition ${i + 1}: ${c.expression}`);
-            console.log(`  certified: ${c.certified ? 'yes (the instrumented program cannot return with err == 0 under it)' : 'no'}`);
-            console.log(`  replayed: ${fmt(c.input)}${c.nondet.length > 0 ? ` (nondet ${c.nondet.join(',')})` : ''} fails the assertion at line ${c.line}`);
-            if (opts.trace) console.log(formatRunResult(c.run, prog, { trace: "full" }).replace(/^/gm, '    '));
-          });
-          for (const d of result.dropped) console.log(`dropped: ${d.expression} (${d.reason})`);
-          if (result.reason) console.log(`reason: ${result.reason}`);
-          if (result.incomplete) console.log(`incomplete: ${incompleteText(result.incomplete, INCOMPLETE_CEX)}`);
-          printStats(result.stats);
-        }
+        process.stdout.write(opts.json ? JSON.stringify(cexJson(file, result), null, 2) + '\n' : formatCex(file, result, opts.trace ? prog : undefined));
         return result.conditions.length > 0 ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
-}
-
-export function cexJson(file: string, r: CexResult): Record<string, unknown> {
-  return {
-    file,
-    function: r.function,
-    conditions: r.conditions.map((c) => ({
-      expression: c.expression,
-      certified: c.certified,
-      input: values(c.input),
-      nondet: c.nondet.map(String),
-      line: c.line,
-      replayed: c.replayed,
-      trace: runResultToJson(c.run),
-    })),
-    dropped: r.dropped,
-    ...(r.reason ? { reason: r.reason } : {}),
-    ...(r.incomplete ? { incomplete: incompleteJson(r.incomplete, INCOMPLETE_CEX) } : {}),
-    stats: statsJson(r.stats),
-  };
 }
 
 export function shared(opts: CommonCliOptions) {
@@ -348,28 +209,3 @@ export function shared(opts: CommonCliOptions) {
   };
 }
 
-export function wpJson(file: string, r: WpResult): Record<string, unknown> {
-  return {
-    file,
-    function: r.function,
-    strategy: r.strategy,
-    parameters: r.parameters,
-    preconditions: r.preconditions.map(answerJson),
-    ...(r.reason ? { reason: r.reason } : {}),
-    ...(r.incomplete ? { incomplete: incompleteJson(r.incomplete, INCOMPLETE_WP) } : {}),
-    stats: statsJson(r.stats),
-  };
-}
-
-export function spJson(file: string, r: SpResult): Record<string, unknown> {
-  return {
-    file,
-    function: r.function,
-    at: r.at,
-    line: r.line,
-    variables: r.variables,
-    postcondition: r.postcondition ? answerJson(r.postcondition) : null,
-    ...(r.reason ? { reason: r.reason } : {}),
-    stats: statsJson(r.stats),
-  };
-}

@@ -2,13 +2,7 @@
 // for inspection (what the SAT solver is asked after bit-blasting).
 import type { Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { AnalysisUnsupported, prepareAnalysis, templatesFor } from '../../lib/engine/prepare.js';
-import { buildFarkasSystem } from '../../lib/constraints/farkas.js';
-import { loadSchedule } from '../../lib/constraints/schedule.js';
-import { polyToString } from '../../lib/constraints/system.js';
-import * as F from '../../lib/ir/formula.js';
-import * as L from '../../lib/ir/linear.js';
-import { InputError } from '../../lib/diagnostics.js';
+import { AnalysisUnsupported, prepareAnalysis, stepSystem, loadSchedule, polyToString, InputError, formula as F, linear as L } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption } from '../options.js';
@@ -41,7 +35,6 @@ export function register(program: Command): void {
         if (!Number.isInteger(stepNo) || stepNo < 1 || stepNo > schedule.steps.length) {
           throw new InputError('error', `--step must be from 1 to ${schedule.steps.length}`, null);
         }
-        const step = schedule.steps[stepNo - 1]!;
         let prepared;
         try {
           prepared = prepareAnalysis(program, opts.function, opts.cutset as 'paths' | 'headers');
@@ -50,8 +43,8 @@ export function register(program: Command): void {
           if (e instanceof AnalysisUnsupported) throw new InputError('unsupported', `${e.message}; \`farkas constraints\` shows single-procedure systems only`, null);
           throw e;
         }
-        const templates = templatesFor(prepared, step.shape);
-        const { system, applications } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]) });
+        // The step as verify solves it (constants widened to the program's; lib/problem/step-system.ts).
+        const { step, system, applications } = stepSystem(prepared, schedule.steps[stepNo - 1]!);
         const proc = prepared.cut.proc;
         const where = (loc: number): string => {
           const p = proc.locations[loc]?.pos;

@@ -1,13 +1,9 @@
 // `farkas verify FILE --cross-check`: the constraint engine beside every interpolation engine
 // (logic in lib/crosscheck). Exit code: the agreed verdict's, or DISAGREEMENT.
-import type { Program } from '../../lib/ir/cfg.js';
-import type { VerifyOptions } from '../../lib/engine/verify.js';
-import type { EngineResult } from '../../lib/engines/index.js';
-import { crossCheck, crossCheckJson, formatCrossCheck, CONSTRAINT_ENGINE } from '../../lib/crosscheck/index.js';
-import { shutdownZ3 } from '../../lib/sat/z3-context.js';
+import { type Program, type VerifyOptions, type EngineResult, crossCheck, crossCheckJson, formatCrossCheck, CONSTRAINT_ENGINE, shutdownZ3 } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
-import { checkJson } from './check.js';
-import { verifyJson } from './verify.js';
+import { checkJson } from '../report/check.js';
+import { verifyJson } from '../report/verify.js';
 
 export async function crossCheckCommand(file: string, program: Program, options: VerifyOptions, json: boolean): Promise<number> {
   let result;

@@ -1,9 +1,8 @@
 // `farkas run FILE`: execute a program with the concrete interpreter on given inputs and nondet values
 // (also how a counterexample is replayed by hand).
 import type { Command } from 'commander';
-import { InputError } from '../../lib/diagnostics.js';
+import { InputError, formatRunResult, runProgram, runResultToJson, DEFAULT_MAX_STEPS, type RunOptions, type RunResult } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { formatRunResult, runProgram, runResultToJson, DEFAULT_MAX_STEPS, type RunOptions, type RunResult } from '../../lib/interp/index.js';
 import { EXIT } from '../exit-codes.js';
 import { parseAssignments, parseIntegerList, runCommand } from '../common.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseProgram } from '../../lib/frontend/index.js';
-import { runProgram } from '../../lib/interp/index.js';
+import { runProgram } from '../../lib/interpreter/index.js';
 
 // dist/cli/commands → dist/cli/main.js
 const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');

@@ -2,8 +2,7 @@
 // progress and the result over IPC. A child process rather than a worker thread because the SAT
 // solvers and z3's threads cannot be interrupted in-process (notes/sat-backends.md: ending z3's
 // threads during a check hangs); killing the process ends every solver at once, cleanly.
-import { parseProgram } from '../../lib/frontend/index.js';
-import { InputError } from '../../lib/diagnostics.js';
+import { parseProgram, InputError } from '../../lib/index.js';
 import { modeById } from './modes/index.js';
 import type { Job, WorkerMessage } from './protocol.js';
 

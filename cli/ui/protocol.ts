@@ -1,9 +1,6 @@
 // What the UI and its analysis worker (a child process, see runner.ts) say to each other. Every
 // message is structured-clone data (bigints and Maps included), never library objects with methods.
-import type { Schedule } from '../../lib/constraints/schedule.js';
-import type { CutsetStrategy } from '../../lib/vc/cutset.js';
-import type { Formula } from '../../lib/ir/formula.js';
-import type { FrontendOptions } from '../../lib/frontend/index.js';
+import type { Schedule, CutsetStrategy, Formula, FrontendOptions } from '../../lib/index.js';
 
 /** One analysis run: a mode of the registry on one program text. */
 export interface Job {

@@ -1,6 +1,6 @@
 // The program text as the UI shows and edits it: where loops and assertions are (from the front
 // end's control-flow graph), and adding or replacing an `assert(…)` line.
-import type { Program } from '../../lib/ir/cfg.js';
+import type { Program } from '../../lib/index.js';
 import type { SourceMark } from './protocol.js';
 
 export interface SourceOutline {

@@ -1,7 +1,5 @@
 // The UI's state and how worker messages and keys change it (a reducer, so it is testable alone).
-import type { Schedule } from '../../lib/constraints/schedule.js';
-import type { CutsetStrategy } from '../../lib/vc/cutset.js';
-import type { Formula } from '../../lib/ir/formula.js';
+import type { Schedule, CutsetStrategy, Formula } from '../../lib/index.js';
 import type { EngineRow, JobOptions, SearchEvent, SourceMark, WitnessOutcomeView, WorkerMessage } from './protocol.js';
 
 export interface SearchRow {

@@ -1,7 +1,6 @@
 // Step-through view of a counterexample: the interpreter's recorded run, one row per step, each with
 // the program state after it (the UI shows it; no analysis happens here).
-import type { Program } from '../../lib/ir/cfg.js';
-import { runProgram } from '../../lib/interp/index.js';
+import { type Program, runProgram } from '../../lib/index.js';
 
 export interface TraceRow {
   readonly line: number;

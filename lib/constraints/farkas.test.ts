@@ -8,7 +8,7 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import { cond } from '../ir/builder.js';
+import { cond } from '../ir/testing/builder.js';
 import { prepareCutset } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions, type VerificationCondition } from '../vc/vc.js';

@@ -22,7 +22,7 @@ import {
   type BitVec,
 } from './bitvector.js';
 import { CnfBuilder, type Lit } from './cnf-builder.js';
-import { fixVector, solveCnf, unitPropagate } from './test-solver.js';
+import { fixVector, solveCnf, unitPropagate } from './testing/test-solver.js';
 
 // Inputs are fresh variables fixed by unit clauses (or constant vectors, to exercise constant
 // propagation). Each result is checked twice: MiniSat must find a model in which it decodes to the

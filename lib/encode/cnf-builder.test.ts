@@ -1,6 +1,6 @@
 import test from 'ava';
 import { CnfBuilder, type Lit } from './cnf-builder.js';
-import { allModels, solveCnf } from './test-solver.js';
+import { allModels, solveCnf } from './testing/test-solver.js';
 
 type GateName = 'and' | 'or' | 'xor' | 'iff' | 'implies' | 'ite' | 'xor3' | 'maj' | 'andN' | 'orN';
 

@@ -10,11 +10,10 @@
 //   the same literal and adds no clauses.
 
 import type { Cnf } from '../sat/types.js';
-import { GateTable } from './gate-table.js';
+import { GateTable, type Lit } from './gate-table.js';
 import { MAX_CNF_CLAUSES, WorkLimitExceeded } from '../limits.js';
 
-/** A DIMACS-style literal: variable v >= 1 is the literal v, its negation is -v. */
-export type Lit = number;
+export type { Lit };
 
 export interface AdderBits {
   readonly sum: Lit;

@@ -2,7 +2,8 @@
 // over typed arrays, because a Map per key (or string keys) made hashing the largest cost of
 // building big formulas and loaded the garbage collector. Two-input gates use c = 0.
 
-import type { Lit } from './cnf-builder.js';
+/** A DIMACS-style literal: variable v >= 1 is the literal v, its negation is -v. */
+export type Lit = number;
 
 const EMPTY = 0; // no gate output is ever literal 0
 

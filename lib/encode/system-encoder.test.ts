@@ -13,7 +13,7 @@ import {
 import type { Cnf } from '../sat/types.js';
 import { CnfBuilder } from './cnf-builder.js';
 import { encodeSystem, encodeUnknowns, unknownRange, type UnknownOverride } from './system-encoder.js';
-import { fixVector, Propagator, solveCnf } from './test-solver.js';
+import { fixVector, Propagator, solveCnf } from './testing/test-solver.js';
 
 // Random small systems are compared with brute-force enumeration of every assignment of their
 // unknowns within the widths: SAT exactly when some assignment satisfies the system, every model

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { runProgram } from '../interp/index.js';
+import { runProgram } from '../interpreter/index.js';
 import { availableEngines, engineByName, type EngineName } from './index.js';
 
 test.after.always(() => shutdownZ3());

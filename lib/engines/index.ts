@@ -1,7 +1,7 @@
 // The interpolation engines by name (`farkas check --engine NAME`).
-import { lazyAbstraction } from './lazy-abstraction.js';
-import { symbolic } from './symbolic.js';
-import { lazyAnnotation } from './lazy-annotation.js';
+import { lazyAbstraction } from './interpolation/lazy-abstraction.js';
+import { symbolic } from './interpolation/symbolic.js';
+import { lazyAnnotation } from './interpolation/lazy-annotation.js';
 import type { Engine, EngineName } from './types.js';
 
 export { ENGINE_NAMES } from './types.js';

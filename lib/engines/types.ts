@@ -1,7 +1,7 @@
 // The common interface of the interpolation engines (papers 000–003): each takes the shared IR and
 // answers with the `verify` result contract plus its own search statistics.
 import type { Program } from '../ir/cfg.js';
-import type { VerifyResult } from '../engine/types.js';
+import type { VerifyResult } from '../problem/result.js';
 
 export type EngineName = 'lazy-abstraction' | 'symbolic' | 'lazy-annotation';
 export const ENGINE_NAMES: readonly EngineName[] = ['lazy-abstraction', 'symbolic', 'lazy-annotation'];

@@ -9,9 +9,9 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
-import { prepareAnalysis, type PreparedAnalysis } from '../engine/prepare.js';
+import { prepareAnalysis, type PreparedAnalysis } from '../problem/prepare.js';
 import type { CutsetStrategy } from '../vc/cutset.js';
-import { formulaToSmt, linearToSmt } from '../check/lia.js';
+import { formulaToSmt, linearToSmt } from '../certify/lia.js';
 
 export interface ChcOptions {
   readonly function?: string;

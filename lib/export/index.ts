@@ -5,11 +5,11 @@
 //            clauses the engine derives from sampled runs, which only prune)
 import type { Program } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
-import { buildFarkasSystem } from '../constraints/farkas.js';
+import { stepSystem } from '../problem/step-system.js';
 import { loadSchedule, type Schedule } from '../constraints/schedule.js';
 import { encodeUnknowns } from '../encode/system-encoder.js';
 import { toDimacs } from '../sat/dimacs.js';
-import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, templatesFor } from '../engine/prepare.js';
+import { AnalysisUnsupported, prepareAnalysis } from '../problem/prepare.js';
 import { PathExplosionError, type CutsetStrategy } from '../vc/cutset.js';
 import { chcOf } from './chc.js';
 import { systemToSmt } from './smt.js';
@@ -43,10 +43,7 @@ function exportPrepared(program: Program, kind: EmitKind, options: ExportOptions
   const index = (options.step ?? 1) - 1;
   const scheduled = schedule.steps[index];
   if (!scheduled) throw new InputError('error', `schedule '${schedule.name}' has ${schedule.steps.length} steps, not ${index + 1}`, null);
-  // As the engine does: template constants are widened to fit the program's constants.
-  const step = { ...scheduled, widths: { ...scheduled.widths, constant: Math.max(scheduled.widths.constant, constantBitsNeeded(prepared)) } };
-  const templates = templatesFor(prepared, step.shape);
-  const { system } = buildFarkasSystem({ vcs: prepared.vcs, templates, known: new Map([[prepared.cut.proc.entry, prepared.precondition]]) });
+  const { step, system } = stepSystem(prepared, scheduled);
   const what = `${prepared.program.file}, function ${prepared.function}, schedule ${schedule.name} step ${index + 1}: template ${step.shape.disjuncts}x${step.shape.conjuncts}, widths ${step.widths.coefficient}/${step.widths.constant}/${step.widths.multiplier}`;
   if (kind === 'smt') return systemToSmt(system, step.widths, what);
   const encoder = encodeUnknowns(system.unknowns, step.widths);

@@ -3,7 +3,7 @@
 // same problem the bit-blaster hands to the SAT solver, for any SMT solver.
 import type { ConstraintSystem, Polynomial, Widths } from '../constraints/system.js';
 import { unknownRange, widthFor } from '../encode/system-encoder.js';
-import { numeral } from '../check/lia.js';
+import { numeral } from '../certify/lia.js';
 
 const sym = (v: string): string => `|${v.replace(/[|\\]/g, '_')}|`;
 

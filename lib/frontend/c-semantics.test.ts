@@ -5,8 +5,8 @@
 // what gcc 12 computes on x86-64 (scripts/gcc-differential.ts compares thousands of random programs).
 import test from 'ava';
 import { parseProgram, type FrontendOptions } from './index.js';
-import { runProgram } from '../interp/index.js';
-import { verify } from '../engine/verify.js';
+import { runProgram } from '../interpreter/index.js';
+import { verify } from '../engines/constraint/verify.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 
 test.after.always(() => shutdownZ3());

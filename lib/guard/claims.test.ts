@@ -8,18 +8,18 @@ import { parseProgram } from '../frontend/index.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { verify } from '../engine/verify.js';
-import { wp } from '../conditions/wp.js';
-import { sp } from '../conditions/sp.js';
-import { cex } from '../conditions/cex.js';
-import { nonterm } from '../conditions/nonterm.js';
+import { verify } from '../engines/constraint/verify.js';
+import { wp } from '../infer/wp.js';
+import { sp } from '../infer/sp.js';
+import { cex } from '../infer/cex.js';
+import { nonterm } from '../infer/nonterm.js';
 import { engineByName } from '../engines/index.js';
 import { witnessFor } from '../witness/index.js';
-import type { ConditionAnswer } from '../conditions/types.js';
+import type { ConditionAnswer } from '../infer/types.js';
 import { ClaimContradicted } from './claim.js';
 import { withFaultForTests } from '../ir/faults.js';
 import { guardSafe, guardSummaries } from './verify-guard.js';
-import { guardFailingConditions, guardPostcondition, guardPreconditions, guardRecurrentSets } from './conditions-guard.js';
+import { guardFailingConditions, guardPostcondition, guardPreconditions, guardRecurrentSets } from '../infer/conditions-guard.js';
 
 test.after.always(() => shutdownZ3());
 

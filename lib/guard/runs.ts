@@ -6,9 +6,9 @@ import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Formula } from '../ir/formula.js';
 import type { Procedure, Program } from '../ir/cfg.js';
-import { runProgram, type RunResult, type ValueRange } from '../interp/index.js';
-import { foldInto } from '../interp/run.js';
-import { nondetStream } from '../engine/samples.js';
+import { runProgram, type RunResult, type ValueRange } from '../interpreter/index.js';
+import { foldInto } from '../interpreter/run.js';
+import { nondetStream } from '../observe/samples.js';
 import { mulberry32 } from '../random.js';
 
 /** Interpreter steps all guard runs of one claim take together at most (a fifteenth of the

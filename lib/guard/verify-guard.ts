@@ -8,9 +8,9 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import type { Procedure, Program } from '../ir/cfg.js';
 import { locationPos } from '../ir/cfg.js';
-import type { RunResult } from '../interp/index.js';
+import type { RunResult } from '../interpreter/index.js';
 import { inputCopyName, returnName } from '../ir/summary-names.js';
-import type { SummaryReport } from '../engine/types.js';
+import type { SummaryReport } from '../problem/result.js';
 import { ClaimContradicted } from './claim.js';
 import { firstContradiction, measured, nondetRead, runText, type GuardRunOptions } from './runs.js';
 

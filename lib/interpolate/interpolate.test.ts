@@ -5,7 +5,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import { implies, isSatisfiable } from '../check/lia.js';
+import { implies, isSatisfiable } from '../certify/lia.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { atomVariables, cubeToFormula, type Atom } from './constraints.js';
 import { binaryInterpolant, sequenceInterpolants } from './interpolate.js';

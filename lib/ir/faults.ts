@@ -12,7 +12,7 @@ export type TransformationFault =
   | 'assertions-dropped'
   /** Inlining: the first assignment of a constant gets that constant plus one. */
   | 'constant-shifted'
-  /** Counter instrumentation (lib/bounds/instrument.ts), the bug of issue 19 put back: an edge that
+  /** Counter instrumentation (lib/infer/counters.ts), the bug of issue 19 put back: an edge that
    * enters an inner loop and the outer loop's body at once keeps only the inner reset and drops the
    * outer increment, and the outer loop is certified "at most 0 iterations". */
   | 'outer-increment-dropped';

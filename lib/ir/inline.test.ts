@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { runProgram, runResultToJson, type RunResult } from '../interp/index.js';
-import { ProcedureBuilder, ProgramBuilder, stmt } from './builder.js';
+import { runProgram, runResultToJson, type RunResult } from '../interpreter/index.js';
+import { ProcedureBuilder, ProgramBuilder, stmt } from './testing/builder.js';
 import type { Program } from './cfg.js';
 import { inlineCalls, recursiveProcedures } from './inline.js';
 

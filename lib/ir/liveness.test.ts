@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ProcedureBuilder, ProgramBuilder, stmt } from './builder.js';
+import { ProcedureBuilder, ProgramBuilder, stmt } from './testing/builder.js';
 import { liveVariables } from './liveness.js';
 
 const sorted = (s: Set<string> | undefined): string[] => [...(s ?? [])].sort();

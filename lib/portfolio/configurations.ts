@@ -2,7 +2,7 @@
 // schedule step with or without the hull equalities, see engine/verify.ts) and the interpolation
 // engines of lib/engines. A configuration is plain data: it crosses into a worker thread as is.
 import type { EngineName } from '../engines/types.js';
-import type { AttemptInfo } from '../engine/verify.js';
+import type { AttemptInfo } from '../engines/constraint/verify.js';
 
 export type Configuration =
   /** The attempts whose index ≡ lane (mod lanes). With hull equalities the sequence alternates

@@ -3,15 +3,15 @@
 // "unsafe" only with a replayed counterexample — each configuration enforces that itself, and the race
 // accepts nothing else); the other workers are terminated. With one job it is the sequential search,
 // in this thread, unchanged.
-import { withOverflowNote } from '../engine/overflow-probe.js';
+import { withOverflowNote } from '../observe/overflow-probe.js';
 import { availableParallelism } from 'node:os';
 import type { Program } from '../ir/cfg.js';
 import { loadSchedule } from '../constraints/schedule.js';
 import { createBackend } from '../sat/index.js';
-import { verify, type VerifyOptions } from '../engine/verify.js';
-import { resolveFunction } from '../engine/prepare.js';
-import { needsSummaries } from '../engine/summary-prepare.js';
-import type { ProgressEvent, StepStats } from '../engine/types.js';
+import { verify, type VerifyOptions } from '../engines/constraint/verify.js';
+import { resolveFunction } from '../problem/prepare.js';
+import { needsSummaries } from '../engines/constraint/summary-prepare.js';
+import type { ProgressEvent, StepStats } from '../problem/result.js';
 import { availableEngines, type EngineName } from '../engines/index.js';
 import { configurationName, portfolioConfigurations, type Configuration } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob } from './protocol.js';

@@ -3,7 +3,7 @@
 import type { Program } from '../ir/cfg.js';
 import type { Schedule } from '../constraints/schedule.js';
 import type { CutsetStrategy } from '../vc/cutset.js';
-import type { ProgressEvent, VerifyResult } from '../engine/types.js';
+import type { ProgressEvent, VerifyResult } from '../problem/result.js';
 import type { EngineStats } from '../engines/types.js';
 import type { Configuration } from './configurations.js';
 

@@ -2,7 +2,7 @@
 // The worker is the unit of cancellation: z3 and MiniSat cannot be interrupted in-process, so the
 // portfolio terminates the whole thread when another configuration has won.
 import { parentPort, workerData } from 'node:worker_threads';
-import { verify } from '../engine/verify.js';
+import { verify } from '../engines/constraint/verify.js';
 import { engineByName } from '../engines/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { ClaimContradicted } from '../guard/claim.js';

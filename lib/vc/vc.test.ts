@@ -5,7 +5,7 @@ import { parseProgram } from '../frontend/index.js';
 import type { Edge, Stmt } from '../ir/cfg.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import { cond, lin, stmt } from '../ir/builder.js';
+import { cond, lin, stmt } from '../ir/testing/builder.js';
 import { prepareCutset } from './cutset.js';
 import { enumeratePaths, type CutPath } from './paths.js';
 import { pathConditions, UnsupportedInVc, type VerificationCondition } from './vc.js';

@@ -8,7 +8,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
 import { inlineCalls } from '../ir/inline.js';
-import { checkInvariants } from '../check/certificate.js';
+import { checkInvariants } from '../certify/certificate.js';
 import { InputError } from '../diagnostics.js';
 import { parseCExpression, typingOf } from './c-expression.js';
 import { withRemainderGhosts } from '../ir/remainder-ghosts.js';

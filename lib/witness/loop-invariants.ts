@@ -12,13 +12,13 @@ import { SIDE_QUERY_WORK } from '../limits.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import type { Program, SourcePos } from '../ir/cfg.js';
-import { prepareAnalysis } from '../engine/prepare.js';
-import type { InvariantReport } from '../engine/types.js';
+import { prepareAnalysis } from '../problem/prepare.js';
+import type { InvariantReport } from '../problem/result.js';
 import type { CutsetStrategy } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions } from '../vc/vc.js';
 import { simplifyInvariant } from '../ir/simplify.js';
-import { isValid } from '../check/lia.js';
+import { isValid } from '../certify/lia.js';
 import { conjuncts, formulaToC, typingOf, type CScope } from './c-expression.js';
 import { withRemainderGhosts, type RemainderGhost } from '../ir/remainder-ghosts.js';
 

@@ -8,9 +8,9 @@
 // Entry-function parameters (farkas' own benchmarks take inputs as parameters) become assumptions at
 // the first statement.
 import type { Program, SourcePos } from '../ir/cfg.js';
-import type { Counterexample } from '../engine/types.js';
-import type { TraceStep } from '../interp/types.js';
-import { runProgram } from '../interp/index.js';
+import type { Counterexample } from '../problem/result.js';
+import type { TraceStep } from '../interpreter/types.js';
+import { runProgram } from '../interpreter/index.js';
 import { witnessFileName, type WitnessMetadata } from './metadata.js';
 import { posKey, statementAt, type SourceMap } from './source-map.js';
 

@@ -20,10 +20,10 @@
 // the same way against the same gcc run, so that its interpreter runs are checked against gcc as well.
 // A program whose prepared run fails where the parsed one does not gets the prepared run's verdict.
 import { InputError } from '../../lib/diagnostics.js';
-import { AnalysisUnsupported, prepareAnalysis } from '../../lib/engine/prepare.js';
+import { AnalysisUnsupported, prepareAnalysis } from '../../lib/problem/prepare.js';
 import { parseProgram } from '../../lib/frontend/index.js';
 import type { Program } from '../../lib/ir/cfg.js';
-import { runProgram } from '../../lib/interp/index.js';
+import { runProgram } from '../../lib/interpreter/index.js';
 import { PathExplosionError } from '../../lib/vc/cutset.js';
 import type { CProgram } from './ast.js';
 import { GCC_FLAGS, runGccBatch, type GccOptions, type GccProgramResult } from './gcc.js';

@@ -1,9 +1,8 @@
 // Mode `bounds`: loop bounds over the parameters (paper 004, Claim 1), per loop the certified bound
 // (under a precondition when the loop does not terminate for every input), the input on which it is
 // attained, and the invariants that prove it. The selected loop (up/down) is shown first.
-import type { Program } from '../../../lib/ir/cfg.js';
-import { bounds, type BoundsEvent, type BoundsResult } from '../../../lib/bounds/bounds.js';
-import { boundsJson } from '../../commands/bounds.js';
+import { type Program, bounds, type BoundsEvent, type BoundsResult } from '../../../lib/index.js';
+import { boundsJson } from '../../report/bounds.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents } from './wp.js';
 import type { Mode, ResultProps } from './types.js';

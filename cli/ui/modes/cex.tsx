@@ -3,11 +3,8 @@
 // source pane. The most-general search can take minutes (Fig. 10); the first concrete failing run the
 // library finds (replayed by the interpreter) is shown at once, steppable, while the search goes on.
 import { Box } from 'ink';
-import type { Program } from '../../../lib/ir/cfg.js';
-import { cex, type CexResult, type ConcreteCounterexample } from '../../../lib/conditions/cex.js';
-import { resolveFunction } from '../../../lib/engine/prepare.js';
-import { runResultToJson } from '../../../lib/interp/index.js';
-import { cexJson } from '../../commands/conditions.js';
+import { type Program, cex, type CexResult, type ConcreteCounterexample, resolveFunction, runResultToJson } from '../../../lib/index.js';
+import { cexJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
 import { recordTrace, type TraceRow } from '../trace.js';
 import { TraceView } from '../trace-view.js';

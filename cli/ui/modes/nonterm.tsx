@@ -1,9 +1,8 @@
 // Mode `nonterm`: most-general counterexamples for termination (paper 004, Claim 3): conditions under
 // which the function never returns, each with its recurrent-set invariants and the first loop-head
 // states of a run from an input inside it.
-import type { Program } from '../../../lib/ir/cfg.js';
-import { nonterm, type NontermResult } from '../../../lib/conditions/nonterm.js';
-import { nontermJson } from '../../commands/conditions.js';
+import { type Program, nonterm, type NontermResult } from '../../../lib/index.js';
+import { nontermJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents } from './wp.js';
 import type { Mode, ResultProps } from './types.js';

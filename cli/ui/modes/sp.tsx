@@ -1,8 +1,6 @@
 // Mode `sp`: the strongest postcondition at the function's exit (paper 004, Section 4), with the
 // reachable states that show each tighter neighbour is violated.
-import type { Program } from '../../../lib/ir/cfg.js';
-import { sp } from '../../../lib/conditions/sp.js';
-import type { SpResult } from '../../../lib/conditions/types.js';
+import { type Program, sp, type SpResult } from '../../../lib/index.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents, type ConditionView } from './wp.js';
 import { cutpointMarks } from './verify.js';

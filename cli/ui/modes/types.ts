@@ -1,7 +1,7 @@
 // A mode of the UI (verify, wp, sp, …): one registry entry couples the library call that runs in the
 // analysis worker with the component that shows its result. Adding a mode is adding one entry.
 import type { ReactElement } from 'react';
-import type { Program } from '../../../lib/ir/cfg.js';
+import type { Program } from '../../../lib/index.js';
 import type { Emit, Job, SourceMark } from '../protocol.js';
 import type { TraceRow } from '../trace.js';
 import type { Pin } from '../state.js';

@@ -1,16 +1,7 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
-import { locationPos } from '../../../lib/ir/cfg.js';
-import * as F from '../../../lib/ir/formula.js';
-import type { Formula } from '../../../lib/ir/formula.js';
-import type { Program } from '../../../lib/ir/cfg.js';
-import { verify } from '../../../lib/engine/verify.js';
-import { prepareAnalysis } from '../../../lib/engine/prepare.js';
-import type { ProgressEvent, VerifyResult } from '../../../lib/engine/types.js';
-import { availableEngines, engineByName } from '../../../lib/engines/index.js';
-import { checkInvariants } from '../../../lib/check/certificate.js';
-import { witnessFor } from '../../../lib/witness/index.js';
-import { verifyJson } from '../../commands/verify.js';
+import { locationPos, type Formula, type Program, verify, prepareAnalysis, type ProgressEvent, type VerifyResult, availableEngines, engineByName, checkInvariants, witnessFor, formula as F } from '../../../lib/index.js';
+import { verifyJson } from '../../report/verify.js';
 import type { Emit, EngineRow, Job, SearchEvent, SourceMark, WitnessOutcomeView } from '../protocol.js';
 import type { Pin } from '../state.js';
 import { recordTrace, type TraceRow } from '../trace.js';

@@ -1,8 +1,6 @@
 // Mode `wp`: weakest preconditions (paper 004, Section 4), several answers as a list, each with the
 // replayed failing inputs that show its neighbours are not preconditions.
-import type { Program } from '../../../lib/ir/cfg.js';
-import { wp } from '../../../lib/conditions/wp.js';
-import type { ConditionEvent, WpResult } from '../../../lib/conditions/types.js';
+import { type Program, wp, type ConditionEvent, type WpResult } from '../../../lib/index.js';
 import type { Emit, Job, SearchEvent } from '../protocol.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, type ResultLine } from './line-list.js';

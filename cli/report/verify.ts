@@ -1,0 +1,100 @@
+// Text and JSON renderings of verify results (and of the engines' results, which share the contract),
+// shared by the commands and the UI.
+import type { Program, VerifyResult } from '../../lib/index.js';
+import { semanticsNote } from '../program-input.js';
+
+/** The semantics an answer rests on, for --json: data model, property and its premise. */
+export function semanticsJson(program: Program | undefined): object {
+  if (!program) return {};
+  const property = program.property ?? 'unreach-call';
+  return { property, dataModel: program.dataModel ?? 'ILP32', premises: property === 'unreach-call' ? ['no signed overflow'] : [] };
+}
+
+export function verifyJson(file: string, r: VerifyResult, program?: Program): object {
+  return {
+    file,
+    function: r.function,
+    verdict: r.verdict,
+    ...semanticsJson(program),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    certified: r.certified,
+    ...(r.failingCondition ? { failingCondition: r.failingCondition } : {}),
+    cutset: r.cutset,
+    schedule: r.schedule,
+    cutpoints: r.cutpoints,
+    verificationConditions: r.verificationConditions,
+    invariants: r.invariants.map((i) => ({ function: i.function, line: i.line, expression: i.expression })),
+    ...(r.pinned ? { pinned: r.pinned } : {}),
+    ...(r.summaries ? { summaries: Object.fromEntries(r.summaries.map((s) => [s.procedure, s.pairs.map((p) => ({ pre: p.pre, post: p.post }))])) } : {}),
+    ...(r.houdini ? { houdini: { ...r.houdini } } : {}),
+    stats: r.stats.map((s) => ({
+      template: s.template,
+      widths: s.widths,
+      unknowns: s.unknowns,
+      constraints: s.constraints,
+      variables: s.variables,
+      clauses: s.clauses,
+      encodeMs: s.encodeMillis,
+      satMs: s.satMillis,
+      ...(s.solverMillis !== undefined ? { solverMs: s.solverMillis } : {}),
+      ...(s.conflicts !== undefined ? { conflicts: s.conflicts } : {}),
+      backend: s.backend,
+      result: s.result,
+      ...(s.reason !== undefined ? { reason: s.reason } : {}),
+      ...(s.summaries !== undefined ? { summaries: s.summaries } : {}),
+    })),
+    ...(r.counterexample
+      ? { counterexample: { inputs: Object.fromEntries([...r.counterexample.inputs].map(([k, v]) => [k, v.toString()])), nondet: r.counterexample.nondet.map(String), line: r.counterexample.line, replayed: r.counterexample.replayed } }
+      : {}),
+    ...(r.overflow
+      ? { overflow: { line: r.overflow.line, inputs: Object.fromEntries([...r.overflow.inputs].map(([k, v]) => [k, v.toString()])), nondet: r.overflow.nondet.map(String) } }
+      : {}),
+    millis: r.millis,
+  };
+}
+
+export function formatVerify(file: string, r: VerifyResult, program?: Program): string {
+  const lines: string[] = [];
+  const verdict = r.verdict === 'safe' ? 'safe (invariants certified by z3 over the integers)' : r.verdict === 'unsafe' ? 'unsafe' : `unknown (${r.reason ?? 'no reason given'})`;
+  lines.push(`${file}: function ${r.function}: ${verdict}`);
+  if (program) lines.push(semanticsNote(program));
+  if (r.overflow) {
+    const inputs = [...r.overflow.inputs].map(([k, v]) => `${k}=${v}`).join(', ');
+    lines.push(`note: a sampled run overflows a signed type at line ${r.overflow.line}${inputs ? ` (${inputs})` : ''}: undefined behaviour, outside what this answer covers`);
+  }
+  lines.push(`cut-set: ${r.cutset} (${r.cutpoints} cut-points, ${r.verificationConditions} verification conditions); schedule: ${r.schedule}`);
+  if (r.invariants.length > 0) {
+    lines.push(r.verdict === 'safe' ? 'invariants:' : 'candidate invariants (not certified):');
+    for (const i of r.invariants) lines.push(`  line ${i.line}: ${i.function !== r.function ? `${i.function}: ` : ''}${i.expression}`);
+  }
+  if (r.pinned && r.pinned.length > 0) lines.push(`pinned (known conjuncts of the search): ${r.pinned.map((p) => `line ${p.line}: ${p.expression}`).join('; ')}`);
+  if (r.summaries && r.summaries.length > 0) {
+    lines.push(r.verdict === 'safe' ? 'summaries (pre => post):' : 'candidate summaries (not certified):');
+    for (const s of r.summaries) for (const p of s.pairs) lines.push(`  ${s.procedure}: ${p.pre} => ${p.post}`);
+  }
+  if (r.houdini) {
+    const h = r.houdini;
+    lines.push(`observed bounds (Houdini): ${h.kept} of ${h.candidates} candidate conjuncts inductive after ${h.rounds} checker round${h.rounds === 1 ? '' : 's'} (${h.millis} ms)${h.proved ? '; they prove the program, so the template search stopped there' : '; not enough to prove the program'}`);
+  }
+  if (r.stats.length > 0) {
+    lines.push('search:');
+    lines.push('  step  template  widths(c/k/m)  unknowns   vars  clauses  encode ms  SAT ms  result');
+    r.stats.forEach((s, i) => {
+      const w = `${s.widths.coefficient}/${s.widths.constant}/${s.widths.multiplier}`;
+      lines.push(`  ${String(i + 1).padStart(4)}  ${s.template.padEnd(8)}  ${w.padEnd(13)}  ${String(s.unknowns).padStart(8)}  ${String(s.variables).padStart(5)}  ${String(s.clauses).padStart(7)}  ${String(s.encodeMillis).padStart(9)}  ${String(s.satMillis).padStart(6)}  ${s.result}${s.reason ? ` (${s.reason})` : ''}`);
+    });
+  }
+  if (r.counterexample) {
+    const inputs = [...r.counterexample.inputs].map(([k, v]) => `${k}=${v}`).join(', ');
+    const failure = program?.property === 'no-overflow' ? 'a signed operation overflows' : 'fails';
+    lines.push(`counterexample: ${inputs || '(no inputs)'}${r.counterexample.nondet.length ? `; nondet ${r.counterexample.nondet.join(',')}` : ''}; ${failure} at line ${r.counterexample.line}${r.counterexample.replayed ? ' (replayed by the interpreter)' : ''}`);
+    if (r.failingCondition) lines.push(`failing condition: ${r.failingCondition.expression} (farkas cex${r.failingCondition.certified ? ', certified' : ''})`);
+    const args = [...r.counterexample.inputs].map(([k, v]) => ` --input ${k}=${v}`).join('') + (r.counterexample.nondet.length ? ` --nondet ${r.counterexample.nondet.join(',')}` : '');
+    const semantics = program?.dataModel === 'LP64' ? ' --data-model LP64' : '';
+    lines.push(`reproduce: farkas run ${file}${semantics} --function ${r.function}${args} --nondet-default none --trace`);
+  }
+  lines.push(`time: ${(r.millis / 1000).toFixed(2)} s`);
+  return lines.join('\n') + '\n';
+}
+
+

@@ -1,0 +1,451 @@
+// `farkas verify`: the constraint-solving pipeline of paper 004 end to end.
+// program → cut-set → VCs → templates → Farkas → bilinear system → CNF → SAT → invariants →
+// independent certificate check (z3, integer arithmetic) → verdict. "safe" is only ever reported
+// after the certificate check has proved every obligation.
+import * as F from '../../ir/formula.js';
+import * as L from '../../ir/linear.js';
+import type { Formula } from '../../ir/formula.js';
+import type { Program } from '../../ir/cfg.js';
+import { stepSystem, widenedStep, type StepSystem } from '../../problem/step-system.js';
+import { decodeTemplate, templateAtState } from '../../constraints/template.js';
+import { loadSchedule, type Schedule } from '../../constraints/schedule.js';
+import { satisfies } from '../../constraints/system.js';
+import { encodeUnknowns } from '../../encode/system-encoder.js';
+import { createBackend } from '../../sat/index.js';
+import type { SatBackend } from '../../sat/types.js';
+import { checkInvariants } from '../../certify/certificate.js';
+import { warmUpChecker } from '../../certify/lia-solver.js';
+import { simplifyInvariant } from '../../ir/simplify.js';
+import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
+import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, resolveFunction, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
+import type { RunResult } from '../../interpreter/types.js';
+import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
+import { affineHull } from '../../observe/equalities.js';
+import { candidateConjuncts, negated, proveByObservedBounds, splitCandidates } from '../../observe/houdini.js';
+import { runProgram } from '../../interpreter/index.js';
+import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
+import { needsSummaries } from './summary-prepare.js';
+import { verifyWithSummaries } from './verify-summaries.js';
+import type { ScheduleStep } from '../../constraints/schedule.js';
+import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
+import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
+import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
+import { replayed } from '../../guard/replay.js';
+import { checkDeadline, SAT_STEP_CONFLICTS, satStepLimits, stepBuildStopped, VERIFY_SAT_CONFLICTS, WorkBudget } from '../../limits.js';
+
+export interface VerifyOptions {
+  readonly function?: string;
+  readonly cutset?: CutsetStrategy;
+  /** Schedule name or file, or a loaded schedule. */
+  readonly schedule?: string | Schedule;
+  /** SAT back-end spec: 'minisat' (default), 'z3', 'dimacs:CMD'. */
+  readonly backend?: string | SatBackend;
+  /** Bound on the whole search. */
+  readonly timeoutMs?: number;
+  /** Time limit of one schedule step's SAT solve unless the step sets its own (default: none but
+   * the --timeout); a step that runs out is skipped and the next, larger one is tried. */
+  readonly stepTimeoutMs?: number;
+  /** Conflict budget of one schedule step's SAT solve unless the step sets its own (default
+   * SAT_STEP_CONFLICTS, lib/limits.ts): the step's work, the same at any load. */
+  readonly stepConflicts?: number;
+  /** Write each step's CNF here (DIMACS) — `--emit-dimacs`. */
+  readonly onCnf?: (index: number, cnf: import('../../sat/types.js').Cnf) => void;
+  readonly onProgress?: (e: ProgressEvent) => void;
+  /** Which attempts of the intraprocedural search to run (default: all, in order). An attempt is a
+   * schedule step with or without the hull equalities; `index` is its place in the full sequence
+   * (the index of its progress events). The portfolio (lib/portfolio) splits the search this way.
+   * Searches with procedure summaries ignore it. */
+  readonly selectAttempt?: (attempt: AttemptInfo) => boolean;
+  /** Pinned invariants, keyed by the source line the engine reports for a cut-point (over the IR
+   * variables of the analysed procedure): a known conjunct of the invariant at every cut-point on
+   * that line, in every attempt (see pins.ts). They are part of the invariants the certificate check
+   * proves; a pin that is not inductive, or false on a sampled run, makes the answer unknown. */
+  readonly knownInvariants?: ReadonlyMap<number, Formula>;
+}
+
+export interface AttemptInfo {
+  /** Position in the full attempt sequence (0-based). */
+  readonly index: number;
+  readonly total: number;
+  /** Position of the step among the schedule's intraprocedural steps (0-based). */
+  readonly step: number;
+  /** Tried with the sampled runs' hull equalities as known conjuncts. */
+  readonly hull: boolean;
+}
+
+/** A first step with more clauses than this is expensive (seconds of SAT at least): Houdini first. */
+const LARGE_STEP_CLAUSES = 150_000;
+/** Template constants wider than this (bits) make the first template step expensive: Houdini first. */
+const WIDE_CONSTANT_BITS = 24;
+
+export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const started = Date.now();
+  const strategy = options.cutset ?? 'paths';
+  const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
+  const backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
+  const deadline = options.timeoutMs !== undefined ? started + options.timeoutMs : Infinity;
+  const base = {
+    function: options.function ?? program.entry,
+    cutset: strategy,
+    schedule: schedule.name,
+    cutpoints: 0,
+    verificationConditions: 0,
+    invariants: [] as InvariantReport[],
+    certified: false,
+    ...pinnedReport(options.knownInvariants),
+  };
+  const pins = options.knownInvariants ?? new Map<number, Formula>();
+  let houdini: HoudiniReport | undefined; // set once the fast path has run; every later answer reports it
+  // Every "unknown" says which pins the search was held to: a wrong pin is the likeliest reason.
+  const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
+    ...base,
+    stats: [],
+    ...extra,
+    ...(houdini ? { houdini } : {}),
+    verdict: 'unknown',
+    reason: pins.size > 0 && !reason.includes('pinned') ? `${reason}, with the pinned invariant${pins.size > 1 ? 's' : ''} (${describePins(pins)})` : reason,
+    millis: Date.now() - started,
+  });
+
+  if (needsSummaries(program, options.function)) {
+    if (pins.size > 0) return unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
+    // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
+    const summarised = await verifyWithSummaries(program, {
+      function: options.function, strategy, schedule, backend, started, deadline,
+      stepConflicts: options.stepConflicts ?? SAT_STEP_CONFLICTS,
+      ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
+      ...(options.onCnf ? { onCnf: options.onCnf } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    if (summarised.verdict === 'safe') {
+      // The summaries on runs of each summarised procedure, "safe" on runs of the function itself.
+      guardSummaries(program, summarised.summaries ?? []);
+      const fn = resolveFunction(program, options.function);
+      guardSafe(program, fn, { proc: program.procedures.get(fn)!, original: [] }, new Map());
+    }
+    return summarised;
+  }
+  let prepared: PreparedAnalysis;
+  try {
+    prepared = prepareAnalysis(program, options.function, strategy);
+  } catch (e) {
+    if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
+    // No proof is possible here, but concrete runs of the original program may still find a bug.
+    const fn = resolveFunction(program, options.function);
+    const samples = sampleStates(program, fn, [], { deadline });
+    const counterexample = samples.failure ? replayed(program, fn, samples.failure) : null;
+    if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+    return unknown(e.message);
+  }
+  base.function = prepared.function;
+  base.cutpoints = prepared.cut.cutpoints.length;
+  base.verificationConditions = prepared.vcs.length;
+  options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
+
+  // The solver's start-up (MiniSat's compile in its worker) runs while the samples are taken.
+  backend.warmUp?.();
+  // Sampling has a budget of interpreter steps (samples.ts), the same on any machine; it only guides the search.
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline });
+  const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
+  if (overflow) Object.assign(base, { overflow });
+  const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
+  if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+  // No run failed, so the search begins and a proof will need the checker: z3 starts meanwhile.
+  warmUpChecker();
+  const hull = hullEqualities(prepared, samples);
+  const placed = placePins(prepared, pins);
+  if (placed.unplaced.length > 0) return unknown(`no cut-point at line ${placed.unplaced.join(', ')} for the pinned invariant (cut-set ${strategy})`);
+  // A pin false in a reachable state can be no invariant: say so before any search.
+  for (const [c, fact] of placed.facts) {
+    const state = (samples.states.get(c) ?? []).find((s) => !F.evaluate(fact, (v) => s.get(v) ?? 0n));
+    if (state) {
+      const line = cutpointPosition(prepared, c).line;
+      const values = [...state].filter(([v]) => F.variablesOf(fact).has(v)).map(([v, x]) => `${v} = ${x}`).join(', ');
+      return unknown(`the pinned invariant at line ${line} (${F.toC(fact)}) is false in a reachable state${values ? ` (${values})` : ''}`);
+    }
+  }
+  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline });
+  const stats: StepStats[] = [];
+  let lastReason = 'no invariant found within the schedule';
+  const satWork = new WorkBudget(VERIFY_SAT_CONFLICTS);
+  // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
+  // and the instances are easier), then, if that fails, without them: the sampled runs may not span
+  // the reachable states, so a hull equality can be false, and then only the plain step is complete.
+  // Pins are known conjuncts in every attempt, with or without the hull equalities.
+  const attempts = intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0
+    ? [{ step, stepIndex, hull: true, facts: conjoinFacts(hull, placed.facts) }, { step, stepIndex, hull: false, facts: placed.facts }]
+    : [{ step, stepIndex, hull: false, facts: placed.facts }]));
+  // Second chance, without pins, once the first (cheapest) attempt has failed: the runs' bounds and
+  // hull, filtered by the checker to an inductive subset (Houdini), may prove the program without any
+  // larger template search. It costs a few checker rounds, more than the first SAT attempt usually
+  // does, hence not first. In a portfolio, only the lane that owns the first attempt takes it.
+  const first = attempts[0];
+  let houdiniPending = placed.facts.size === 0 && first !== undefined
+    && (!options.selectAttempt || options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
+  const tryObservedBounds = async (): Promise<VerifyResult | null> => {
+    houdiniPending = false;
+    if (Date.now() >= deadline) return null;
+    // Its budget is z3 work (HOUDINI_WORK, lib/limits.ts), so it proves the same programs at any load.
+    // Under a --timeout, each of its three passes also ends at a quarter of the time then left, so
+    // that on a large program the passes that fail leave time for the one that may succeed and for
+    // the template search (heapsort: the loop-header pass proves it, after two that do not).
+    const share = (deadline - Date.now()) / 4;
+    const passDeadline = (): number => Math.min(deadline, Date.now() + share);
+    const limits = (): { deadline?: number } => (Number.isFinite(deadline) ? { deadline: passDeadline() } : {});
+    options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
+    const plain = candidatesFromSamples(prepared, samples, hull);
+    let proof = await proveByObservedBounds(prepared, plain, limits());
+    // Not proved with conjunctions: once more with candidates split by the program's branch
+    // conditions, which state the disjunctive invariants of loops with phases.
+    const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
+    if (split) proof = await proveByObservedBounds(prepared, split, limits());
+    houdini = proof.report;
+    if (proof.invariants) return guarded(program, prepared, proof.invariants, { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
+    // Last, at the loop headers, and for a function that takes remainders with ghost quotients.
+    const atHeaders = await proveAtHeaders(program, prepared.function, strategy, Number.isFinite(deadline) ? passDeadline() : deadline);
+    if (!atHeaders) return null;
+    houdini = atHeaders.report;
+    const cut = { cutset: 'headers' as const, cutpoints: atHeaders.prepared.cut.cutpoints.length, verificationConditions: atHeaders.prepared.vcs.length };
+    const atHeadersInvariants = new Map(atHeaders.invariants.map((i) => [i.location, i.formula] as const));
+    return guarded(program, atHeaders.prepared, atHeadersInvariants, { ...base, ...cut, stats, invariants: atHeaders.invariants, houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
+  };
+  const constantBits = constantBitsNeeded(prepared);
+  // Wide constants (an unsigned type's range, 2^32 wrap-arounds) make every template step a large
+  // instance: the checker's filtering of the observed candidates goes first then.
+  if (houdiniPending && constantBits > WIDE_CONSTANT_BITS) {
+    const proved = await tryObservedBounds();
+    if (proved) return proved;
+  }
+  for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {
+    if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
+    if (houdiniPending && index > 0) {
+      const proved = await tryObservedBounds();
+      if (proved) return proved;
+    }
+    if (satWork.exhausted) {
+      lastReason = `SAT work limit reached (${satWork.limit} conflicts over all steps; last step: ${lastReason})`;
+      break;
+    }
+    const step = widenedStep(prepared, scheduled);
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${withHull ? '+eq' : ''}${placed.facts.size > 0 ? '+pin' : ''}`;
+    options.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
+    const encodeStart = Date.now();
+    let templates: StepSystem['templates'];
+    let system: StepSystem['system'];
+    let encoder: ReturnType<typeof encodeUnknowns>;
+    try {
+      ({ templates, system } = stepSystem(prepared, scheduled, { facts, deadline }));
+      encoder = encodeUnknowns(system.unknowns, step.widths);
+      for (const [k, c] of system.constraints.entries()) {
+        if (k % 16 === 0) checkDeadline(deadline);
+        encoder.assertConstraint(c);
+      }
+      // Necessary conditions from concrete runs (see samples.ts): they remove no solution.
+      for (const [c, t] of templates) {
+        for (const state of samples.states.get(c) ?? []) {
+          const disjuncts = templateAtState(t, state);
+          const b = encoder.builder;
+          b.assertLit(b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
+        }
+        const fact = facts.get(c) ?? F.TRUE;
+        for (const state of badStates.get(c) ?? []) {
+          if (!F.evaluate(fact, (v) => state.get(v) ?? 0n)) continue; // already excluded by the facts
+          const disjuncts = templateAtState(t, state);
+          const b = encoder.builder;
+          b.assertLit(-b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
+        }
+      }
+    } catch (e) {
+      const stopped = stepBuildStopped(e);
+      if (stopped.timeout) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
+      lastReason = `step ${template} not encoded: ${stopped.reason}`;
+      continue;
+    }
+    const encoded = { cnf: encoder.builder.toCnf(), stats: encoder.stats, decode: (m: readonly boolean[]) => encoder.decode(m) };
+    const encodeMillis = Date.now() - encodeStart;
+    options.onProgress?.({ kind: 'step-encoded', index, variables: encoded.stats.vars, clauses: encoded.stats.clauses });
+    options.onCnf?.(index, encoded.cnf);
+    // A large first step waits for the cheap certifiable check (its size, not its time, decides:
+    // the same order on any machine).
+    if (houdiniPending && encoded.stats.clauses > LARGE_STEP_CLAUSES) {
+      const proved = await tryObservedBounds();
+      if (proved) return proved;
+    }
+    // A step's budget is conflicts, so that the same steps fail on an idle or a busy machine and the
+    // next ones (and Houdini) get their turn in the same order; wall clock only as the user set it.
+    // All steps together get VERIFY_SAT_CONFLICTS, so that the search as a whole ends by its work.
+    const conflicts = satWork.next(step.conflicts ?? options.stepConflicts ?? SAT_STEP_CONFLICTS);
+    const sat = await backend.solve(encoded.cnf, satStepLimits(conflicts, step.timeoutMs ?? options.stepTimeoutMs, deadline));
+    satWork.charge(sat.conflicts ?? 0);
+    const stepStats: StepStats = {
+      template,
+      disjuncts: step.shape.disjuncts,
+      conjuncts: step.shape.conjuncts,
+      widths: step.widths,
+      unknowns: system.unknowns.length,
+      constraints: system.constraints.length,
+      variables: encoded.stats.vars,
+      clauses: encoded.stats.clauses,
+      encodeMillis,
+      satMillis: sat.millis,
+      ...(sat.solverMillis !== undefined ? { solverMillis: sat.solverMillis } : {}),
+      ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}),
+      backend: sat.backend,
+      result: sat.status,
+      ...(sat.reason ? { reason: sat.reason } : {}),
+    };
+    stats.push(stepStats);
+    options.onProgress?.({ kind: 'step-done', index, stats: stepStats });
+    if (sat.status === 'unsat') continue;
+    if (sat.status === 'unknown') {
+      lastReason = sat.reason ?? 'SAT solver gave no answer';
+      if (Date.now() >= deadline) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${lastReason})`, { stats });
+      continue; // a larger step may still be answered (e.g. a memory abort on one instance)
+    }
+    const values = encoded.decode(sat.model!);
+    const value = (u: string): bigint => values.get(u) ?? 0n;
+    if (!satisfies(system, value)) return unknown('internal: the SAT model does not satisfy the bilinear system', { stats });
+    const invariants = new Map<number, Formula>();
+    for (const [c, t] of templates) invariants.set(c, simplifyInvariant(F.and(facts.get(c) ?? F.TRUE, decodeTemplate(t, value))));
+    options.onProgress?.({ kind: 'checking' });
+    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
+      precondition: prepared.precondition,
+      deadline,
+    });
+    const reports = reportInvariants(prepared, invariants);
+    if (!check.valid) {
+      return unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, invariants: reports });
+    }
+    return guarded(program, prepared, invariants, { ...base, stats, invariants: reports, ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });
+  }
+  if (houdiniPending) {
+    const proved = await tryObservedBounds();
+    if (proved) return proved;
+  }
+  return unknown(lastReason, { stats });
+}
+
+/** A certified "safe" is returned only after runs of the original program have not broken it or its
+ * invariants (lib/guard): the certificate is about the prepared procedure, built by code that can err. */
+function guarded(program: Program, prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, result: VerifyResult): VerifyResult {
+  guardSafe(program, prepared.function, prepared.cut, invariants);
+  return result;
+}
+
+
+/** A sampled run that overflowed, replayed on the original program (where the line is the user's). */
+function overflowReport(program: Program, fn: string, run: RunResult): OverflowReport | null {
+  const replay = runProgram(program, {
+    entry: fn,
+    inputs: run.inputs,
+    nondet: run.nondetConsumed.slice(run.inputsFromNondet.length),
+    nondetDefault: null,
+    maxSteps: run.steps + 1000,
+  });
+  if (replay.outcome.kind !== 'overflow') return null;
+  return { line: replay.outcome.pos.line, inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length) };
+}
+
+function pinnedReport(pins: ReadonlyMap<number, Formula> | undefined): { pinned?: VerifyResult['pinned'] } {
+  if (!pins || pins.size === 0) return {};
+  return { pinned: [...pins].sort(([a], [b]) => a - b).map(([line, f]) => ({ line, expression: F.toC(f) })) };
+}
+
+/** Without recursive procedures there are no summaries: steps that only add summary pairs
+ * (summaries > 1) are skipped, unless the schedule has nothing else. */
+function intraproceduralSteps(steps: readonly ScheduleStep[]): readonly ScheduleStep[] {
+  const plain = steps.filter((s) => (s.summaries ?? 1) === 1);
+  return plain.length > 0 ? plain : steps;
+}
+
+/** Houdini's candidates at each unknown cut-point: the observed states' octagonal bounds and hull. */
+function candidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, hull: ReadonlyMap<number, Formula>): Map<number, Formula[]> {
+  return new Map(prepared.unknownCutpoints.map((c) => [c, candidateConjuncts(
+    prepared.variables.get(c) ?? [],
+    samples.observed?.get(c) ?? samples.states.get(c) ?? [],
+    hull.has(c) ? F.dnf(hull.get(c)!)[0] ?? [] : [],
+  )]));
+}
+
+/** `plain` plus, at each cut-point, candidates split by the atoms of the procedure's branch
+ * conditions over its variables; null when no cut-point has such a condition. */
+function splitCandidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, plain: ReadonlyMap<number, readonly Formula[]>): Map<number, Formula[]> | null {
+  const guards = new Map<string, Formula>();
+  for (const edge of prepared.cut.proc.edges) {
+    if (edge.stmt.kind !== 'assume' || edge.stmt.premise) continue;
+    for (const cube of F.dnf(edge.stmt.cond)) {
+      for (const atom of cube) {
+        // g and ¬g split alike (an if's two assume edges): keep one of them.
+        if (atom.kind !== 'atom' || atom.rel !== '>=') continue;
+        if (!guards.has(F.toC(negated(atom)))) guards.set(F.toC(atom), atom);
+      }
+    }
+  }
+  let any = false;
+  const out = new Map<number, Formula[]>();
+  for (const c of prepared.unknownCutpoints) {
+    const vars = prepared.variables.get(c) ?? [];
+    const own = [...guards.values()].filter((g) => g.kind === 'atom' && L.variablesOf(g.expr).every((v) => vars.includes(v)));
+    const states = samples.observed?.get(c) ?? samples.states.get(c) ?? [];
+    const extra = own.length > 0 && states.length > 0 ? splitCandidates(vars, states, own) : [];
+    if (extra.length > 0) any = true;
+    out.set(c, [...(plain.get(c) ?? []), ...extra]);
+  }
+  return any ? out : null;
+}
+
+/** Equalities of the sampled states' affine hull at each cut-point (see equalities.ts). */
+function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<number, Formula> {
+  const facts = new Map<number, Formula>();
+  for (const c of prepared.unknownCutpoints) {
+    const eqs = affineHull(prepared.variables.get(c) ?? [], samples.states.get(c) ?? []);
+    if (eqs.length > 0) facts.set(c, F.and(...eqs));
+  }
+  return facts;
+}
+
+/**
+ * Houdini at the loop headers: with the paths cut-set a loop's invariant is spread over one
+ * cut-point per body path, each with its own samples and candidates, and a loop whose paths interleave
+ * (heapsort) keeps none of them; at the header one invariant covers them all. For a function that
+ * takes remainders the program first gets ghost quotients (`i == 3 * (i / 3)` says i is a multiple
+ * of 3), and each ghost's definition joins the candidates; the ghost updates' branches would multiply
+ * the paths anyway. The invariants are over the ghosted program (which the checker proves safe: its
+ * ghosts never affect the original variables) and are reported with each ghost written as the C
+ * division it stands for. Null at once when there is nothing new to try (headers already, no ghosts).
+ */
+async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStrategy, deadline: number): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
+  const ghosted = withRemainderGhosts(program, fn) ?? { program, ghosts: [] };
+  if (ghosted.ghosts.length === 0 && strategy === 'headers') return null;
+  let prepared: PreparedAnalysis;
+  try {
+    prepared = prepareAnalysis(ghosted.program, fn, 'headers');
+  } catch (e) {
+    if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return null;
+    throw e;
+  }
+  // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
+  const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
+  prepared = { ...prepared, variables: withGhosts };
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline });
+  if (samples.failure) return null;
+  const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));
+  for (const [c, list] of candidates) {
+    const vars = prepared.variables.get(c) ?? [];
+    for (const g of ghosted.ghosts) if (vars.includes(g.variable) && vars.includes(g.ghost)) list.push(ghostDefinition(g));
+  }
+  const proof = await proveByObservedBounds(prepared, candidates, Number.isFinite(deadline) ? { deadline } : {});
+  if (!proof.invariants) return null;
+  return { invariants: reportInvariants(prepared, proof.invariants, ghostNames(ghosted.ghosts)), report: proof.report, prepared };
+}
+
+function reportInvariants(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, name?: (v: string) => string): InvariantReport[] {
+  return [...invariants]
+    .map(([loc, formula]) => {
+      const pos = cutpointPosition(prepared, loc);
+      return { function: prepared.function, line: pos.line, col: pos.col, expression: F.toC(formula, name), location: loc, formula };
+    })
+    .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);
+}

@@ -1,0 +1,29 @@
+// Common driver: builds the engine model, runs one engine's search, and turns every stop (timeout,
+// abort, node budget, unsupported input, solver limit) into "unknown" with the reason.
+import type { Program } from '../../ir/cfg.js';
+import { EngineContext, SearchStopped } from './context.js';
+import { buildModel, Unsupported, type EngineModel } from './model.js';
+import { unknownResult } from './result.js';
+import type { EngineName, EngineOptions, EngineResult } from '../types.js';
+import { resolveFunction } from '../../problem/prepare.js';
+import { withOverflowNote } from '../../observe/overflow-probe.js';
+
+export type Search = (model: EngineModel, ctx: EngineContext) => Promise<EngineResult>;
+
+export async function runEngine(engine: EngineName, search: Search, program: Program, options: EngineOptions = {}): Promise<EngineResult> {
+  const ctx = new EngineContext(engine, options);
+  const fn = resolveFunction(program, options.function); // a bad --function is the user's input error
+  let model: EngineModel;
+  try {
+    model = buildModel(program, fn);
+  } catch (e) {
+    if (e instanceof Unsupported) return unknownResult(ctx, fn, e.message);
+    throw e;
+  }
+  try {
+    return withOverflowNote(program, await search(model, ctx));
+  } catch (e) {
+    if (e instanceof SearchStopped) return unknownResult(ctx, fn, e.message);
+    throw e;
+  }
+}

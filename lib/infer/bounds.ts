@@ -1,0 +1,425 @@
+// `farkas bounds`: loop bounds by counter instrumentation (paper 004, Section 6.1, Claim 1).
+// For each loop of the function: run the counted program on many inputs (the interpreter), fit the
+// tightest linear bound over the inputs to the observed iteration counts (fit.ts), and let the
+// constraint engine prove `iterations <= bound` at the increment — invariants found by Farkas and SAT,
+// certified by the z3 checker, exactly as `farkas verify` does. A refuting run (the engine replays it)
+// becomes one more observation and the fit is redone. When no bound holds for every input (the loop
+// may not terminate), the search switches to weakest-precondition mode on the same instrumented program
+// and reports conditional bounds: preconditions under which the loop runs at most `bound` times.
+// Before any bound is returned, the claim guard (lib/guard) checks it on runs of the original program:
+// a run that breaks it throws ClaimContradicted, since the certificate was then about a wrong program.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interpreter/index.js';
+import { mulberry32 } from '../random.js';
+import { nondetStream, stateKey, statesAlong, type State } from '../observe/samples.js';
+import { resolveFunction } from '../problem/prepare.js';
+import { recursiveProcedures } from '../ir/inline.js';
+import { verify } from '../engines/constraint/verify.js';
+import type { VerifyResult } from '../problem/result.js';
+import { candidateInputs } from './points.js';
+import { wp } from './wp.js';
+import type { ConditionOptions } from './search.js';
+import { fitBounds, type IterationSample } from './bounds-fit.js';
+import { withCallCounters } from './bounds-recursion.js';
+import { loopsOf, withIterationCounters, type CounterInstrumentation} from './counters.js';
+import { guardLoopBounds } from './bounds-guard.js';
+
+export interface BoundsOptions extends ConditionOptions {
+  /** Most candidate bounds sent to the prover per loop (default 4). */
+  readonly candidates?: number;
+  readonly onBoundsProgress?: (e: BoundsEvent) => void;
+}
+
+export type BoundsEvent =
+  | { readonly kind: 'sampled'; readonly runs: number; readonly nonTerminating: number }
+  | { readonly kind: 'candidate'; readonly line: number; readonly bound: string }
+  | { readonly kind: 'result'; readonly line: number; readonly bound: string | null; readonly verdict: string };
+
+export interface TightnessEvidence {
+  readonly input: ReadonlyMap<string, bigint>;
+  readonly nondet: readonly bigint[];
+  /** Iterations of the replayed run: equal to the bound at this input. */
+  readonly iterations: bigint;
+}
+
+export interface LoopBound {
+  readonly function: string;
+  readonly line: number;
+  readonly col: number;
+  /** C expression over the function's parameters, or null when none was proved. */
+  readonly bound: string | null;
+  readonly boundExpr: Linear | null;
+  /** C expression; "1" when the bound holds for every input. */
+  readonly precondition: string;
+  readonly preconditionFormula: Formula;
+  readonly certified: boolean;
+  /** Conditional bounds: every neighbour of the precondition has a replayed input that breaks the bound. */
+  readonly locallyWeakest?: boolean;
+  readonly invariants: readonly { readonly line: number; readonly expression: string }[];
+  readonly tight?: TightnessEvidence;
+  readonly reason?: string;
+}
+
+export interface ProcedureBound {
+  readonly function: string;
+  readonly procedure: string;
+  readonly bound: string | null;
+  readonly boundExpr: Linear | null;
+  /** C expression; "1" when the bound holds for every input. */
+  readonly precondition: string;
+  readonly preconditionFormula: Formula;
+  readonly certified: boolean;
+  /** The procedure summaries of the proof (pre => post), as verify prints them. */
+  readonly summaries: readonly string[];
+  readonly tight?: TightnessEvidence;
+  readonly reason?: string;
+}
+
+/** Work of the provers behind the bounds: verify runs (each a schedule of SAT calls) and wp queries. */
+export interface BoundsStats {
+  proofAttempts: number;
+  satCalls: number;
+  maxClauses: number;
+}
+
+type Internal = BoundsOptions & { readonly tally: BoundsStats };
+
+function tallyVerify(tally: BoundsStats, stats: readonly { readonly clauses: number }[]): void {
+  tally.proofAttempts++;
+  tally.satCalls += stats.length;
+  for (const s of stats) tally.maxClauses = Math.max(tally.maxClauses, s.clauses);
+}
+
+export interface BoundsResult {
+  readonly stats: Readonly<BoundsStats>;
+  readonly function: string;
+  readonly parameters: readonly string[];
+  readonly loops: readonly LoopBound[];
+  /** Recursive procedures reachable from the function: a bound on their calls during one call of it. */
+  readonly procedures: readonly ProcedureBound[];
+  /** Functions called (directly or not) that contain loops: only the analysed function's own loops are
+   * counted, so theirs are not bounded here (analyse them with --function). */
+  readonly calleesWithLoops: readonly string[];
+  /** Observations: concrete runs, and how many of them did not return within the step budget. */
+  readonly runs: number;
+  readonly nonTerminatingRuns: number;
+  readonly millis: number;
+}
+
+export function instrumentForBounds(program: Program, functionName?: string): CounterInstrumentation {
+  return withIterationCounters(program, resolveFunction(program, functionName));
+}
+
+export async function bounds(program: Program, options: BoundsOptions = {}): Promise<BoundsResult> {
+  const started = Date.now();
+  const tally: BoundsStats = { proofAttempts: 0, satCalls: 0, maxClauses: 0 };
+  const deadline = started + (options.timeoutMs ?? 300_000);
+  const fn = resolveFunction(program, options.function);
+  const proc = program.procedures.get(fn)!;
+  const params = [...proc.params];
+  const counted = withIterationCounters(program, fn, new Map());
+  const observed = observeIterations(counted, params);
+  options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
+  const loops: LoopBound[] = [];
+  for (const [index, loop] of counted.loops.entries()) {
+    // Each loop gets its share of the time left, at least a second, but never past the deadline: the
+    // user's --timeout holds (50 loops in 60 s once took 93 s). A loop with no time left is unknown.
+    const remaining = deadline - Date.now();
+    const share = remaining / (counted.loops.length - index);
+    const result: LoopAnswer[] = remaining < MIN_LOOP_MS
+      ? [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: `timeout after ${Math.round((Date.now() - started) / 1000)} s (no time left for this loop)` }]
+      : await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, timeoutMs: Math.min(remaining, Math.max(MIN_LOOP_MS, share)) });
+    for (const r of result) {
+      loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
+      options.onBoundsProgress?.({ kind: 'result', line: loop.line, bound: r.bound, verdict: r.certified ? 'certified' : 'unknown' });
+    }
+  }
+  const recursive = recursiveProcedures(program);
+  const reachable = reachableProcedures(program, fn);
+  const called = reachable.filter((p) => recursive.has(p));
+  const calleesWithLoops = reachable.filter((p) => p !== fn && loopsOf(program.procedures.get(p)!).length > 0);
+  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, timeoutMs: Math.max(1000, deadline - Date.now()) }) : [];
+  // Each certificate is about the instrumented program: a bound is only returned once runs of the
+  // original program, counted without the instrumentation, have not broken it (ClaimContradicted).
+  guardLoopBounds(program, { function: fn, parameters: params, loops });
+  return { function: fn, parameters: params, loops, procedures, calleesWithLoops, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
+}
+
+type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;
+
+/** Least time a loop's bound search is started with (less cannot prove anything; the loop is unknown). */
+const MIN_LOOP_MS = 1000;
+
+async function boundLoop(program: Program, fn: string, params: readonly string[], counted: CounterInstrumentation, header: number, initial: readonly IterationSample[], options: Internal): Promise<LoopAnswer[]> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const samples = [...initial];
+  const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
+  const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound, timeoutMs) =>
+    verify(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
+      function: fn,
+      ...(options.cutset ? { cutset: options.cutset } : {}),
+      ...(options.schedule ? { schedule: options.schedule } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
+      timeoutMs: Math.min(timeoutMs, 120_000),
+    }), deadline);
+  if (search.proved) {
+    const { bound, result } = search.proved;
+    const tight = tightInput(samples, bound, recount);
+    return [{
+      bound: L.toC(bound),
+      boundExpr: bound,
+      precondition: '1',
+      preconditionFormula: F.TRUE,
+      certified: true,
+      invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
+      ...(tight ? { tight } : {}),
+    }];
+  }
+  let lastReason = search.reason;
+  // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
+  const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
+  if (bound && params.length > 0 && Date.now() < deadline) {
+    const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
+    const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3, coverCutOffRuns: false });
+    tallyVerify(options.tally, result.stats.queries);
+    // A precondition under which the loop is never entered bounds it vacuously: keep those that admit
+    // an observed run entering the loop.
+    const entering = samples.filter((s) => s.iterations > 0n);
+    const answers = result.preconditions.filter((p) => p.certified && entering.some((s) => F.evaluate(p.formula, (v) => s.input.get(v) ?? 0n)));
+    if (answers.length > 0) {
+      return answers.map((p) => ({
+        bound: L.toC(bound),
+        boundExpr: bound,
+        precondition: p.expression,
+        preconditionFormula: p.formula,
+        certified: true,
+        locallyWeakest: p.locallyOptimal,
+        invariants: p.invariants,
+      }));
+    }
+    lastReason = `${lastReason}; no precondition found under which ${L.toC(bound)} bounds it${result.reason ? ` (${result.reason})` : ''}`;
+  }
+  return [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: lastReason }];
+}
+
+export interface Observations {
+  readonly samples: Map<number, IterationSample[]>;
+  readonly runs: number;
+  readonly nonTerminating: number;
+}
+
+/** Interpreter steps (edges) all observation runs of one function may take together: work, not
+ * time, so that the runs and the bounds fitted to them are the same on an idle or a busy machine.
+ * About 800 runs of a few thousand steps; roughly a second of interpreter work. */
+export const OBSERVATION_STEPS = 3_000_000;
+
+/** Most body entries per loop entry, per input, from runs on small and wide inputs (and random nondet
+ * values), until the runs have taken `stepBudget` interpreter steps (default OBSERVATION_STEPS). */
+export function observeIterations(counted: CounterInstrumentation, params: readonly string[], options: { stepBudget?: number } = {}): Observations {
+  const budget = options.stepBudget ?? OBSERVATION_STEPS;
+  let steps = 0;
+  const next = mulberry32(1991);
+  const perLoop = new Map<number, Map<string, IterationSample>>();
+  let runs = 0;
+  let nonTerminating = 0;
+  const inputs = params.length === 0 ? Array.from({ length: 40 }, () => new Map<string, bigint>()) : candidateInputs(params);
+  for (const [i, input] of inputs.entries()) {
+    if (steps >= budget) break;
+    runs++;
+    const nondet = i === 0 || params.length > 0 ? [] : nondetStream(next, 256);
+    const { counts, steps: taken } = runIterations(counted, input, nondet);
+    steps += taken;
+    if (counts === null) {
+      nonTerminating++;
+      continue;
+    }
+    for (const [header, iterations] of counts) {
+      if (iterations === 0n) continue;
+      const byInput = perLoop.get(header) ?? new Map<string, IterationSample>();
+      perLoop.set(header, byInput);
+      const key = stateKey(input);
+      const known = byInput.get(key);
+      if (!known || known.iterations < iterations) byInput.set(key, { input, iterations, nondet });
+    }
+  }
+  return { samples: new Map([...perLoop].map(([h, m]) => [h, [...m.values()]])), runs, nonTerminating };
+}
+
+/** Per loop: the most body entries within one entry into the loop; null when the run does not return
+ * within 8000 steps (a few thousand iterations of a small body: beyond that a run only costs time, and
+ * dropping it only removes an observation). */
+function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): { counts: Map<number, bigint> | null; steps: number } {
+  const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 8000, recordTrace: true });
+  if (run.outcome.kind === 'step-limit') return { counts: null, steps: run.steps };
+  const watched = new Map(counted.loops.flatMap((l) => l.afterIncrements.map((at) => [at, l] as const)));
+  const out = new Map<number, bigint>(counted.loops.map((l) => [l.header, 0n]));
+  for (const [loc, states] of statesAlong(counted.program, counted.function, run, new Set(watched.keys()))) {
+    const loop = watched.get(loc)!;
+    for (const s of states) {
+      const n = s.get(loop.counter) ?? 0n;
+      if (n > out.get(loop.header)!) out.set(loop.header, n);
+    }
+  }
+  return { counts: out, steps: run.steps };
+}
+
+function iterationsOf(counted: CounterInstrumentation, header: number, input: State, nondet: readonly bigint[]): bigint | null {
+  return runIterations(counted, input, nondet).counts?.get(header) ?? null;
+}
+
+/** An observed input on which the loop (procedure) runs exactly `bound` times (calls), confirmed by
+ * running it again; the longest such run is the most telling witness. */
+function tightInput(samples: readonly IterationSample[], bound: Linear, recount: (input: State, nondet: readonly bigint[]) => bigint | null): TightnessEvidence | undefined {
+  for (const s of [...samples].sort((a, b) => (a.iterations > b.iterations ? -1 : a.iterations < b.iterations ? 1 : 0))) {
+    const value = L.evaluate(bound, (v) => s.input.get(v) ?? 0n);
+    if (value === s.iterations && recount(s.input, s.nondet ?? []) === value) return { input: s.input, nondet: s.nondet ?? [], iterations: value };
+  }
+  return undefined;
+}
+
+interface FittedSearch {
+  readonly proved?: { readonly bound: Linear; readonly result: VerifyResult };
+  /** The first candidate no run refuted (the proof may just have run out of time). */
+  readonly unrefuted: Linear | null;
+  readonly reason: string;
+}
+
+/**
+ * The search loops and recursive procedures share: the best-ranked fit to the observations not tried
+ * yet is sent to `prove`; a replayed run that exceeds it is recounted and becomes one more observation
+ * (`samples` grows), and the fit is redone.
+ */
+async function searchFittedBound(
+  params: readonly string[],
+  samples: IterationSample[],
+  recount: (input: State, nondet: readonly bigint[]) => bigint | null,
+  options: Internal,
+  line: number,
+  prove: (bound: Linear, timeoutMs: number) => Promise<VerifyResult>,
+  deadline: number,
+): Promise<FittedSearch> {
+  const tried = new Set<string>();
+  let unrefuted: Linear | null = null;
+  let reason = 'no candidate bound';
+  for (let attempt = 0; attempt < (options.candidates ?? 4) && Date.now() < deadline; attempt++) {
+    const candidate = fitBounds(params, samples).find((c) => !tried.has(L.key(c.bound)));
+    if (!candidate) break;
+    tried.add(L.key(candidate.bound));
+    unrefuted ??= candidate.bound;
+    const text = L.toC(candidate.bound);
+    options.onBoundsProgress?.({ kind: 'candidate', line, bound: text });
+    const result = await prove(candidate.bound, Math.max(1000, deadline - Date.now()));
+    tallyVerify(options.tally, result.stats);
+    if (result.verdict === 'safe' && result.certified) return { proved: { bound: candidate.bound, result }, unrefuted, reason: '' };
+    if (result.verdict === 'unsafe' && result.counterexample) {
+      const { inputs, nondet } = result.counterexample;
+      const more = recount(inputs, nondet);
+      if (more !== null) samples.push({ input: inputs, iterations: more, nondet });
+      unrefuted = null;
+      reason = `the bound ${text} is exceeded on a replayed run`;
+    } else reason = result.reason ?? `the bound ${text} was not proved`;
+  }
+  return { unrefuted, reason };
+}
+
+function lineOf(program: Program, fn: string, header: number): number {
+  const proc = program.procedures.get(fn)!;
+  return (proc.locations[header]?.pos ?? proc.pos).line;
+}
+
+function reachableProcedures(program: Program, fn: string): string[] {
+  const seen = new Set([fn]);
+  const work = [fn];
+  while (work.length > 0) {
+    const p = program.procedures.get(work.pop()!)!;
+    for (const e of p.edges) if (e.stmt.kind === 'call' && !seen.has(e.stmt.callee)) {
+      seen.add(e.stmt.callee);
+      work.push(e.stmt.callee);
+    }
+  }
+  return [...seen];
+}
+
+/** Calls of each recursive procedure during one call of `fn`: fitted to runs, proved with summaries. */
+async function boundCalls(program: Program, fn: string, params: readonly string[], recursive: readonly string[], options: Internal): Promise<ProcedureBound[]> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const counted = withCallCounters(program, fn, recursive);
+  const samples = new Map<string, IterationSample[]>(recursive.map((p) => [p, []]));
+  let steps = 0; // of the observation runs, against OBSERVATION_STEPS (work, not time)
+  const observe = (input: State, nondet: readonly bigint[]): Map<string, bigint> | null => {
+    const run = runProgram(counted.program, { entry: counted.wrapper, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 50_000, recordTrace: true });
+    steps += run.steps;
+    if (run.outcome.kind !== 'exit') return null;
+    const out = new Map<string, bigint>();
+    for (const step of run.trace ?? []) {
+      if (step.depth !== 0) continue;
+      for (const [p, c] of counted.counters) if (step.values.has(c.observed)) out.set(p, step.values.get(c.observed)!);
+    }
+    return out;
+  };
+  const inputs = params.length === 0 ? [new Map<string, bigint>()] : candidateInputs(params, { radius: params.length === 1 ? 25 : undefined }).filter((i) => [...i.values()].every((v) => v >= -100n && v <= 100n));
+  for (const input of inputs) {
+    if (steps >= OBSERVATION_STEPS) break;
+    for (const [p, n] of observe(input, []) ?? []) if (n > 0n) samples.get(p)!.push({ input, iterations: n, nondet: [] });
+  }
+  const out: ProcedureBound[] = [];
+  for (const [index, p] of recursive.entries()) {
+    const stopBy = Date.now() + (deadline - Date.now()) / (recursive.length - index);
+    const all = samples.get(p)!;
+    // Every call counts, so no linear bound holds where the recursion stops at once for unboundedly many
+    // inputs (sum(n) makes max(1, n + 1) calls). Then the bound is sought under the precondition that
+    // the inputs are at least their least value among the runs that recursed (n >= 1), checked as well.
+    const recursed = all.filter((s) => s.iterations > 1n);
+    const floors = params.flatMap((v) => {
+      const low = recursed.reduce<bigint | null>((m, s) => (m === null || s.input.get(v)! < m ? s.input.get(v)! : m), null);
+      const anyBelow = all.some((s) => s.input.get(v)! < (low ?? 0n));
+      return low !== null && anyBelow ? [F.compare(L.variable(v), '>=', L.constant(low))] : [];
+    });
+    const conditional = floors.length > 0 ? F.and(...floors) : null;
+    let found: ProcedureBound | null = null;
+    let reason = 'no candidate bound';
+    for (const pre of conditional ? [F.TRUE, conditional] : [F.TRUE]) {
+      const inside = all.filter((s) => F.evaluate(pre, (v) => s.input.get(v) ?? 0n));
+      const attempt = await proveCalls(program, fn, params, recursive, p, pre, inside, observe, { ...options, timeoutMs: Math.max(1000, (stopBy - Date.now()) / (pre === F.TRUE && conditional ? 3 : 1)) });
+      if (attempt.found) {
+        found = attempt.found;
+        break;
+      }
+      reason = attempt.reason;
+    }
+    out.push(found ?? { function: fn, procedure: p, bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, summaries: [], reason });
+    options.onBoundsProgress?.({ kind: 'result', line: program.procedures.get(p)!.pos.line, bound: found?.bound ?? null, verdict: found ? 'certified' : 'unknown' });
+  }
+  return out;
+}
+
+async function proveCalls(
+  program: Program, fn: string, params: readonly string[], recursive: readonly string[], p: string, pre: Formula,
+  samples: IterationSample[], observe: (input: State, nondet: readonly bigint[]) => Map<string, bigint> | null, options: Internal,
+): Promise<{ found?: ProcedureBound; reason: string }> {
+  const recount = (input: State, nondet: readonly bigint[]) => observe(input, nondet)?.get(p) ?? null;
+  const search = await searchFittedBound(params, samples, recount, options, program.procedures.get(p)!.pos.line, (bound, timeoutMs) => {
+    const asserted = withCallCounters(program, fn, recursive, new Map([[p, bound]]), pre);
+    return verify(asserted.program, {
+      function: asserted.wrapper,
+      ...(options.schedule ? { schedule: options.schedule } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
+      timeoutMs,
+    });
+  }, Date.now() + (options.timeoutMs ?? 60_000));
+  if (!search.proved) return { reason: search.reason };
+  const { bound, result } = search.proved;
+  const tight = tightInput(samples, bound, recount);
+  return {
+    reason: '',
+    found: {
+      function: fn, procedure: p, bound: L.toC(bound), boundExpr: bound, precondition: pre === F.TRUE ? '1' : F.toC(pre), preconditionFormula: pre, certified: true,
+      summaries: (result.summaries ?? []).flatMap((s) => s.pairs.map((pair) => `${s.procedure}: ${pair.pre} => ${pair.post}`)),
+      ...(tight ? { tight } : {}),
+    },
+  };
+}

@@ -1,0 +1,178 @@
+// `farkas cex`: most-general counterexamples for safety (paper 004, Section 6.2, Claim 2). The function
+// is rewritten with an error variable (B1, instrument.ts: a failing assertion sets err and jumps to
+// the end, where assert(err == 1) stands) and with a counter and a bound assertion on every loop (B2,
+// lib/bounds: the bound fitted to the iteration counts of concrete runs that reach the end), so a
+// precondition of the new program describes inputs on which an assertion of the original fails after
+// finitely many iterations — not inputs on which the function merely never returns. Weakest
+// preconditions of that program are computed, and every condition is kept only with a concrete input
+// inside it on which the ORIGINAL program fails an assertion, replayed by the interpreter with its
+// trace; the others are listed as dropped.
+import { CEX_FAILURE_STEPS } from '../limits.js';
+import { guardFailingConditions } from './conditions-guard.js';
+import * as F from '../ir/formula.js';
+import type { Linear } from '../ir/linear.js';
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interpreter/index.js';
+import type { RunResult } from '../interpreter/types.js';
+import { replayed } from '../guard/replay.js';
+import { resolveFunction } from '../problem/prepare.js';
+import { withErrorVariable, withNegatedAssertions } from './instrument.js';
+import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
+import { candidateInputs, failingInputIn, inputRunner } from './points.js';
+import { wp, type WpOptions } from './wp.js';
+import type { ConditionAnswer, ConditionStats, IncompleteSearch } from './types.js';
+import { withIterationCounters } from './counters.js';
+import { observeIterations } from './bounds.js';
+import { fitBounds } from './bounds-fit.js';
+
+export interface CexCondition extends ConditionAnswer {
+  /** Values of the condition's variables (the parameters, and nondet_K for whole programs). */
+  readonly input: ReadonlyMap<string, bigint>;
+  /** The original program's nondet stream of the replayed run. */
+  readonly nondet: readonly bigint[];
+  /** Line of the failing assertion in the original program. */
+  readonly line: number;
+  readonly replayed: boolean;
+  /** The replayed run, step by step. */
+  readonly run: RunResult;
+}
+
+export interface CexResult {
+  readonly function: string;
+  /** Whole programs: the nondet reads outside loops that became the parameters nondet_1, nondet_2, … */
+  readonly nondetInputs: readonly NondetInput[];
+  readonly instrumented: Program;
+  readonly conditions: readonly CexCondition[];
+  /** Certified preconditions of the instrumented program without a replayed failing input. */
+  readonly dropped: readonly { readonly expression: string; readonly reason: string }[];
+  readonly reason?: string;
+  /** Failing inputs were left outside every condition when the time for more ran out. */
+  readonly incomplete?: IncompleteSearch;
+  readonly stats: ConditionStats;
+}
+
+/** A failing run of the original program found by sampling inputs, replayed by the interpreter: a
+ * counterexample, though not yet a condition (no precondition search has run for it). */
+export interface ConcreteCounterexample {
+  /** Values of the original function's parameters. */
+  readonly input: ReadonlyMap<string, bigint>;
+  /** The nondet stream of the replayed run. */
+  readonly nondet: readonly bigint[];
+  /** Line of the failing assertion. */
+  readonly line: number;
+  /** The replayed run, step by step. */
+  readonly run: RunResult;
+}
+
+export interface CexOptions extends Omit<WpOptions, 'strategy'> {
+  /** Called at most once, before the most-general search, with the first input found (by sampling,
+   * within `concreteSteps`) on which the program fails an assertion, replayed by the interpreter;
+   * a caller can show it while the search goes on. Without it no such sampling runs. */
+  readonly onCounterexample?: (c: ConcreteCounterexample) => void;
+  /** Interpreter steps for that sampling (default CEX_FAILURE_STEPS; it ends at the first failing input). */
+  readonly concreteSteps?: number;
+  /** B2, bound assertions on every loop (default true); without it non-termination conditions come back. */
+  readonly loopBounds?: boolean;
+  /** B1, the error variable (default true); without it each assertion is negated in place, which asks
+   * for inputs on which EVERY check fails — the paper's useless `n <= 0` for an assertion in a loop. */
+  readonly errorVariable?: boolean;
+}
+
+type Instrumentation = Pick<CexOptions, 'loopBounds' | 'errorVariable'>;
+
+/** The program of Claim 2: B1 (error variable) and, unless disabled, B2 (loop counters with bounds);
+ * nondet reads outside loops are parameters first (nondet-inputs.ts). */
+export function instrumentForCex(program: Program, functionName?: string, options: Instrumentation = {}): Program {
+  const fn = resolveFunction(program, functionName);
+  return instrument(nondetAsParameters(program, fn).program, fn, options);
+}
+
+function instrument(program: Program, fn: string, options: Instrumentation): Program {
+  const b1 = options.errorVariable === false ? withNegatedAssertions(program, fn) : withErrorVariable(program, fn);
+  if (options.loopBounds === false) return b1;
+  const counted = withIterationCounters(b1, fn, new Map(), { keepAssertions: true });
+  const params = program.procedures.get(fn)!.params;
+  const observed = observeIterations(counted, params);
+  const bounds = new Map<number, Linear>();
+  for (const loop of counted.loops) bounds.set(loop.header, fitBounds(params, observed.samples.get(loop.header) ?? [], 1)[0]!.bound);
+  return withIterationCounters(b1, fn, bounds, { keepAssertions: true }).program;
+}
+
+export async function cex(program: Program, options: CexOptions = {}): Promise<CexResult> {
+  const fn = resolveFunction(program, options.function);
+  const whole = nondetAsParameters(program, fn);
+  const target = whole.program;
+  if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn, options.onCounterexample);
+  if (options.onCounterexample) {
+    const first = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
+    if (first) options.onCounterexample(first);
+  }
+  const instrumented = instrument(target, fn, options);
+  const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn });
+  const runner = inputRunner(target, fn, [], { maxSteps: 20000, seed: 5 });
+  const conditions: CexCondition[] = [];
+  const dropped: { expression: string; reason: string }[] = [];
+  for (const answer of result.preconditions) {
+    const found = (await failingInputIn(runner, result.parameters, answer.formula, F.FALSE, { steps: CEX_FAILURE_STEPS }))?.failure ?? null;
+    const replay = found ? replayOnOriginal(program, whole, fn, found) : null;
+    if (!found || !replay) {
+      dropped.push({ expression: answer.expression, reason: 'no input inside it fails an assertion of the original program' });
+      continue;
+    }
+    conditions.push({ ...answer, input: found.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
+  }
+  // Certified on the instrumented program: held to runs of the program itself before they are returned.
+  guardFailingConditions(program, fn, conditions.map((c) => ({ answer: c, input: c.input, nondet: c.nondet })));
+  const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
+  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(result.incomplete ? { incomplete: result.incomplete } : {}), stats: result.stats };
+}
+
+/** A failing run of the rewritten program (nondet reads as parameters), replayed on the original
+ * program: its parameter values and nondet stream, the failing line and the recorded run; null when
+ * the original does not fail an assertion on it. */
+function replayOnOriginal(program: Program, whole: NondetParameters, fn: string, found: RunResult): ConcreteCounterexample | null {
+  const originalParams = program.procedures.get(fn)!.params;
+  const failing = whole.inputs.length > 0
+    ? runProgram(program, { entry: fn, inputs: new Map([...found.inputs].filter(([k]) => originalParams.includes(k))), nondet: nondetStreamOf(whole, fn, found), nondetDefault: null, recordTrace: true, maxSteps: found.steps + 1000 })
+    : found;
+  const replay = failing.outcome.kind === 'assertion-failed' ? replayed(program, fn, failing) : null;
+  if (!replay) return null;
+  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
+  return { input: replay.inputs, nondet: replay.nondet, line: replay.line, run };
+}
+
+/** The first sampled input (smallest first, then a few large ones: candidateInputs) on which the
+ * program fails an assertion, replayed; null when none fails within the budget. A first pass cuts
+ * runs short: inputs on which a loop never ends (common among samples) must not eat the budget
+ * before the failing ones are reached; a second pass allows long runs. */
+function firstFailure(program: Program, whole: NondetParameters, fn: string, budgetSteps: number): ConcreteCounterexample | null {
+  const inputs = candidateInputs(whole.program.procedures.get(fn)!.params);
+  let earlierPasses = 0;
+  for (const maxSteps of [1000, 20000]) {
+    const runner = inputRunner(whole.program, fn, [], { maxSteps, seed: 5 });
+    for (const input of inputs) {
+      if (earlierPasses + runner.steps >= budgetSteps) return null;
+      const failure = runner.run(input).failure;
+      const replay = failure ? replayOnOriginal(program, whole, fn, failure) : null;
+      if (replay) return replay;
+    }
+    earlierPasses += runner.steps;
+  }
+  return null;
+}
+
+/** No parameters and no nondet read outside a loop: there is nothing to state a condition over. The
+ * answer is `1` when a run fails (replayed; not certified: no precondition search ran). */
+function withoutInputs(program: Program, fn: string, onCounterexample?: (c: ConcreteCounterexample) => void): CexResult {
+  const started = Date.now();
+  const runner = inputRunner(program, fn, [], { maxSteps: 100_000, seed: 5, streams: 8 });
+  const failing = runner.run(new Map()).failure;
+  const replay = failing ? replayed(program, fn, failing) : null;
+  const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: runner.runs, millis: Date.now() - started };
+  const instrumented = program;
+  if (!failing || !replay) return { function: fn, nondetInputs: [], instrumented, conditions: [], dropped: [], reason: 'the function has no inputs to state a condition over, and none of its runs failed', stats };
+  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
+  onCounterexample?.({ input: replay.inputs, nondet: replay.nondet, line: replay.line, run });
+  const condition: CexCondition = { expression: '1', formula: F.TRUE, certified: false, invariants: [], neighbours: [], locallyOptimal: false, input: new Map(), nondet: replay.nondet, line: replay.line, replayed: true, run };
+  return { function: fn, nondetInputs: [], instrumented, conditions: [condition], dropped: [], stats };
+}

@@ -1,0 +1,85 @@
+// `farkas nonterm`: most-general counterexamples for termination (paper 004, Section 6.3, Claim 3).
+// The function gets `assert(false)` at its single exit; the weakest preconditions of that program are
+// the conditions under which the function never returns. Each comes with its certificate (the
+// invariants proving the exit unreachable: a recurrent set, checked by z3) and a concrete input inside
+// it whose run the interpreter shows for the first iterations without returning. With no condition,
+// the function is shown to terminate when every loop has a certified bound for every input (bounds).
+import { guardRecurrentSets } from './conditions-guard.js';
+import * as F from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interpreter/index.js';
+import { statesAlong, type State } from '../observe/samples.js';
+import { withFalseAtExit } from './instrument.js';
+import { candidateInputs } from './points.js';
+import { wp, type WpOptions } from './wp.js';
+import type { ConditionAnswer, ConditionStats } from './types.js';
+import { resolveFunction } from '../problem/prepare.js';
+import { bounds, type LoopBound } from './bounds.js';
+
+export interface IterationShown {
+  readonly line: number;
+  readonly values: ReadonlyMap<string, bigint>;
+}
+
+export interface NontermCondition extends ConditionAnswer {
+  /** An input satisfying the condition on which the run did not return within the step budget. */
+  readonly input?: ReadonlyMap<string, bigint>;
+  readonly iterationsShown: readonly IterationShown[];
+}
+
+export interface NontermResult {
+  readonly function: string;
+  readonly verdict: 'non-terminating' | 'terminates' | 'unknown';
+  readonly conditions: readonly NontermCondition[];
+  /** "terminates": the ranking argument — a certified bound for every loop, for every input. */
+  readonly bounds?: readonly LoopBound[];
+  readonly reason?: string;
+  readonly stats: ConditionStats;
+}
+
+export async function nonterm(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<NontermResult> {
+  const fn = resolveFunction(program, options.function);
+  const instrumented = withFalseAtExit(program, fn);
+  const result = await wp(instrumented, { ...options, function: fn });
+  // The exit is also unreachable where an assume() blocks every run: such a condition is only kept
+  // with an input inside it whose run really goes on (past the step budget).
+  const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) })).filter((c) => c.input !== undefined);
+  // Certified on the program with `assert(false)` at the exit: held to runs of the program itself.
+  guardRecurrentSets(program, fn, conditions);
+  if (conditions.length === 0) {
+    // No input keeps it running: try to prove that, with a certified bound on every loop.
+    const remaining = (options.timeoutMs ?? 300_000) - result.stats.millis;
+    const proved = remaining > 1000 ? await bounds(program, { ...options, function: fn, timeoutMs: remaining }) : null;
+    // Every loop that can run must be bounded: callees' loops are not counted by bounds, so a call to
+    // one leaves the question open.
+    const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
+    if (proved && proved.calleesWithLoops.length === 0 && proved.loops.every(unconditional) && proved.procedures.every(unconditional)) {
+      return { function: fn, verdict: 'terminates', conditions: [], bounds: proved.loops, stats: result.stats };
+    }
+  }
+  return {
+    function: fn,
+    verdict: conditions.length > 0 ? 'non-terminating' : 'unknown',
+    conditions,
+    ...(conditions.length === 0 ? { reason: result.reason ?? 'no non-termination condition found' } : {}),
+    stats: result.stats,
+  };
+}
+
+/** The first loop-head states of a run from an input inside the condition that does not return. */
+function shownRun(program: Program, fn: string, params: readonly string[], condition: F.Formula): { input?: State; iterationsShown: IterationShown[] } {
+  const proc = program.procedures.get(fn)!;
+  const heads = new Set(proc.locations.filter((l) => l.loopHeader).map((l) => l.id));
+  for (const input of candidateInputs(params).slice(0, 4000)) {
+    if (!F.evaluate(condition, (v) => input.get(v) ?? 0n)) continue;
+    const run = runProgram(program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: 2000, recordTrace: true });
+    if (run.outcome.kind !== 'step-limit') continue;
+    const shown: IterationShown[] = [];
+    for (const [loc, states] of statesAlong(program, fn, run, heads)) {
+      const line = proc.locations[loc]?.pos?.line ?? proc.pos.line;
+      for (const s of states.slice(0, 5)) shown.push({ line, values: new Map([...s].filter(([v]) => !v.startsWith('__'))) });
+    }
+    return { input, iterationsShown: shown.slice(0, 5) };
+  }
+  return { iterationsShown: [] };
+}

@@ -1,0 +1,33 @@
+// `verify --cex`: when the proof search ends "unknown", look for a most-general failing condition
+// (farkas cex) in the time left; a condition with a replayed failing run turns the verdict into
+// "unsafe" with that run as the counterexample (for a whole program: over the nondet values in order).
+import type { Program } from '../ir/cfg.js';
+import type { VerifyResult } from '../problem/result.js';
+import { InputError } from '../diagnostics.js';
+import { AnalysisUnsupported } from '../problem/prepare.js';
+import { cex, type CexOptions } from './cex.js';
+
+export async function refuteWithCex(program: Program, result: VerifyResult, options: CexOptions): Promise<VerifyResult> {
+  if (result.verdict !== 'unknown') return result;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  if (timeoutMs < 2000) return result;
+  let found;
+  try {
+    found = await cex(program, { ...options, timeoutMs });
+  } catch (e) {
+    // No parameters and no nondet reads, recursion, path explosion: cex does not apply; the verdict stands.
+    if (e instanceof InputError || e instanceof AnalysisUnsupported || (e instanceof Error && e.name === 'PathExplosionError')) return result;
+    throw e;
+  }
+  const condition = found.conditions[0];
+  if (!condition) return { ...result, millis: result.millis + found.stats.millis, reason: `${result.reason ?? 'unknown'}; no failing condition either (${found.reason ?? 'none found'})` };
+  const { reason: _unused, ...rest } = result;
+  return {
+    ...rest,
+    verdict: 'unsafe',
+    certified: false,
+    millis: result.millis + found.stats.millis,
+    counterexample: { inputs: condition.run.inputs, nondet: condition.nondet, line: condition.line, replayed: true },
+    failingCondition: { expression: condition.expression, certified: condition.certified },
+  };
+}

@@ -1,0 +1,110 @@
+// What the precondition and postcondition searches share: the schedule of invariant templates, the
+// solver queries with progress and statistics, and certification by the independent checker.
+import type { Formula } from '../ir/formula.js';
+import * as F from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import { loadSchedule, type Schedule, type ScheduleStep } from '../constraints/schedule.js';
+import { createBackend } from '../sat/index.js';
+import type { SatBackend } from '../sat/types.js';
+import { checkInvariants } from '../certify/certificate.js';
+import type { CutsetStrategy } from '../vc/cutset.js';
+import { constantBitsNeeded } from '../problem/prepare.js';
+import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type QueryStats } from './query.js';
+import type { ConditionProblem } from './condition-problem.js';
+import { lineOf } from './condition-problem.js';
+import type { ConditionEvent } from './types.js';
+import { CONDITION_QUERY_CONFLICTS, satStepLimits } from '../limits.js';
+
+export interface ConditionOptions {
+  readonly function?: string;
+  readonly cutset?: CutsetStrategy;
+  readonly schedule?: string | Schedule;
+  readonly backend?: string | SatBackend;
+  /** Bound on the whole search (default 300 s). */
+  readonly timeoutMs?: number;
+  /** Time limit of one solver query (default: none but the search's). */
+  readonly queryTimeoutMs?: number;
+  /** Conflict budget of one solver query (default CONDITION_QUERY_CONFLICTS, lib/limits.ts). */
+  readonly queryConflicts?: number;
+  /** Most conjuncts tried for the answer's template (default 4). */
+  readonly maxConjuncts?: number;
+  readonly onProgress?: (e: ConditionEvent) => void;
+}
+
+export class SearchContext {
+  readonly started = Date.now();
+  readonly deadline: number;
+  readonly backend: SatBackend;
+  readonly steps: readonly ScheduleStep[];
+  readonly queries: QueryStats[] = [];
+  iterations = 0;
+
+  constructor(
+    readonly program: Program,
+    readonly problem: ConditionProblem,
+    readonly options: ConditionOptions,
+  ) {
+    this.deadline = this.started + (options.timeoutMs ?? 300_000);
+    this.backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
+    const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
+    const constantBits = constantBitsNeeded(problem.prepared);
+    this.steps = schedule.steps
+      .filter((s) => (s.summaries ?? 1) === 1)
+      .map((s) => ({ ...s, widths: { ...s.widths, constant: Math.max(s.widths.constant, constantBits) } }));
+  }
+
+  /** Solver queries after which the current part of the search ends. */
+  private windowEnd = Infinity;
+
+  /** Gives the next part of the search at most `queries` solver queries (within the whole search's
+   * deadline): a count of work, so that a part ends at the same point on an idle or a busy machine. */
+  limitNextPart(queries: number): void {
+    this.windowEnd = this.queries.length + queries;
+  }
+
+  /** The current part's queries, or the whole search's time, are spent. */
+  get timedOut(): boolean {
+    return this.queries.length >= this.windowEnd || this.deadlinePassed;
+  }
+
+  /** Milliseconds left before the user's deadline. */
+  remaining(): number {
+    return this.deadline - Date.now();
+  }
+
+  /** The whole search's time is spent (not just the current part's). */
+  get deadlinePassed(): boolean {
+    return Date.now() >= this.deadline;
+  }
+
+  async query(q: Omit<ConditionQuery, 'problem' | 'backend' | 'limits'>, purpose: string): Promise<QueryOutcome> {
+    const index = this.queries.length;
+    this.options.onProgress?.({ kind: 'query-start', index, conjuncts: q.conjuncts, template: `${q.step.shape.disjuncts}x${q.step.shape.conjuncts}`, purpose });
+    const limits = satStepLimits(q.step.conflicts ?? this.options.queryConflicts ?? CONDITION_QUERY_CONFLICTS, q.step.timeoutMs ?? this.options.queryTimeoutMs, this.deadline);
+    const outcome = await solveConditionQuery({ ...q, problem: this.problem, backend: this.backend, limits });
+    this.queries.push(outcome.stats);
+    this.options.onProgress?.({ kind: 'query-done', index, stats: outcome.stats });
+    return outcome;
+  }
+
+  /** The independent check: the program is safe under `precondition` with these invariants, and
+   * `postcondition` holds at the exit. */
+  async certify(invariants: ReadonlyMap<number, Formula>, conditions: { precondition?: Formula; postcondition?: Formula }): Promise<boolean> {
+    const { prepared } = this.problem;
+    const result = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
+      precondition: F.and(prepared.precondition, conditions.precondition ?? F.TRUE),
+      ...(conditions.postcondition ? { postcondition: conditions.postcondition } : {}),
+      deadline: this.deadline,
+    });
+    return result.valid;
+  }
+
+  invariantReports(invariants: ReadonlyMap<number, Formula>): { line: number; expression: string }[] {
+    const proc = this.problem.prepared.cut.proc;
+    return [...invariants].map(([loc, f]) => ({ line: lineOf(proc, loc), expression: F.toC(f) })).sort((a, b) => a.line - b.line);
+  }
+
+  stats(concreteRuns: number) {
+    return { queries: this.queries, iterations: this.iterations, concreteRuns, millis: Date.now() - this.started };
+  }
+}

@@ -1,0 +1,325 @@
+// Concrete runs as a guide for the constraint solver, and as a cheap source of counterexamples.
+// Every state a concrete run reaches at a cut-point satisfies every inductive invariant there, so
+// "the template holds at this state" is a necessary condition on the unknown coefficients: adding it
+// removes no solution of the Farkas system, but it is linear in the unknowns and prunes the SAT
+// search enormously (a model must already fit the observed behaviour). Runs that fail an assertion
+// are counterexamples; they are replayed on the original program before anyone reports them.
+import type { Program } from '../ir/cfg.js';
+import * as L from '../ir/linear.js';
+import { runProgram } from '../interpreter/index.js';
+import type { RunResult } from '../interpreter/types.js';
+import { mulberry32 } from '../random.js';
+
+export type State = ReadonlyMap<string, bigint>;
+
+/** Interpreter steps one pass of sampleStates may take, all its runs together: work, not time, so that
+ * the same states are sampled on an idle and on a busy machine (issue 20). About a second of an idle
+ * machine's time; most programs need a tenth of it, and only runs that go on for millions of steps
+ * (a loop to 10^6) meet it. */
+export const SAMPLE_STEPS = 3_000_000;
+/** Steps of one pass of sampleBadStates, and of sampleCalls (half of them for the program's own runs). */
+export const BAD_STATE_STEPS = 1_000_000;
+export const CALL_SAMPLE_STEPS = 1_000_000;
+
+/** A budget of interpreter steps, and the user's deadline (the only wall clock a search looks at). */
+export interface WorkBudget {
+  /** Steps all runs may take together (each function has its default). */
+  readonly steps?: number;
+  /** No run starts past it (Date.now() scale; default: none). */
+  readonly deadline?: number;
+}
+
+/** Counts the steps of runs against a WorkBudget. */
+class StepCounter {
+  private used = 0;
+  constructor(private readonly steps: number, private readonly deadline: number) {}
+  /** Room for another run. */
+  get open(): boolean {
+    return this.used < this.steps && Date.now() < this.deadline;
+  }
+  add(result: RunResult): RunResult {
+    this.used += result.steps + 1;
+    return result;
+  }
+}
+
+export interface SampleOptions extends WorkBudget {
+  readonly runs?: number;
+  readonly maxSteps?: number;
+  readonly seed?: number;
+  readonly maxPerCutpoint?: number;
+}
+
+export interface Samples {
+  /** Distinct states observed at each cut-point. */
+  readonly states: ReadonlyMap<number, readonly State[]>;
+  /** A run of the given program that failed an assertion, if any did. */
+  readonly failure?: RunResult;
+  /** A run that stopped at a signed overflow (undefined behaviour: the premise of reachability). */
+  readonly overflow?: RunResult;
+  /** Every distinct state observed at each cut-point (up to 4000), before `states` thins them out. */
+  readonly observed?: ReadonlyMap<number, readonly State[]>;
+}
+
+/** Values mostly near zero, where small programs branch, sometimes larger. */
+export function nondetStream(next: () => number, length: number): bigint[] {
+  const out: bigint[] = [];
+  for (let i = 0; i < length; i++) {
+    const r = next();
+    const magnitude = r < 0.35 ? 2 : r < 0.75 ? 12 : r < 0.95 ? 120 : 2000;
+    out.push(BigInt(Math.floor(next() * (2 * magnitude + 1)) - magnitude));
+  }
+  return out;
+}
+
+/**
+ * Like nondetStream, but each value after the first repeats an earlier one of the stream with
+ * probability 1/2 (sometimes off by one): programs that assume relations between their inputs
+ * (`assume(j == n && k == n)`) block nearly every independent draw, and equal inputs are what they need.
+ */
+export function correlatedNondetStream(next: () => number, length: number): bigint[] {
+  const fresh = nondetStream(next, length);
+  const out: bigint[] = [];
+  for (let i = 0; i < length; i++) {
+    if (i > 0 && next() < 0.5) {
+      const earlier = out[Math.floor(next() * i)]!;
+      const r = next();
+      out.push(earlier + (r < 0.8 ? 0n : r < 0.9 ? 1n : -1n));
+    } else out.push(fresh[i]!);
+  }
+  return out;
+}
+
+const BOUNDARY_RUNS = 12;
+
+/** Extremes of the C types and small values around zero; folded into a value's range (run.ts,
+ * foldIntoRange) 2^31 - 1 is also 255 for an unsigned char and 65535 for an unsigned short. */
+const BOUNDARY_VALUES: readonly bigint[] = [
+  2147483647n, -2147483648n, 0n, 4294967295n, -1n, 1n, 9223372036854775807n, -9223372036854775808n, 18446744073709551615n, 2n,
+];
+
+/** The run-th boundary stream: each position cycles through BOUNDARY_VALUES from a different start. */
+export function boundaryStream(run: number, length: number): bigint[] {
+  return Array.from({ length }, (_, i) => BOUNDARY_VALUES[(run + i * (run + 1)) % BOUNDARY_VALUES.length]!);
+}
+
+/** A cut-point with fewer distinct states than this after the independent runs is rarely reached. */
+const FEW_STATES = 4;
+
+export function sampleStates(program: Program, fn: string, cutpoints: readonly number[], options: SampleOptions = {}): Samples {
+  const runs = options.runs ?? 48;
+  const maxSteps = options.maxSteps ?? 4000;
+  const maxPer = options.maxPerCutpoint ?? 32;
+  const next = mulberry32(options.seed ?? 20080607);
+  const watched = new Set(cutpoints);
+  const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
+  let failure: RunResult | undefined;
+  let overflow: RunResult | undefined;
+  const budget = new StepCounter(options.steps ?? SAMPLE_STEPS, options.deadline ?? Infinity);
+  const observe = (nondet: readonly bigint[]): void => {
+    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true, foldIntoRange: true }));
+    if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
+    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+    for (const [loc, states] of statesAlong(program, fn, result, watched)) {
+      const bucket = seen.get(loc)!;
+      for (const snapshot of states) {
+        if (bucket.size >= 4000) break;
+        const key = stateKey(snapshot);
+        if (!bucket.has(key)) bucket.set(key, snapshot);
+      }
+    }
+  };
+  for (let run = 0; run < runs && budget.open; run++) observe(nondetStream(next, 256));
+  // When independent draws leave a cut-point almost unvisited (the inputs must first pass a test
+  // like `if (!(j == n && k == n)) return`), as many runs again with correlated values.
+  if ([...seen.values()].some((bucket) => bucket.size < FEW_STATES)) {
+    for (let run = 0; run < runs && budget.open; run++) observe(correlatedNondetStream(next, 256));
+  }
+  // A few long untraced runs, only to look for failures that need many iterations to show.
+  for (let run = 0; run < 8 && !failure && budget.open; run++) {
+    const nondet = run === 0 ? [] : nondetStream(next, 256);
+    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000, preferPinned: true, foldIntoRange: true }));
+    if (result.outcome.kind === 'assertion-failed') failure = result;
+    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+  }
+  // Runs on the C types' boundary values (INT_MAX, UINT_MAX, …: the stream's extremes folded into
+  // each value's range), only to look for failures: where overflows and wrap-arounds show.
+  for (let run = 0; run < BOUNDARY_RUNS && !failure && budget.open; run++) {
+    const result = budget.add(runProgram(program, { entry: fn, nondet: boundaryStream(run, 64), nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true }));
+    if (result.outcome.kind === 'assertion-failed') failure = result;
+    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+  }
+  const states = new Map<number, State[]>();
+  for (const [c, bucket] of seen) {
+    const all = [...bucket.values()];
+    // Keep a spread: evenly spaced over the (run, then time) order in which they were seen.
+    const step = Math.max(1, Math.ceil(all.length / maxPer));
+    states.set(c, all.filter((_, i) => i % step === 0).slice(0, maxPer));
+  }
+  const observed = new Map<number, State[]>([...seen].map(([c, bucket]) => [c, [...bucket.values()]]));
+  return { states, observed, ...(failure ? { failure } : {}), ...(overflow ? { overflow } : {}) };
+}
+
+/** The entry frame's full states at the watched locations along a traced run, in order. */
+export function statesAlong(program: Program, fn: string, result: RunResult, watched: ReadonlySet<number>): Map<number, State[]> {
+  const proc = program.procedures.get(fn)!;
+  const env = new Map<string, bigint>();
+  for (const g of program.globals) env.set(g.name, g.init);
+  for (const l of proc.locals) env.set(l, 0n);
+  for (const [p, v] of result.inputs) env.set(p, v);
+  const out = new Map<number, State[]>();
+  const record = (loc: number): void => {
+    if (!watched.has(loc)) return;
+    const list = out.get(loc) ?? [];
+    out.set(loc, list);
+    list.push(new Map(env));
+  };
+  record(proc.entry);
+  for (const step of result.trace ?? []) {
+    if (step.depth !== 0) continue;
+    for (const [k, v] of step.values) env.set(k, v);
+    if (step.kind !== 'call') record(step.to);
+  }
+  return out;
+}
+
+/** The program, but with `fn` starting at `location` in the given state (a chain of assignments first). */
+function startingAt(program: Program, fn: string, location: number, state: State): Program {
+  const proc = program.procedures.get(fn)!;
+  const locations = [...proc.locations];
+  const edges = [...proc.edges];
+  const vars = [...state.keys()];
+  const pos = proc.locations[location]?.pos ?? proc.pos;
+  const first = locations.length;
+  for (let i = 0; i < vars.length; i++) locations.push({ id: first + i, loopHeader: false, label: 'start' });
+  vars.forEach((v, i) => {
+    const to = i + 1 < vars.length ? first + i + 1 : location;
+    edges.push({ id: edges.length, from: first + i, to, stmt: { kind: 'assign', target: v, expr: L.constant(state.get(v)!) }, pos });
+  });
+  const entry = vars.length > 0 ? first : location;
+  const procedures = new Map(program.procedures);
+  procedures.set(fn, { ...proc, params: [], locals: [...new Set([...proc.params, ...proc.locals])], locations, edges, entry });
+  return { ...program, procedures };
+}
+
+/**
+ * States next to the observed ones (one variable off by one) from which some concrete run fails an
+ * assertion. Every safe inductive invariant must exclude them: from such a state at the cut-point the
+ * program can fail, so no invariant proving the program safe contains it.
+ */
+export function sampleBadStates(program: Program, fn: string, samples: Samples, options: WorkBudget & { perCutpoint?: number; streams?: number; maxSteps?: number; seed?: number } = {}): Map<number, State[]> {
+  const perCut = options.perCutpoint ?? 24;
+  const streams = options.streams ?? 3;
+  const maxSteps = options.maxSteps ?? 1000;
+  const budget = new StepCounter(options.steps ?? BAD_STATE_STEPS, options.deadline ?? Infinity);
+  const next = mulberry32(options.seed ?? 7);
+  const bad = new Map<number, State[]>();
+  for (const [cut, states] of samples.states) {
+    const good = new Set(states.map(stateKey));
+    const found = new Map<string, State>();
+    for (const s of states) {
+      if (found.size >= perCut || !budget.open) break;
+      for (const v of s.keys()) {
+        for (const delta of [-1n, 1n]) {
+          const candidate = new Map(s);
+          candidate.set(v, s.get(v)! + delta);
+          const key = stateKey(candidate);
+          if (good.has(key) || found.has(key)) continue;
+          const from = startingAt(program, fn, cut, candidate);
+          for (let k = 0; k < streams; k++) {
+            const nondet = k === 0 ? [] : nondetStream(next, 64);
+            const r = budget.add(runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps }));
+            if (r.outcome.kind === 'assertion-failed') {
+              found.set(key, candidate);
+              break;
+            }
+          }
+        }
+      }
+    }
+    bad.set(cut, [...found.values()].slice(0, perCut));
+  }
+  return bad;
+}
+
+export function stateKey(s: State): string {
+  return [...s].map(([k, v]) => `${k}=${v}`).join(',');
+}
+
+/** One observed call of a procedure: its arguments and the value it returned. */
+export interface CallObservation {
+  readonly args: ReadonlyMap<string, bigint>;
+  readonly result: bigint;
+}
+
+/**
+ * Calls observed in concrete runs of `fn`, per callee (distinct argument/result pairs, at most
+ * `maxPerProcedure`). Every valid pre/post pair of a procedure holds on each of its real calls
+ * (A(args) ⇒ B(args, result)), which makes them necessary conditions on summary templates, just as
+ * reached states are for invariants. Only calls whose result is stored are observed.
+ */
+export function sampleCalls(program: Program, fn: string, options: SampleOptions & { maxPerProcedure?: number } = {}): Map<string, CallObservation[]> {
+  const runs = options.runs ?? 16;
+  const maxSteps = options.maxSteps ?? 20000;
+  const maxPer = options.maxPerProcedure ?? 48;
+  const next = mulberry32(options.seed ?? 20080607);
+  const steps = options.steps ?? CALL_SAMPLE_STEPS;
+  const budget = new StepCounter(steps, options.deadline ?? Infinity);
+  const seen = new Map<string, Map<string, CallObservation>>();
+  const observe = (callee: string, args: ReadonlyMap<string, bigint>, value: bigint): void => {
+    const bucket = seen.get(callee) ?? new Map<string, CallObservation>();
+    seen.set(callee, bucket);
+    const key = `${stateKey(args)}->${value}`;
+    if (bucket.size < maxPer && !bucket.has(key)) bucket.set(key, { args, result: value });
+  };
+  const collect = (result: RunResult): void => {
+    const open: { callee: string; args: ReadonlyMap<string, bigint> }[] = [];
+    for (const step of result.trace ?? []) {
+      if (step.kind === 'call') {
+        const stmt = program.procedures.get(step.procedure)?.edges[step.edge]?.stmt;
+        open.push({ callee: stmt?.kind === 'call' ? stmt.callee : '', args: step.values });
+      } else if (step.kind === 'return') {
+        const call = open.pop();
+        const value = [...step.values.values()][0];
+        if (!call || value === undefined || call.callee === '') continue;
+        observe(call.callee, call.args, value);
+      }
+    }
+  };
+  // Half the budget at most for the program's own runs: a run with a large nondet input can take
+  // its whole step budget (count(n) for n near a million), and the grid below must still get its turn.
+  const ownRuns = new StepCounter(steps / 2, options.deadline ?? Infinity);
+  for (let run = 0; run < runs && ownRuns.open; run++) {
+    collect(budget.add(ownRuns.add(runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }))));
+  }
+  // The program's own calls often lie on one line (Fig. 3(a) calls Add(5, 3), then Add(4, 4), …: all
+  // with i + j == 8), which fits many laws. Calling each observed procedure directly on a small grid
+  // of arguments adds real calls off that line, so the law that holds in general stands out.
+  for (const callee of [...seen.keys()]) {
+    const params = program.procedures.get(callee)?.params ?? [];
+    for (const args of argumentGrid(params, next)) {
+      if (!budget.open) break;
+      // No nondet stream: past its end a quotient's havoc takes the value its assumption pins (n / 2),
+      // where a random stream value would block the run; other nondet reads take 0.
+      const result = budget.add(runProgram(program, { entry: callee, inputs: args, nondet: [], nondetDefault: 0n, maxSteps, recordTrace: true }));
+      if (result.outcome.kind === 'exit' && result.outcome.returnValue !== null) observe(callee, result.inputs, result.outcome.returnValue);
+      collect(result);
+    }
+  }
+  return new Map([...seen].map(([callee, bucket]) => [callee, [...bucket.values()]]));
+}
+
+const GRID_VALUES = [0n, 1n, 2n, 3n, 5n, -1n, -2n];
+const MAX_GRID_CALLS = 49;
+
+/** Argument vectors over GRID_VALUES: all of them for up to two parameters, a random sample beyond. */
+function argumentGrid(params: readonly string[], next: () => number): Map<string, bigint>[] {
+  const total = GRID_VALUES.length ** params.length;
+  const vectors: bigint[][] = [];
+  if (total <= MAX_GRID_CALLS) {
+    for (let k = 0; k < total; k++) vectors.push(params.map((_, i) => GRID_VALUES[Math.floor(k / GRID_VALUES.length ** i) % GRID_VALUES.length]!));
+  } else {
+    for (let k = 0; k < MAX_GRID_CALLS; k++) vectors.push(params.map(() => GRID_VALUES[Math.floor(next() * GRID_VALUES.length)]!));
+  }
+  return vectors.map((v) => new Map(params.map((p, i) => [p, v[i]!])));
+}

@@ -1,0 +1,170 @@
+// Cross-checking (issue 7): the constraint engine and every interpolation engine on the same
+// program. Definite verdicts (safe / unsafe) must agree — each is backed by its own certificate, so
+// a disagreement means a bug in an engine or in a checker. Loop-head invariants of the engines
+// that proved the program are compared with the constraint engine's by implication over the integers.
+import type { Formula } from '../ir/formula.js';
+import * as F from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import { verify, type VerifyOptions } from '../engines/constraint/verify.js';
+import type { Verdict, VerifyResult } from '../problem/result.js';
+import { availableEngines, engineByName, type Engine, type EngineResult } from '../engines/index.js';
+import { implies } from '../certify/lia.js';
+import { loopInvariants } from '../witness/loop-invariants.js';
+import { AnalysisUnsupported } from '../problem/prepare.js';
+
+export const CONSTRAINT_ENGINE = 'constraints';
+
+export interface CrossCheckRow {
+  /** `constraints` (the `verify` engine) or an interpolation engine's name. */
+  readonly engine: string;
+  readonly verdict: Verdict;
+  readonly reason?: string;
+  readonly millis: number;
+  /** certified: invariants proved by the checker; replayed: counterexample replayed; none: unknown. */
+  readonly certificate: 'certified' | 'replayed' | 'none';
+  readonly result: VerifyResult;
+}
+
+/** How the constraint engine's loop-head invariant relates to another engine's. */
+export type Strength = 'stronger' | 'weaker' | 'equivalent' | 'incomparable' | 'unknown';
+
+export interface InvariantComparison {
+  readonly line: number;
+  readonly col: number;
+  readonly engine: string;
+  /** The constraint engine's invariant at this loop head (C expression). */
+  readonly constraints: string;
+  readonly other: string;
+  readonly strength: Strength;
+}
+
+export interface CrossCheckResult {
+  readonly function: string;
+  readonly rows: readonly CrossCheckRow[];
+  /** One message per pair of engines with opposite definite verdicts. */
+  readonly disagreements: readonly string[];
+  /** The verdict every definite answer agrees on, 'unknown' when none is definite, null on disagreement. */
+  readonly consensus: Verdict | null;
+  readonly comparisons: readonly InvariantComparison[];
+}
+
+export interface CrossCheckOptions {
+  readonly verify?: VerifyOptions;
+  /** Bound per interpolation engine (default 60 s). */
+  readonly engineTimeoutMs?: number;
+  /** Bound per implication query of the comparison (default 10 s). */
+  readonly comparisonTimeoutMs?: number;
+  /** The engines beside the constraint engine (default: every available interpolation engine). */
+  readonly engines?: readonly { readonly name: string; readonly run: Engine }[];
+}
+
+export async function crossCheck(program: Program, options: CrossCheckOptions = {}): Promise<CrossCheckResult> {
+  const rows: CrossCheckRow[] = [];
+  const constraint = await verify(program, options.verify ?? {});
+  rows.push(row(CONSTRAINT_ENGINE, constraint));
+  const engines = options.engines ?? availableEngines().map((name) => ({ name, run: engineByName(name)! }));
+  for (const { name, run } of engines) {
+    const result = await run(program, {
+      ...(options.verify?.function !== undefined ? { function: options.verify.function } : {}),
+      timeoutMs: options.engineTimeoutMs ?? 60_000,
+    });
+    rows.push(row(name, result));
+  }
+  const disagreements: string[] = [];
+  for (const [i, a] of rows.entries()) {
+    for (const b of rows.slice(i + 1)) {
+      if (a.verdict !== 'unknown' && b.verdict !== 'unknown' && a.verdict !== b.verdict) {
+        disagreements.push(`${a.engine} says ${a.verdict} but ${b.engine} says ${b.verdict}`);
+      }
+    }
+  }
+  const definite = [...new Set(rows.map((r) => r.verdict).filter((v) => v !== 'unknown'))];
+  const consensus = definite.length > 1 ? null : definite[0] ?? 'unknown';
+  const comparisons = constraint.verdict === 'safe'
+    ? await compareInvariants(program, constraint, rows.slice(1).filter((r) => r.verdict === 'safe').map((r) => r.result as EngineResult), options.comparisonTimeoutMs ?? 10_000)
+    : [];
+  return { function: constraint.function, rows, disagreements, consensus, comparisons };
+}
+
+function row(engine: string, result: VerifyResult): CrossCheckRow {
+  const certificate = result.verdict === 'safe' && result.certified ? 'certified'
+    : result.verdict === 'unsafe' && result.counterexample?.replayed ? 'replayed' : 'none';
+  return { engine, verdict: result.verdict, ...(result.reason !== undefined ? { reason: result.reason } : {}), millis: result.millis, certificate, result };
+}
+
+const posKey = (line: number, col: number): string => `${line}:${col}`;
+
+/**
+ * Per loop head where both engines state an invariant: the constraint engine's (its cut-point
+ * invariants carried to the loop heads as in SV-COMP witnesses) against the other engine's.
+ */
+async function compareInvariants(program: Program, constraint: VerifyResult, others: readonly EngineResult[], timeoutMs: number): Promise<InvariantComparison[]> {
+  if (others.length === 0) return [];
+  let heads: Awaited<ReturnType<typeof loopInvariants>>;
+  try {
+    heads = await loopInvariants(program, constraint.function, constraint.cutset, constraint.invariants);
+  } catch (e) {
+    // A program with recursive procedures has summaries, not loop-head invariants only: nothing to compare here.
+    if (e instanceof AnalysisUnsupported) return [];
+    throw e;
+  }
+  const mine = new Map(heads.map((h) => [posKey(h.pos.line, h.pos.col), h] as const));
+  const out: InvariantComparison[] = [];
+  for (const other of others) {
+    for (const inv of other.invariants) {
+      const head = mine.get(posKey(inv.line, inv.col));
+      if (!head) continue;
+      out.push({
+        line: inv.line,
+        col: inv.col,
+        engine: other.engineStats.engine,
+        constraints: F.toC(head.formula),
+        other: inv.expression,
+        strength: await strength(head.formula, inv.formula, timeoutMs),
+      });
+    }
+  }
+  return out;
+}
+
+export async function strength(a: Formula, b: Formula, timeoutMs: number): Promise<Strength> {
+  const ab = await implies(a, b, { timeoutMs });
+  const ba = await implies(b, a, { timeoutMs });
+  if (ab.status === 'unknown' || ba.status === 'unknown') return 'unknown';
+  if (ab.status === 'valid') return ba.status === 'valid' ? 'equivalent' : 'stronger';
+  return ba.status === 'valid' ? 'weaker' : 'incomparable';
+}
+
+/** The table, the loud disagreement banner, and the invariant comparison, as text. */
+export function formatCrossCheck(file: string, r: CrossCheckResult): string {
+  const lines: string[] = [`${file}: function ${r.function}: cross-check of ${r.rows.length} engines`];
+  const width = Math.max(...r.rows.map((x) => x.engine.length), 'engine'.length);
+  lines.push(`  ${'engine'.padEnd(width)}  verdict  time      certificate  reason`);
+  for (const x of r.rows) {
+    lines.push(`  ${x.engine.padEnd(width)}  ${x.verdict.padEnd(7)}  ${`${(x.millis / 1000).toFixed(2)} s`.padEnd(8)}  ${x.certificate.padEnd(11)}  ${x.reason ?? ''}`.trimEnd());
+  }
+  if (r.disagreements.length > 0) {
+    lines.push('', '!!! DISAGREEMENT between definite verdicts: a bug in an engine or a checker !!!');
+    for (const d of r.disagreements) lines.push(`!!! ${d}`);
+  } else {
+    lines.push(`agreement: ${r.consensus === 'unknown' ? 'no engine gave a definite verdict' : `every definite verdict is ${r.consensus}`}`);
+  }
+  if (r.comparisons.length > 0) {
+    lines.push('invariants (the constraint engine\'s against each engine\'s, at the loop heads):');
+    for (const c of r.comparisons) {
+      lines.push(`  line ${c.line}: ${c.engine}: constraints ${c.strength === 'unknown' ? '(comparison unknown)' : `is ${c.strength}`}: ${c.constraints}  vs  ${c.other}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function crossCheckJson(r: CrossCheckResult, resultJson: (x: CrossCheckRow) => object): object {
+  return {
+    function: r.function,
+    agreement: r.disagreements.length === 0,
+    consensus: r.consensus,
+    disagreements: r.disagreements,
+    engines: r.rows.map((x) => ({ engine: x.engine, verdict: x.verdict, ...(x.reason !== undefined ? { reason: x.reason } : {}), millis: x.millis, certificate: x.certificate, result: resultJson(x) })),
+    invariants: r.comparisons,
+  };
+}

@@ -109,7 +109,8 @@ export const SIDE_QUERY_WORK = 2_000_000;
 /** One template step of verify (also each interprocedural step; a guided guess gets half). The
  * largest that proved a dev-set task used 23,000 (large_const, 1x2; ../shared/bench/svcomp). */
 export const SAT_STEP_CONFLICTS = 50_000;
-/** All template steps of one verify together (about what --timeout 20 gave them before). */
+/** All template steps of one verify together (about what --timeout 20 gave them before). Not applied
+ * to the search with procedure summaries, whose attempts are bounded by the schedule alone. */
 export const VERIFY_SAT_CONFLICTS = 200_000;
 /** One query of a condition search (wp, sp, bounds, cex, nonterm; was 30 s). */
 export const CONDITION_QUERY_CONFLICTS = 100_000;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { InputError } from '../diagnostics.js';
@@ -138,3 +138,19 @@ for (const command of ['cadical -q', 'minisat']) {
     t.true(satisfies(pigeonhole(5, 5), sat.model!));
   });
 }
+
+test('a solver known by name gets the conflict limit; its UNKNOWN is the limit, a crash keeps its reason', async (t) => {
+  const named = join(dir, 'limited');
+  await mkdir(named, { recursive: true });
+  const cadical = join(named, 'cadical');
+  await copyFile(fake, cadical);
+  const cnf = pigeonhole(3, 2);
+  const limited = await new ExternalBackend(`${cadical} normal`).solve(cnf, { conflicts: 0 });
+  t.is(limited.status, 'unknown');
+  t.is(limited.reason, 'conflict limit reached (0 conflicts)');
+  t.is((await new ExternalBackend(`${cadical} normal`).solve(cnf, { conflicts: 1000 })).status, 'unsat');
+  const crashed = await new ExternalBackend(`${cadical} crash`).solve(cnf, { conflicts: 0 });
+  t.regex(crashed.reason!, /exited with code 1 without an answer: boom/);
+  // Another command is not given cadical's option: it answers as without a limit.
+  t.is((await new ExternalBackend(`${fake} normal`).solve(cnf, { conflicts: 0 })).status, 'unsat');
+});

@@ -179,17 +179,14 @@ export class ExternalBackend implements SatBackend {
         const written = await readFile(resultFile, 'utf8').catch(() => null);
         return this.interpret(cnf, { ...outcome, resultFile: written }, options, startedAt);
       }
-      const result = this.interpret(cnf, outcome, options, startedAt);
-      // A solver bounded by conflicts that gives no answer ran out of them.
-      return limitOption && result.status === 'unknown' && outcome.kind === 'exited'
-        ? { ...result, reason: conflictLimitReason(options.conflicts!) }
-        : result;
+      return this.interpret(cnf, outcome, options, startedAt, limitOption !== undefined);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
-  private interpret(cnf: Cnf, outcome: ProcessOutcome, options: SolveOptions, startedAt: number): SatResult {
+  /** `limited`: the command was given the conflict budget, so its UNKNOWN means the budget ran out. */
+  private interpret(cnf: Cnf, outcome: ProcessOutcome, options: SolveOptions, startedAt: number, limited = false): SatResult {
     switch (outcome.kind) {
       case 'timeout':
         return unknownResult(timeoutReason(options.timeoutMs!), this.name, startedAt);
@@ -213,6 +210,8 @@ export class ExternalBackend implements SatBackend {
       }
       return checkedSat(cnf, model, this.name, startedAt);
     }
+    // Only an UNKNOWN answer is the budget's end; a crash or a kill keeps its own reason.
+    if (limited && status === 'unknown') return unknownResult(conflictLimitReason(options.conflicts!), this.name, startedAt);
     const stderrTail = outcome.stderr.trim().slice(-STDERR_TAIL_CHARS);
     const ended = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
     const said = status === 'unknown' ? 'answered UNKNOWN' : `${ended} without an answer`;

@@ -189,14 +189,14 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // same programs at any load; the --timeout is the only clock. (A pass that also ended at a share
     // of the time left proved heapsort sooner at --timeout 20, but which pass ended where then
     // depended on the machine's load: nested5-1 was proved idle and not under load.)
-    const limits = (): { deadline?: number } => (Number.isFinite(deadline) ? { deadline } : {});
+    const limits: { deadline?: number } = Number.isFinite(deadline) ? { deadline } : {};
     options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
     const plain = candidatesFromSamples(prepared, samples, hull);
-    let proof = await proveByObservedBounds(prepared, plain, limits());
+    let proof = await proveByObservedBounds(prepared, plain, limits);
     // Not proved with conjunctions: once more with candidates split by the program's branch
     // conditions, which state the disjunctive invariants of loops with phases.
     const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
-    if (split) proof = await proveByObservedBounds(prepared, split, limits());
+    if (split) proof = await proveByObservedBounds(prepared, split, limits);
     houdini = proof.report;
     if (proof.invariants) return guarded(program, prepared, proof.invariants, { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
     // Last, at the loop headers, and for a function that takes remainders with ghost quotients.

@@ -1,5 +1,6 @@
 // Builds a tiny stand-in for an external SAT solver (a node script answering by brute force) for the
-// `dimacs:CMD` back-end tests. The argument ending in .cnf is the input, another one the behaviour.
+// `dimacs:CMD` back-end tests. The argument ending in .cnf is the input, another one the behaviour;
+// named `cadical`, it is also given cadical's conflict limit `-c N`.
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -8,10 +9,14 @@ export type FakeSolverMode = 'normal' | 'exit-code-only' | 'wrong-model' | 'no-m
 const SCRIPT = String.raw`
 const fs = require('node:fs');
 const args = process.argv.slice(2);
+// cadical's conflict limit, '-c N': a limit of 0 answers UNKNOWN, as cadical does when it runs out.
+const limitAt = args.indexOf('-c');
+const conflictLimit = limitAt >= 0 ? Number(args.splice(limitAt, 2)[1]) : null;
 const path = args.find((arg) => arg.endsWith('.cnf'));
 const mode = args.find((arg) => !arg.endsWith('.cnf')) || 'normal';
 process.stdout.write('c fake solver reading ' + path + '\n');
 if (mode === 'sleep') setInterval(() => {}, 1000);
+else if (conflictLimit === 0 && mode === 'normal') { process.stdout.write('s UNKNOWN\n'); process.exit(0); }
 else if (mode === 'killed') process.kill(process.pid, 'SIGKILL');
 else if (mode === 'crash') { process.stderr.write('boom: cannot parse\n'); process.exit(1); }
 else {

@@ -39,6 +39,8 @@ const inputErrors: { name: string; args: () => string[]; stderr: RegExp }[] = [
   { name: '3,000 nested blocks', args: () => ['verify', file('blocks.c', `void f(int x) { ${'{'.repeat(3000)}x = 1;${'}'.repeat(3000)} }\n`)], stderr: /blocks\.c:1:\d+: error: nested too deeply/ },
   { name: '--timeout abc', args: () => ['verify', small, '--timeout', 'abc'], stderr: /--timeout expects a number of seconds/ },
   { name: '--jobs 0', args: () => ['verify', small, '--jobs', '0'], stderr: /--jobs expects a positive integer/ },
+  { name: '--step-propagations 0', args: () => ['verify', small, '--step-propagations', '0'], stderr: /--step-propagations must be a positive whole number/ },
+  { name: '--query-propagations 1e6', args: () => ['wp', small, '--query-propagations', '1e6'], stderr: /--query-propagations expects a whole number, got '1e6'/ },
   { name: '--cutset bogus', args: () => ['bounds', small, '--cutset', 'bogus'], stderr: /Allowed choices are paths, headers/ },
   { name: '--template nosuch', args: () => ['verify', small, '--template', 'nosuch'], stderr: /unknown template schedule 'nosuch'/ },
   { name: '--emit-dimacs into a missing directory', args: () => ['verify', small, '--emit-dimacs', join(dir, 'no', 'x.cnf')], stderr: /--emit-dimacs: cannot write .*x\.cnf \(no such directory\)/ },

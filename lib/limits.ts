@@ -16,8 +16,9 @@ export const MAX_GUARD_CUBES = 16;
 /** Farkas' lemma applications (premise cube × conclusion clause) in one step's constraint system. */
 export const MAX_FARKAS_APPLICATIONS = 50_000;
 /** Clauses of one step's CNF (about 100 bytes each while it is built). The largest step that proved
- * a dev-set task had 1.2 million; steps of 17 million never finished. */
-export const MAX_CNF_CLAUSES = 8_000_000;
+ * a dev-set task had 1.2 million; steps of 17 million never finished, and on one of 7 million the
+ * step's propagation budget (SAT_STEP_PROPAGATIONS) allows about 9,000 conflicts. */
+export const MAX_CNF_CLAUSES = 4_000_000;
 /** Transitions of one path of the symbolic-execution engine, whose search recurses along the path
  * (an async recursion: a frame per transition); past it the engine answers unknown, not a stack
  * overflow (issue 20: 50,000 straight-line statements). */
@@ -102,26 +103,42 @@ export const ENGINE_QUERY_WORK = 4_000_000;
  * beyond a relation; was 2–5 s). */
 export const SIDE_QUERY_WORK = 2_000_000;
 
-// Work budgets of SAT searches, in conflicts (MiniSat's and z3's own count; lib/sat/types.ts). The
-// embedded MiniSat meets 3,000 to 30,000 conflicts per second on the template steps of this
-// project's programs, depending on the step's size.
+// Work budgets of SAT searches, in conflicts and unit propagations (MiniSat's and z3's own counts;
+// lib/sat/types.ts). Both, because a conflict's cost grows with the CNF: the embedded MiniSat meets
+// 3,000 to 30,000 conflicts per second on small template steps and 500 on a step of 7 million
+// clauses, while it does 1.5 to 2.7 million propagations per second on all of them (measured on the
+// steps of loop-acceleration/diamond_1-1, ../shared/bench/svcomp). Propagations are counted by the
+// embedded MiniSat only; z3 and the external solvers stop at the conflicts.
+
+/** The SAT work of one solve or of a search: whichever runs out first ends it. */
+export interface SatWork {
+  readonly conflicts: number;
+  readonly propagations: number;
+}
 
 /** One template step of verify (also each interprocedural step; a guided guess gets half). The
- * largest that proved a dev-set task used 23,000 (large_const, 1x2; ../shared/bench/svcomp). */
+ * largest that proved a dev-set task used 23,000 conflicts (large_const, 1x2) and 3 s. */
 export const SAT_STEP_CONFLICTS = 50_000;
-/** All template steps of one verify together (about what --timeout 20 gave them before). Not applied
- * to the search with procedure summaries, whose attempts are bounded by the schedule alone. */
-export const VERIFY_SAT_CONFLICTS = 200_000;
+/** The same step's propagations: about 15 s of the embedded MiniSat. A small step may need many per
+ * conflict: the summary of a recursive sum that writes a global (cli/commands/verify.test.ts) takes
+ * 15 million propagations and 30,000 conflicts on 97,000 clauses, where the 7-million-clause step
+ * of diamond_1-1 takes 3,200 propagations per conflict. */
+export const SAT_STEP_PROPAGATIONS = 30_000_000;
+/** All template steps of one verify together, the search with procedure summaries too: about half a
+ * minute of the embedded MiniSat (no dev-set task proved by a template step used more than 4 s). */
+export const VERIFY_SAT_WORK: SatWork = { conflicts: 200_000, propagations: 60_000_000 };
 /** One query of a condition search (wp, sp, bounds, cex, nonterm; was 30 s). */
 export const CONDITION_QUERY_CONFLICTS = 100_000;
+/** The same query's propagations: about 25 s of the embedded MiniSat. */
+export const CONDITION_QUERY_PROPAGATIONS = 50_000_000;
 
 /**
- * The limits of one SAT search step: its conflicts, and a time limit only where the user gave one —
+ * The limits of one SAT search step: its work, and a time limit only where the user gave one —
  * a step's own (`--step-timeout`, a schedule step's `timeout`) and the rest of the --timeout.
  */
-export function satStepLimits(conflicts: number, stepTimeoutMs: number | undefined, deadline: number): { readonly conflicts: number; readonly timeoutMs?: number } {
+export function satStepLimits(work: SatWork, stepTimeoutMs: number | undefined, deadline: number): SatWork & { readonly timeoutMs?: number } {
   const timeoutMs = Math.min(stepTimeoutMs ?? Infinity, deadline - Date.now());
-  return Number.isFinite(timeoutMs) ? { conflicts, timeoutMs: Math.max(1, timeoutMs) } : { conflicts };
+  return Number.isFinite(timeoutMs) ? { ...work, timeoutMs: Math.max(1, timeoutMs) } : { ...work };
 }
 
 /** Work left to a search: each check gets at most what is left, and pays what it used. */
@@ -145,5 +162,36 @@ export class WorkBudget {
 
   charge(units: number): void {
     this.spent += units;
+  }
+}
+
+/** SAT work left to a search of several solves: each solve gets at most what is left of both. */
+export class SatWorkBudget {
+  private readonly conflicts: WorkBudget;
+  private readonly propagations: WorkBudget;
+
+  constructor(readonly limit: SatWork) {
+    this.conflicts = new WorkBudget(limit.conflicts);
+    this.propagations = new WorkBudget(limit.propagations);
+  }
+
+  get exhausted(): boolean {
+    return this.conflicts.exhausted || this.propagations.exhausted;
+  }
+
+  /** The work for the next solve: `cap`, or what is left where that is less. */
+  next(cap: SatWork): SatWork {
+    return { conflicts: this.conflicts.next(cap.conflicts), propagations: this.propagations.next(cap.propagations) };
+  }
+
+  /** Pays a solve's work (a back end that does not count propagations pays conflicts only). */
+  charge(done: { readonly conflicts?: number; readonly propagations?: number }): void {
+    this.conflicts.charge(done.conflicts ?? 0);
+    this.propagations.charge(done.propagations ?? 0);
+  }
+
+  /** The limit, for an "unknown" reason. */
+  describe(): string {
+    return `${this.limit.conflicts} conflicts or ${this.limit.propagations} propagations`;
   }
 }

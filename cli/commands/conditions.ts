@@ -3,7 +3,7 @@
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, type ConditionEvent, InputError, CONDITION_QUERY_CONFLICTS } from '../../lib/index.js';
+import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, type ConditionEvent, InputError, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS } from '../../lib/index.js';
 import { cexJson, formatCex, formatNonterm, formatSp, formatWp, nontermJson, spJson, wpJson } from '../report/conditions.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
@@ -17,6 +17,7 @@ export interface CommonCliOptions extends ProgramInputOptions {
   timeout: string;
   queryTimeout?: string;
   queryConflicts?: string;
+  queryPropagations?: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -38,6 +39,7 @@ export function commonOptions(cmd: Command): Command {
     .option('-b, --backend <spec>', "SAT back end: 'minisat', 'z3' or 'dimacs:CMD'", 'minisat')
     .option('--timeout <seconds>', 'bound on the whole search', '300')
     .option('--query-conflicts <n>', `SAT conflicts one solver query may use (default ${CONDITION_QUERY_CONFLICTS}): work, not time, so the search takes the same path at any load`)
+    .option('--query-propagations <n>', `SAT propagations one solver query may use with the embedded MiniSat (default ${CONDITION_QUERY_PROPAGATIONS})`)
     .option('--query-timeout <seconds>', 'also a time limit on one solver query (default: none but --timeout)')
     .option('--json', 'print one JSON object (integers as decimal strings)')
     .option('-q, --quiet', 'no progress on stderr');
@@ -205,6 +207,7 @@ export function shared(opts: CommonCliOptions) {
     timeoutMs: parseSeconds(opts.timeout, '--timeout') * 1000,
     ...(opts.queryTimeout !== undefined ? { queryTimeoutMs: parseSeconds(opts.queryTimeout, '--query-timeout') * 1000 } : {}),
     ...(opts.queryConflicts !== undefined ? { queryConflicts: parseCount(opts.queryConflicts, '--query-conflicts') } : {}),
+    ...(opts.queryPropagations !== undefined ? { queryPropagations: parseCount(opts.queryPropagations, '--query-propagations') } : {}),
     ...(progress(opts.quiet) ? { onProgress: progress(opts.quiet)! } : {}),
   };
 }

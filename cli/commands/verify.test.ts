@@ -43,7 +43,7 @@ interface VerifyJson {
   certified: boolean;
   cutset: string;
   invariants: Array<{ function: string; line: number; expression: string }>;
-  stats: Array<{ template: string; widths: { coefficient: number; constant: number; multiplier: number }; clauses: number; variables: number; result: string; backend: string }>;
+  stats: Array<{ template: string; widths: { coefficient: number; constant: number; multiplier: number }; clauses: number; variables: number; result: string; backend: string; propagations?: number; reason?: string }>;
   counterexample?: { inputs: Record<string, string>; nondet: string[]; line: number; replayed: boolean };
 }
 
@@ -95,6 +95,23 @@ test('safe: exit 0 and the JSON contract, with invariants that are valid C', asy
     t.is(clauseLines.length, s.clauses);
     t.true(clauseLines.every((l) => l.trim().endsWith(' 0') || l.trim() === '0'));
   });
+});
+
+test('--step-propagations: a step that runs out of propagations is skipped with the reason, the same on every run', async (t) => {
+  const f = file('pv1-propagations.c', PV1);
+  const runs = await Promise.all([1, 2].map(() => farkas(['verify', f, '--json', '--jobs', '1', '--step-propagations', '1'])));
+  const [first, second] = runs.map((r) => {
+    t.true(r.code === 0 || r.code === 2, r.stderr);
+    return JSON.parse(r.stdout) as VerifyJson;
+  });
+  t.is(first!.stats[0]!.result, 'unknown');
+  t.is(first!.stats[0]!.reason, 'propagation limit reached (1 propagations)');
+  t.true(first!.stats[0]!.propagations! >= 1);
+  t.deepEqual(second!.stats.map((s) => [s.template, s.propagations, s.result]), first!.stats.map((s) => [s.template, s.propagations, s.result]));
+  t.is(second!.verdict, first!.verdict);
+  // With the default budget the same step is solved.
+  const plain = JSON.parse((await farkas(['verify', f, '--json', '--jobs', '1'])).stdout) as VerifyJson;
+  t.not(plain.stats[0]!.result, 'unknown');
 });
 
 test('safe (text output, default path cut-set): invariants listed, exit 0', async (t) => {

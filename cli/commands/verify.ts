@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, refuteWithCex } from '../../lib/index.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, refuteWithCex } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -25,6 +25,7 @@ interface VerifyCliOptions {
   timeout?: string;
   stepTimeout?: string;
   stepConflicts?: string;
+  stepPropagations?: string;
   json?: boolean;
   emitDimacs?: string;
   progress: boolean;
@@ -52,6 +53,7 @@ export function register(program: Command): void {
     .option('--pin <line:expr>', "pin an invariant: the C expression EXPR (over the variables in scope) is a known conjunct of the invariant at the cut-point(s) on LINE, certified with the rest (repeatable; runs the constraint search alone)", collectPins, [])
     .option('--cex', 'when the proof search ends unknown, search for a most-general failing condition (farkas cex) in the time left (default 120 s without --timeout)')
     .option('--step-conflicts <n>', `SAT conflicts one schedule step may use (default ${SAT_STEP_CONFLICTS}); a step that runs out is skipped. Work, not time: the same steps fail on an idle or a busy machine`)
+    .option('--step-propagations <n>', `SAT propagations one schedule step may use with the embedded MiniSat (default ${SAT_STEP_PROPAGATIONS}): bounds the work of steps with millions of clauses, where a conflict costs much more`)
     .option('--step-timeout <seconds>', 'also a time limit on one schedule step (default: none but --timeout)')
     .option('--emit-dimacs <file>', 'write the CNF of each attempted step to FILE (FILE.N.cnf for step N > 1)')
     .option('--witness <file>', 'write an SV-COMP witness (format 2.0, YAML): loop invariants when safe, the replayed run when unsafe')
@@ -96,6 +98,7 @@ ${EXIT_CODES_HELP}`)
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
           ...(opts.stepConflicts !== undefined ? { stepConflicts: parseCount(opts.stepConflicts, '--step-conflicts') } : {}),
+          ...(opts.stepPropagations !== undefined ? { stepPropagations: parseCount(opts.stepPropagations, '--step-propagations') } : {}),
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => write(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
           ...(knownInvariants.size > 0 ? { knownInvariants } : {}),

@@ -38,6 +38,7 @@ export function verifyJson(file: string, r: VerifyResult, program?: Program): ob
       satMs: s.satMillis,
       ...(s.solverMillis !== undefined ? { solverMs: s.solverMillis } : {}),
       ...(s.conflicts !== undefined ? { conflicts: s.conflicts } : {}),
+      ...(s.propagations !== undefined ? { propagations: s.propagations } : {}),
       backend: s.backend,
       result: s.result,
       ...(s.reason !== undefined ? { reason: s.reason } : {}),

@@ -15,6 +15,8 @@ export interface ScheduleStep {
   readonly timeoutMs?: number;
   /** Conflict budget of this step's SAT solve (else the caller's, from lib/limits.ts). */
   readonly conflicts?: number;
+  /** Propagation budget of this step's SAT solve (else the caller's, from lib/limits.ts). */
+  readonly propagations?: number;
   /** Pre/post pairs per recursive procedure (paper 004, Section 3; default 1). */
   readonly summaries?: number;
 }
@@ -74,10 +76,12 @@ export function parseSchedule(text: string, file: string): Schedule {
     const r = s as Record<string, unknown>;
     const timeout = r.timeout === undefined ? undefined : int(r.timeout, 'timeout', i, 1, 86400);
     const conflicts = r.conflicts === undefined ? undefined : int(r.conflicts, 'conflicts', i, 1, 2 ** 40);
+    const propagations = r.propagations === undefined ? undefined : int(r.propagations, 'propagations', i, 1, 2 ** 50);
     const summaries = r.summaries === undefined ? undefined : int(r.summaries, 'summaries', i, 1, 8);
     return {
       ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
       ...(conflicts !== undefined ? { conflicts } : {}),
+      ...(propagations !== undefined ? { propagations } : {}),
       ...(summaries !== undefined ? { summaries } : {}),
       shape: { disjuncts: int(r.disjuncts, 'disjuncts', i, 1, 8), conjuncts: int(r.conjuncts, 'conjuncts', i, 1, 12) },
       widths: {

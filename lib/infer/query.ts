@@ -22,7 +22,7 @@ import { simplifyInvariant } from '../ir/simplify.js';
 import type { ConditionProblem } from './condition-problem.js';
 import type { State } from '../observe/samples.js';
 import { templatesFor } from '../problem/prepare.js';
-import { WorkLimitExceeded } from '../limits.js';
+import { WorkLimitExceeded, type SatWork } from '../limits.js';
 
 export interface ConditionQuery {
   readonly problem: ConditionProblem;
@@ -57,8 +57,8 @@ export interface ConditionQuery {
   /** States the invariants must contain whatever R is (postconditions: every run is a run). */
   readonly reached?: ReadonlyMap<number, readonly State[]>;
   readonly backend: SatBackend;
-  /** The SAT solve's conflict budget, and its time limit when the user set one. */
-  readonly limits: { readonly conflicts: number; readonly timeoutMs?: number };
+  /** The SAT solve's work budget, and its time limit when the user set one. */
+  readonly limits: SatWork & { readonly timeoutMs?: number };
 }
 
 export interface QueryStats {
@@ -68,6 +68,7 @@ export interface QueryStats {
   readonly clauses: number;
   readonly satMillis: number;
   readonly conflicts?: number;
+  readonly propagations?: number;
   readonly result: 'sat' | 'unsat' | 'unknown';
   readonly reason?: string;
 }
@@ -178,7 +179,7 @@ async function solveWithinLimits(q: ConditionQuery): Promise<QueryOutcome> {
   const cnf = b.toCnf();
   const template = `${q.step.shape.disjuncts}x${q.step.shape.conjuncts}`;
   const sat = await q.backend.solve(cnf, q.limits);
-  const stats: QueryStats = { conjuncts: q.conjuncts, template, variables: encoder.stats.vars, clauses: encoder.stats.clauses, satMillis: sat.millis, ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}), result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}) };
+  const stats: QueryStats = { conjuncts: q.conjuncts, template, variables: encoder.stats.vars, clauses: encoder.stats.clauses, satMillis: sat.millis, ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}), ...(sat.propagations !== undefined ? { propagations: sat.propagations } : {}), result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}) };
   if (sat.status !== 'sat') return { status: sat.status, ...(sat.reason ? { reason: sat.reason } : {}), stats };
   const values = encoder.decode(sat.model!);
   const value = (u: string): bigint => values.get(u) ?? 0n;

@@ -13,7 +13,7 @@ import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type Query
 import type { ConditionProblem } from './condition-problem.js';
 import { lineOf } from './condition-problem.js';
 import type { ConditionEvent } from './types.js';
-import { CONDITION_QUERY_CONFLICTS, satStepLimits } from '../limits.js';
+import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, satStepLimits } from '../limits.js';
 
 export interface ConditionOptions {
   readonly function?: string;
@@ -26,6 +26,8 @@ export interface ConditionOptions {
   readonly queryTimeoutMs?: number;
   /** Conflict budget of one solver query (default CONDITION_QUERY_CONFLICTS, lib/limits.ts). */
   readonly queryConflicts?: number;
+  /** Propagation budget of one solver query (default CONDITION_QUERY_PROPAGATIONS). */
+  readonly queryPropagations?: number;
   /** Most conjuncts tried for the answer's template (default 4). */
   readonly maxConjuncts?: number;
   readonly onProgress?: (e: ConditionEvent) => void;
@@ -80,7 +82,11 @@ export class SearchContext {
   async query(q: Omit<ConditionQuery, 'problem' | 'backend' | 'limits'>, purpose: string): Promise<QueryOutcome> {
     const index = this.queries.length;
     this.options.onProgress?.({ kind: 'query-start', index, conjuncts: q.conjuncts, template: `${q.step.shape.disjuncts}x${q.step.shape.conjuncts}`, purpose });
-    const limits = satStepLimits(q.step.conflicts ?? this.options.queryConflicts ?? CONDITION_QUERY_CONFLICTS, q.step.timeoutMs ?? this.options.queryTimeoutMs, this.deadline);
+    const work = {
+      conflicts: q.step.conflicts ?? this.options.queryConflicts ?? CONDITION_QUERY_CONFLICTS,
+      propagations: q.step.propagations ?? this.options.queryPropagations ?? CONDITION_QUERY_PROPAGATIONS,
+    };
+    const limits = satStepLimits(work, q.step.timeoutMs ?? this.options.queryTimeoutMs, this.deadline);
     const outcome = await solveConditionQuery({ ...q, problem: this.problem, backend: this.backend, limits });
     this.queries.push(outcome.stats);
     this.options.onProgress?.({ kind: 'query-done', index, stats: outcome.stats });

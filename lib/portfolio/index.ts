@@ -82,6 +82,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
     ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
     ...(options.stepConflicts !== undefined ? { stepConflicts: options.stepConflicts } : {}),
+    ...(options.stepPropagations !== undefined ? { stepPropagations: options.stepPropagations } : {}),
   });
   const outcome = await race(configurations, {
     jobs,

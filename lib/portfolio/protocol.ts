@@ -19,6 +19,7 @@ export interface PortfolioJob {
   readonly timeoutMs?: number;
   readonly stepTimeoutMs?: number;
   readonly stepConflicts?: number;
+  readonly stepPropagations?: number;
 }
 
 export type ConfigurationResult = VerifyResult & { readonly engineStats?: EngineStats };

@@ -48,6 +48,8 @@ export interface StepStats {
   readonly solverMillis?: number;
   /** Conflicts of the SAT search, when the back end counts them (its work, the same at any load). */
   readonly conflicts?: number;
+  /** Unit propagations of the SAT search, likewise (the embedded MiniSat). */
+  readonly propagations?: number;
   readonly backend: string;
   readonly result: 'sat' | 'unsat' | 'unknown' | 'skipped';
   readonly reason?: string;

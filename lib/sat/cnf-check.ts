@@ -71,6 +71,10 @@ export function conflictLimitReason(conflicts: number): string {
   return `conflict limit reached (${conflicts} conflicts)`;
 }
 
+export function propagationLimitReason(propagations: number): string {
+  return `propagation limit reached (${propagations} propagations)`;
+}
+
 export const CANCELLED_REASON = 'cancelled';
 
 export function elapsedSince(startedAt: number): number {

@@ -123,3 +123,23 @@ test('a conflict budget stops the search at exactly that many conflicts, and is 
   const easy = await minisat.solve(pigeonhole(5, 5), { conflicts: 1000 });
   t.is(easy.status, 'sat');
 });
+
+test('a propagation budget stops the search within one propagation round of it, the same on every run', async (t) => {
+  const hard = pigeonhole(8, 7);
+  const full = await minisat.solve(hard);
+  t.true(full.propagations! > 20_000, `pigeonhole 8 into 7 took ${full.propagations} propagations`);
+  const budget = 10_000;
+  const limited = await minisat.solve(hard, { propagations: budget });
+  t.is(limited.status, 'unknown');
+  t.is(limited.reason, `propagation limit reached (${budget} propagations)`);
+  // MiniSat checks the budget between propagation rounds; a round assigns at most every variable once.
+  t.true(limited.propagations! >= budget && limited.propagations! <= budget + hard.numVars, `${limited.propagations} propagations`);
+  t.true(limited.conflicts! < full.conflicts!);
+  const again = await minisat.solve(hard, { propagations: budget });
+  t.deepEqual([again.propagations, again.conflicts], [limited.propagations, limited.conflicts]);
+  // With both budgets, the one that runs out first is named.
+  t.is((await minisat.solve(hard, { propagations: budget, conflicts: 10 })).reason, 'conflict limit reached (10 conflicts)');
+  t.deepEqual(await minisat.solve(hard, { propagations: full.propagations! + 1 }).then((r) => [r.status, r.propagations]), ['unsat', full.propagations]);
+  // A budget does not stay behind in the reused worker.
+  t.is((await minisat.solve(hard)).status, 'unsat');
+});

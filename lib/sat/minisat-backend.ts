@@ -4,6 +4,7 @@ import {
   CANCELLED_REASON,
   checkedSat,
   conflictLimitReason,
+  propagationLimitReason,
   timeoutReason,
   trivialAnswer,
   unknownResult,
@@ -11,7 +12,7 @@ import {
 } from './cnf-check.js';
 import { assertValidHeapBytes } from './minisat-module.js';
 import { minisatPool } from './minisat-pool.js';
-import type { MinisatJob } from './minisat-protocol.js';
+import type { MinisatJob, MinisatWorkDone } from './minisat-protocol.js';
 import type { Cnf, SatBackend, SatResult, SolveOptions } from './types.js';
 
 export const DEFAULT_MINISAT_HEAP_BYTES = 1024 * 1024 * 1024;
@@ -59,15 +60,16 @@ export class MinisatBackend implements SatBackend {
       numVars: cnf.numVars,
       flatClauses: flattenClauses(cnf),
       ...(options.conflicts !== undefined ? { conflictLimit: options.conflicts } : {}),
+      ...(options.propagations !== undefined ? { propagationLimit: options.propagations } : {}),
     };
     const outcome = await minisatPool(this.heapBytes).run(job, options);
     switch (outcome.kind) {
       case 'sat':
-        return { ...checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt, outcome.solveMillis), conflicts: outcome.conflicts };
+        return { ...checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt, outcome.solveMillis), ...outcome.work };
       case 'unsat':
-        return { ...unsatResult(this.name, startedAt, outcome.solveMillis), conflicts: outcome.conflicts };
+        return { ...unsatResult(this.name, startedAt, outcome.solveMillis), ...outcome.work };
       case 'budget':
-        return { ...unknownResult(conflictLimitReason(options.conflicts!), this.name, startedAt), solverMillis: Math.round(outcome.solveMillis), conflicts: outcome.conflicts };
+        return { ...unknownResult(budgetReason(options, outcome.work), this.name, startedAt), solverMillis: Math.round(outcome.solveMillis), ...outcome.work };
       case 'out-of-memory':
         return unknownResult(OUT_OF_MEMORY_REASON, this.name, startedAt);
       case 'timeout':
@@ -80,4 +82,10 @@ export class MinisatBackend implements SatBackend {
         return unknownResult(`MiniSat worker crashed: ${outcome.detail}`, this.name, startedAt);
     }
   }
+}
+
+/** Which budget ended a solve: the propagations when they reached theirs, else the conflicts. */
+function budgetReason(options: SolveOptions, work: MinisatWorkDone): string {
+  if (options.propagations !== undefined && work.propagations >= options.propagations) return propagationLimitReason(options.propagations);
+  return conflictLimitReason(options.conflicts!);
 }

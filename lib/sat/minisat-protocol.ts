@@ -11,11 +11,19 @@ export interface MinisatJob {
   readonly flatClauses: Int32Array;
   /** Stop after this many conflicts (reply 'budget'); absent: no limit. */
   readonly conflictLimit?: number;
+  /** Stop after this many propagations (reply 'budget'); absent: no limit. */
+  readonly propagationLimit?: number;
+}
+
+/** The work a solve did (MiniSat's own counters). */
+export interface MinisatWorkDone {
+  readonly conflicts: number;
+  readonly propagations: number;
 }
 
 export type MinisatReply =
-  | { readonly kind: 'sat'; /** assignment[v] is 1 when variable v is true (index 0 unused). */ readonly assignment: Uint8Array; readonly solveMillis: number; readonly conflicts: number }
-  | { readonly kind: 'unsat'; /** Time in the worker from receiving the job to the answer. */ readonly solveMillis: number; readonly conflicts: number }
-  | { readonly kind: 'budget'; /** The conflict limit ran out first. */ readonly solveMillis: number; readonly conflicts: number }
+  | { readonly kind: 'sat'; /** assignment[v] is 1 when variable v is true (index 0 unused). */ readonly assignment: Uint8Array; readonly solveMillis: number; readonly work: MinisatWorkDone }
+  | { readonly kind: 'unsat'; /** Time in the worker from receiving the job to the answer. */ readonly solveMillis: number; readonly work: MinisatWorkDone }
+  | { readonly kind: 'budget'; /** A work limit ran out first. */ readonly solveMillis: number; readonly work: MinisatWorkDone }
   | { readonly kind: 'out-of-memory'; readonly detail: string }
   | { readonly kind: 'failed'; readonly detail: string };

@@ -4,7 +4,7 @@
 // Clauses go through MiniSat's raw numeric interface: one heap copy of the flat clause array, then
 // `_addClause` per clause.
 import { parentPort, workerData } from 'node:worker_threads';
-import { conflictsSoFar, loadMinisat, provedUnsat, setConflictBudget, type LoadedMinisat } from './minisat-module.js';
+import { loadMinisat, provedUnsat, setBudget, workSoFar, type LoadedMinisat } from './minisat-module.js';
 import type { MinisatJob, MinisatReply, MinisatWorkerConfig } from './minisat-protocol.js';
 
 const HEAP_ABORT_MESSAGE = 'Cannot enlarge memory arrays';
@@ -35,21 +35,21 @@ function solve(minisat: LoadedMinisat, job: MinisatJob, startedAt: number): Mini
   for (let i = 0; i < flatClauses.length; i++) {
     if (flatClauses[i] !== 0) continue;
     // false once MiniSat can already tell the clauses are unsatisfiable
-    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat', solveMillis: performance.now() - startedAt, conflicts: 0 };
+    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat', solveMillis: performance.now() - startedAt, work: workSoFar(native, minisat.layout) };
     clauseStart = i + 1;
   }
   native._free(base);
 
-  setConflictBudget(native, minisat.layout, job.conflictLimit ?? null);
+  setBudget(native, minisat.layout, { conflicts: job.conflictLimit ?? null, propagations: job.propagationLimit ?? null });
   const satisfiable = native._solve() !== 0;
   const solveMillis = performance.now() - startedAt;
-  const conflicts = conflictsSoFar(native, minisat.layout);
-  if (!satisfiable) return { kind: provedUnsat(native) ? 'unsat' : 'budget', solveMillis, conflicts };
+  const work = workSoFar(native, minisat.layout);
+  if (!satisfiable) return { kind: provedUnsat(native) ? 'unsat' : 'budget', solveMillis, work };
   const solution = native._getSolution();
   const assignment = new Uint8Array(job.numVars + 1);
   // MiniSat's lbool: 0 is l_True
   for (let v = 1; v <= job.numVars; v++) assignment[v] = native.HEAPU8[solution + v - 1] === 0 ? 1 : 0;
-  return { kind: 'sat', assignment, solveMillis, conflicts };
+  return { kind: 'sat', assignment, solveMillis, work };
 }
 
 function describe(thrown: unknown): string {

@@ -24,6 +24,8 @@ export interface SatResult {
   /** Conflicts the solver met on this instance, when the back end can tell: the search's work, the
    * same on an idle or a busy machine. */
   readonly conflicts?: number;
+  /** Unit propagations, likewise (the embedded MiniSat only). */
+  readonly propagations?: number;
   readonly backend: string;
 }
 
@@ -36,6 +38,13 @@ export interface SolveOptions {
    * conflicts (an external solver without such an option) ignore it.
    */
   readonly conflicts?: number;
+  /**
+   * Give up after this many unit propagations (reason: propagation limit). Conflicts alone do not
+   * bound a solve's time, since a conflict on a CNF of millions of clauses costs far more than on a
+   * small one; propagations grow with the clauses visited. Only the embedded MiniSat has this
+   * budget; z3 and the external solvers count conflicts alone.
+   */
+  readonly propagations?: number;
   /** Aborting stops the solve; the result is 'unknown' with reason 'cancelled' (e.g. a portfolio's loser). */
   readonly signal?: AbortSignal;
 }

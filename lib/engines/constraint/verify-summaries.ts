@@ -4,7 +4,7 @@
 // the VCs of `assume(A_i); body; assert(B_i)` with that pair's own loop invariants. A solution is
 // reported as "safe" only after the certificate checker has re-proved every body under every pair
 // and the entry function, all with calls replaced by the decoded summaries.
-import { checkDeadline, satStepLimits, stepBuildStopped } from '../../limits.js';
+import { checkDeadline, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type SatWork } from '../../limits.js';
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { locationPos, type Program } from '../../ir/cfg.js';
@@ -34,7 +34,9 @@ export interface SummarySearch {
   readonly backend: SatBackend;
   readonly started: number;
   readonly deadline: number;
-  readonly stepConflicts: number;
+  /** A step's SAT budget unless the step sets its own (lib/limits.ts); all steps together get
+   * VERIFY_SAT_WORK. */
+  readonly stepWork: SatWork;
   readonly stepTimeoutMs?: number;
   readonly onCnf?: (index: number, cnf: import('../../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
@@ -93,8 +95,13 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   const stats: StepStats[] = [];
   let lastReason = 'no summaries and invariants found within the schedule';
   const attempts = scheduleAttempts(schedule, guesses);
+  const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
   for (const [index, attempt] of attempts.entries()) {
     if (deadline - Date.now() <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
+    if (satWork.exhausted) {
+      lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
+      break;
+    }
     const { step, guided } = attempt;
     const q = step.summaries ?? 1;
     const template = `${step.shape.disjuncts}x${step.shape.conjuncts}q${guided ? pairCount(guided.pairs) : q}${guided ? `+${guided.mode}` : ''}`;
@@ -124,13 +131,19 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     // A guess that is wrong usually shows quickly (unsat); it gets half of the step's budget only.
     const share = guided ? 2 : 1;
     const stepTimeoutMs = step.timeoutMs ?? search.stepTimeoutMs;
-    const sat = await backend.solve(cnf, satStepLimits(Math.ceil((step.conflicts ?? search.stepConflicts) / share), stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline));
+    const work = satWork.next({
+      conflicts: Math.ceil((step.conflicts ?? search.stepWork.conflicts) / share),
+      propagations: Math.ceil((step.propagations ?? search.stepWork.propagations) / share),
+    });
+    const sat = await backend.solve(cnf, satStepLimits(work, stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline));
+    satWork.charge(sat);
     const stepStats: StepStats = {
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,
       unknowns: system.unknowns.length - templates.pinned.size, constraints: system.constraints.length,
       variables: encoder.stats.vars, clauses: encoder.stats.clauses, encodeMillis, satMillis: sat.millis,
       ...(sat.solverMillis !== undefined ? { solverMillis: sat.solverMillis } : {}),
       ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}),
+      ...(sat.propagations !== undefined ? { propagations: sat.propagations } : {}),
       backend: sat.backend, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}),
       summaries: guided ? pairCount(guided.pairs) : q,
     };

@@ -31,7 +31,7 @@ import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
 import { replayed } from '../../guard/replay.js';
-import { checkDeadline, SAT_STEP_CONFLICTS, satStepLimits, stepBuildStopped, VERIFY_SAT_CONFLICTS, WorkBudget } from '../../limits.js';
+import { checkDeadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type SatWork } from '../../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -48,6 +48,9 @@ export interface VerifyOptions {
   /** Conflict budget of one schedule step's SAT solve unless the step sets its own (default
    * SAT_STEP_CONFLICTS, lib/limits.ts): the step's work, the same at any load. */
   readonly stepConflicts?: number;
+  /** Propagation budget of the same (default SAT_STEP_PROPAGATIONS): conflicts alone do not bound
+   * the time of a step of millions of clauses. */
+  readonly stepPropagations?: number;
   /** Write each step's CNF here (DIMACS) — `--emit-dimacs`. */
   readonly onCnf?: (index: number, cnf: import('../../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
@@ -112,7 +115,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
     const summarised = await verifyWithSummaries(program, {
       function: options.function, strategy, schedule, backend, started, deadline,
-      stepConflicts: options.stepConflicts ?? SAT_STEP_CONFLICTS,
+      stepWork: stepWork(options),
       ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -167,7 +170,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline });
   const stats: StepStats[] = [];
   let lastReason = 'no invariant found within the schedule';
-  const satWork = new WorkBudget(VERIFY_SAT_CONFLICTS);
+  const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
+  const tooLarge: { step: ScheduleStep; hull: boolean; template: string; reason: string }[] = [];
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
@@ -221,13 +225,20 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       if (proved) return proved;
     }
     if (satWork.exhausted) {
-      lastReason = `SAT work limit reached (${satWork.limit} conflicts over all steps; last step: ${lastReason})`;
+      lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
       break;
     }
     const step = widenedStep(prepared, scheduled);
     const remaining = deadline - Date.now();
     if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
     const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${withHull ? '+eq' : ''}${placed.facts.size > 0 ? '+pin' : ''}`;
+    // A step at least as large in every dimension as one that passed a size limit passes it too:
+    // skipped without building (building up to the limit takes a minute and gigabytes).
+    const smallerTooLarge = tooLarge.find((t) => t.hull === withHull && atLeastAsLarge(step, t.step));
+    if (smallerTooLarge) {
+      lastReason = `step ${template} not encoded: at least as large as step ${smallerTooLarge.template} (${smallerTooLarge.reason})`;
+      continue;
+    }
     options.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
     const encodeStart = Date.now();
     let templates: StepSystem['templates'];
@@ -259,6 +270,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       const stopped = stepBuildStopped(e);
       if (stopped.timeout) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
       lastReason = `step ${template} not encoded: ${stopped.reason}`;
+      tooLarge.push({ step, hull: withHull, template, reason: stopped.reason });
       continue;
     }
     const encoded = { cnf: encoder.builder.toCnf(), stats: encoder.stats, decode: (m: readonly boolean[]) => encoder.decode(m) };
@@ -271,12 +283,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       const proved = await tryObservedBounds();
       if (proved) return proved;
     }
-    // A step's budget is conflicts, so that the same steps fail on an idle or a busy machine and the
-    // next ones (and Houdini) get their turn in the same order; wall clock only as the user set it.
-    // All steps together get VERIFY_SAT_CONFLICTS, so that the search as a whole ends by its work.
-    const conflicts = satWork.next(step.conflicts ?? options.stepConflicts ?? SAT_STEP_CONFLICTS);
-    const sat = await backend.solve(encoded.cnf, satStepLimits(conflicts, step.timeoutMs ?? options.stepTimeoutMs, deadline));
-    satWork.charge(sat.conflicts ?? 0);
+    // A step's budget is work (conflicts and propagations), so that the same steps fail on an idle
+    // or a busy machine and the next ones (and Houdini) get their turn in the same order; wall clock
+    // only as the user set it. All steps together get VERIFY_SAT_WORK, so that the search as a whole
+    // ends by its work.
+    const work = satWork.next(stepWork(options, step));
+    const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeoutMs ?? options.stepTimeoutMs, deadline));
+    satWork.charge(sat);
     const stepStats: StepStats = {
       template,
       disjuncts: step.shape.disjuncts,
@@ -290,6 +303,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       satMillis: sat.millis,
       ...(sat.solverMillis !== undefined ? { solverMillis: sat.solverMillis } : {}),
       ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}),
+      ...(sat.propagations !== undefined ? { propagations: sat.propagations } : {}),
       backend: sat.backend,
       result: sat.status,
       ...(sat.reason ? { reason: sat.reason } : {}),
@@ -446,4 +460,20 @@ function reportInvariants(prepared: PreparedAnalysis, invariants: ReadonlyMap<nu
       return { function: prepared.function, line: pos.line, col: pos.col, expression: F.toC(formula, name), location: loc, formula };
     })
     .sort((a, b) => a.line - b.line || a.col - b.col || a.location - b.location);
+}
+
+/** One schedule step's SAT budget: the step's own, else the options', else lib/limits.ts's. */
+function stepWork(options: VerifyOptions, step?: ScheduleStep): SatWork {
+  return {
+    conflicts: step?.conflicts ?? options.stepConflicts ?? SAT_STEP_CONFLICTS,
+    propagations: step?.propagations ?? options.stepPropagations ?? SAT_STEP_PROPAGATIONS,
+  };
+}
+
+/** `step` has at least the disjuncts, conjuncts and bit widths of `other`: its system and CNF contain
+ * at least as many unknowns, Farkas applications and clauses. */
+function atLeastAsLarge(step: ScheduleStep, other: ScheduleStep): boolean {
+  return step.shape.disjuncts >= other.shape.disjuncts && step.shape.conjuncts >= other.shape.conjuncts
+    && step.widths.coefficient >= other.widths.coefficient && step.widths.constant >= other.widths.constant
+    && step.widths.multiplier >= other.widths.multiplier;
 }

@@ -36,7 +36,7 @@ export { FURTHER_ANSWER_MIN_QUERIES } from './infer/wp.js';
 export { DEFAULT_MAX_STEPS, formatRunResult, runResultToJson, type RunOptions, type RunResult } from './interpreter/index.js';
 export { locationPos, type DataModel, type Property } from './ir/cfg.js';
 export { printProcedure, printProgram, programToDot } from './ir/print.js';
-export { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, WorkLimitExceeded } from './limits.js';
+export { CEX_AFTER_VERIFY_TIMEOUT_MS, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, WorkLimitExceeded } from './limits.js';
 export { CONSTRAINT_ENGINE, crossCheck, crossCheckJson, formatCrossCheck } from './portfolio/cross-check.js';
 export { DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent } from './portfolio/index.js';
 export { AnalysisUnsupported, prepareAnalysis, resolveFunction, templatesFor } from './problem/prepare.js';

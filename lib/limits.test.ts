@@ -11,6 +11,7 @@ import { parseProgram } from './frontend/index.js';
 import { verify } from './engines/constraint/verify.js';
 import { wp } from './infer/wp.js';
 import { sp } from './infer/sp.js';
+import { bounds } from './infer/bounds.js';
 import { CERTIFICATE_CHECK_WORK, WorkBudget } from './limits.js';
 import { checkInvariants } from './certify/certificate.js';
 import * as F from './ir/formula.js';
@@ -75,6 +76,21 @@ test.serial('sp: exploration, Houdini and the strengthening queries give the spe
   const idle = summary(await sp(program, { function: 'SP1' }));
   t.not(idle.postcondition, null);
   const busy = summary(await withRacingClock(() => sp(program, { function: 'SP1' })));
+  t.deepEqual(busy, idle);
+});
+
+test.serial('bounds: both loops of a nested pair get the same bounds on a racing clock', async (t) => {
+  const program = benchmark('bounds/nested.c');
+  const summary = (r: Awaited<ReturnType<typeof bounds>>) => ({
+    loops: r.loops.map((l) => `${l.line}: ${l.bound} if ${l.precondition} (${l.certified ? 'certified' : l.reason})`),
+    runs: r.runs,
+    attempts: r.stats.proofAttempts,
+  });
+  // A day: the racing clock passes it only if the search reads the clock two million times.
+  const options = { function: 'nested', timeoutMs: 86_400_000 };
+  const idle = summary(await bounds(program, options));
+  t.deepEqual(idle.loops.map((l) => l.split(' (')[1]), ['certified)', 'certified)']);
+  const busy = summary(await withRacingClock(() => bounds(program, options)));
   t.deepEqual(busy, idle);
 });
 

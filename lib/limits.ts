@@ -127,6 +127,11 @@ export const SAT_STEP_PROPAGATIONS = 30_000_000;
 /** All template steps of one verify together, the search with procedure summaries too: about half a
  * minute of the embedded MiniSat (no dev-set task proved by a template step used more than 4 s). */
 export const VERIFY_SAT_WORK: SatWork = { conflicts: 200_000, propagations: 60_000_000 };
+/** The whole search of wp, sp, bounds, cex and nonterm when the caller sets no --timeout (the CLI's
+ * default too): the user's clock, the only one. */
+export const CONDITION_SEARCH_TIMEOUT_MS = 300_000;
+/** `verify --cex` without --timeout: the failing-condition search after an "unknown" verdict. */
+export const CEX_AFTER_VERIFY_TIMEOUT_MS = 120_000;
 /** One query of a condition search (wp, sp, bounds, cex, nonterm; was 30 s). */
 export const CONDITION_QUERY_CONFLICTS = 100_000;
 /** The same query's propagations: about 25 s of the embedded MiniSat. */

@@ -3,7 +3,7 @@
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, type ConditionEvent, InputError, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS } from '../../lib/index.js';
+import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, type ConditionEvent, InputError, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS } from '../../lib/index.js';
 import { cexJson, formatCex, formatNonterm, formatSp, formatWp, nontermJson, spJson, wpJson } from '../report/conditions.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
@@ -37,7 +37,7 @@ export function commonOptions(cmd: Command): Command {
     .addOption(cutsetOption())
     .addOption(templateOption())
     .option('-b, --backend <spec>', "SAT back end: 'minisat', 'z3' or 'dimacs:CMD'", 'minisat')
-    .option('--timeout <seconds>', 'bound on the whole search', '300')
+    .option('--timeout <seconds>', 'bound on the whole search', String(CONDITION_SEARCH_TIMEOUT_MS / 1000))
     .option('--query-conflicts <n>', `SAT conflicts one solver query may use (default ${CONDITION_QUERY_CONFLICTS}): work, not time, so the search takes the same path at any load`)
     .option('--query-propagations <n>', `SAT propagations one solver query may use with the embedded MiniSat (default ${CONDITION_QUERY_PROPAGATIONS})`)
     .option('--query-timeout <seconds>', 'also a time limit on one solver query (default: none but --timeout)')

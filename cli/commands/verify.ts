@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, refuteWithCex } from '../../lib/index.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -51,7 +51,7 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .addOption(jobsOption())
     .option('--pin <line:expr>', "pin an invariant: the C expression EXPR (over the variables in scope) is a known conjunct of the invariant at the cut-point(s) on LINE, certified with the rest (repeatable; runs the constraint search alone)", collectPins, [])
-    .option('--cex', 'when the proof search ends unknown, search for a most-general failing condition (farkas cex) in the time left (default 120 s without --timeout)')
+    .option('--cex', `when the proof search ends unknown, search for a most-general failing condition (farkas cex) in the time left (default ${CEX_AFTER_VERIFY_TIMEOUT_MS / 1000} s without --timeout)`)
     .option('--step-conflicts <n>', `SAT conflicts one schedule step may use (default ${SAT_STEP_CONFLICTS}); a step that runs out is skipped. Work, not time: the same steps fail on an idle or a busy machine`)
     .option('--step-propagations <n>', `SAT propagations one schedule step may use with the embedded MiniSat (default ${SAT_STEP_PROPAGATIONS}): bounds the work of steps with millions of clauses, where a conflict costs much more`)
     .option('--step-timeout <seconds>', 'also a time limit on one schedule step (default: none but --timeout)')
@@ -106,7 +106,7 @@ ${EXIT_CODES_HELP}`)
         if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
         const proved = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
         const result = opts.cex
-          ? await refuteWithCex(program, proved, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: verifyOptions.cutset!, schedule: opts.template, backend: opts.backend, timeoutMs: timeoutMs !== undefined ? timeoutMs - proved.millis : 120_000 })
+          ? await refuteWithCex(program, proved, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: verifyOptions.cutset!, schedule: opts.template, backend: opts.backend, ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs - proved.millis } : {}) })
           : proved;
         const witness = opts.witness !== undefined ? await witnessFor({ program, file, source, result }) : null;
         process.stdout.write(opts.json ? JSON.stringify({ ...verifyJson(file, result, program), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result, program) + formatPortfolio(result));

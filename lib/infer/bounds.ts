@@ -27,6 +27,7 @@ import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
 import { loopsOf, withIterationCounters, type CounterInstrumentation} from './counters.js';
 import { guardLoopBounds } from './bounds-guard.js';
+import { CONDITION_SEARCH_TIMEOUT_MS } from '../limits.js';
 
 export interface BoundsOptions extends ConditionOptions {
   /** Most candidate bounds sent to the prover per loop (default 4). */
@@ -86,7 +87,15 @@ export interface BoundsStats {
   maxClauses: number;
 }
 
-type Internal = BoundsOptions & { readonly tally: BoundsStats };
+/** What the parts of one bounds search share: the tally of its work and the user's deadline (epoch
+ * milliseconds), the only clock. Each loop's and each procedure's search is bounded by its work (its
+ * candidates, each verify's own budgets), not by a share of the time: a share would end the first
+ * loops' searches sooner on a busy machine and change the answer. */
+type Internal = BoundsOptions & { readonly tally: BoundsStats; readonly deadline: number };
+
+function timeoutReason(started: number, what: string): string {
+  return `timeout after ${Math.round((Date.now() - started) / 1000)} s (${what})`;
+}
 
 function tallyVerify(tally: BoundsStats, stats: readonly { readonly clauses: number }[]): void {
   tally.proofAttempts++;
@@ -117,7 +126,7 @@ export function instrumentForBounds(program: Program, functionName?: string): Co
 export async function bounds(program: Program, options: BoundsOptions = {}): Promise<BoundsResult> {
   const started = Date.now();
   const tally: BoundsStats = { proofAttempts: 0, satCalls: 0, maxClauses: 0 };
-  const deadline = started + (options.timeoutMs ?? 300_000);
+  const deadline = started + (options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
   const fn = resolveFunction(program, options.function);
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
@@ -126,13 +135,11 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
   for (const [index, loop] of counted.loops.entries()) {
-    // Each loop gets its share of the time left, at least a second, but never past the deadline: the
-    // user's --timeout holds (50 loops in 60 s once took 93 s). A loop with no time left is unknown.
-    const remaining = deadline - Date.now();
-    const share = remaining / (counted.loops.length - index);
-    const result: LoopAnswer[] = remaining < MIN_LOOP_MS
-      ? [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: `timeout after ${Math.round((Date.now() - started) / 1000)} s (no time left for this loop)` }]
-      : await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, timeoutMs: Math.min(remaining, Math.max(MIN_LOOP_MS, share)) });
+    // Every search stops at the user's deadline (50 loops in 60 s once took 93 s); a loop reached
+    // after it is unknown.
+    const result: LoopAnswer[] = Date.now() >= deadline
+      ? [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: timeoutReason(started, 'no time left for this loop') }]
+      : await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, deadline });
     for (const r of result) {
       loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
       options.onBoundsProgress?.({ kind: 'result', line: loop.line, bound: r.bound, verdict: r.certified ? 'certified' : 'unknown' });
@@ -142,7 +149,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const reachable = reachableProcedures(program, fn);
   const called = reachable.filter((p) => recursive.has(p));
   const calleesWithLoops = reachable.filter((p) => p !== fn && loopsOf(program.procedures.get(p)!).length > 0);
-  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, timeoutMs: Math.max(1000, deadline - Date.now()) }) : [];
+  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, deadline }) : [];
   // Each certificate is about the instrumented program: a bound is only returned once runs of the
   // original program, counted without the instrumentation, have not broken it (ClaimContradicted).
   guardLoopBounds(program, { function: fn, parameters: params, loops });
@@ -151,20 +158,23 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
 
 type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;
 
-/** Least time a loop's bound search is started with (less cannot prove anything; the loop is unknown). */
-const MIN_LOOP_MS = 1000;
+/** The time left to a prover until the search's deadline (at least a millisecond: the prover then
+ * answers "unknown (timeout)" itself). */
+function timeLeft(deadline: number): number {
+  return Math.max(1, deadline - Date.now());
+}
 
 async function boundLoop(program: Program, fn: string, params: readonly string[], counted: CounterInstrumentation, header: number, initial: readonly IterationSample[], options: Internal): Promise<LoopAnswer[]> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const { deadline } = options;
   const samples = [...initial];
   const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
-  const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound, timeoutMs) =>
+  const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound) =>
     verify(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
       function: fn,
       ...(options.cutset ? { cutset: options.cutset } : {}),
       ...(options.schedule ? { schedule: options.schedule } : {}),
       ...(options.backend ? { backend: options.backend } : {}),
-      timeoutMs: Math.min(timeoutMs, 120_000),
+      timeoutMs: timeLeft(deadline),
     }), deadline);
   if (search.proved) {
     const { bound, result } = search.proved;
@@ -184,7 +194,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
   if (bound && params.length > 0 && Date.now() < deadline) {
     const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
-    const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: Math.max(1000, deadline - Date.now()), maxAnswers: 3, coverCutOffRuns: false });
+    const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: timeLeft(deadline), maxAnswers: 3, coverCutOffRuns: false });
     tallyVerify(options.tally, result.stats.queries);
     // A precondition under which the loop is never entered bounds it vacuously: keep those that admit
     // an observed run entering the loop.
@@ -299,7 +309,7 @@ async function searchFittedBound(
   recount: (input: State, nondet: readonly bigint[]) => bigint | null,
   options: Internal,
   line: number,
-  prove: (bound: Linear, timeoutMs: number) => Promise<VerifyResult>,
+  prove: (bound: Linear) => Promise<VerifyResult>,
   deadline: number,
 ): Promise<FittedSearch> {
   const tried = new Set<string>();
@@ -312,7 +322,7 @@ async function searchFittedBound(
     unrefuted ??= candidate.bound;
     const text = L.toC(candidate.bound);
     options.onBoundsProgress?.({ kind: 'candidate', line, bound: text });
-    const result = await prove(candidate.bound, Math.max(1000, deadline - Date.now()));
+    const result = await prove(candidate.bound);
     tallyVerify(options.tally, result.stats);
     if (result.verdict === 'safe' && result.certified) return { proved: { bound: candidate.bound, result }, unrefuted, reason: '' };
     if (result.verdict === 'unsafe' && result.counterexample) {
@@ -346,7 +356,6 @@ function reachableProcedures(program: Program, fn: string): string[] {
 
 /** Calls of each recursive procedure during one call of `fn`: fitted to runs, proved with summaries. */
 async function boundCalls(program: Program, fn: string, params: readonly string[], recursive: readonly string[], options: Internal): Promise<ProcedureBound[]> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const counted = withCallCounters(program, fn, recursive);
   const samples = new Map<string, IterationSample[]>(recursive.map((p) => [p, []]));
   let steps = 0; // of the observation runs, against OBSERVATION_STEPS (work, not time)
@@ -367,8 +376,7 @@ async function boundCalls(program: Program, fn: string, params: readonly string[
     for (const [p, n] of observe(input, []) ?? []) if (n > 0n) samples.get(p)!.push({ input, iterations: n, nondet: [] });
   }
   const out: ProcedureBound[] = [];
-  for (const [index, p] of recursive.entries()) {
-    const stopBy = Date.now() + (deadline - Date.now()) / (recursive.length - index);
+  for (const p of recursive) {
     const all = samples.get(p)!;
     // Every call counts, so no linear bound holds where the recursion stops at once for unboundedly many
     // inputs (sum(n) makes max(1, n + 1) calls). Then the bound is sought under the precondition that
@@ -384,7 +392,10 @@ async function boundCalls(program: Program, fn: string, params: readonly string[
     let reason = 'no candidate bound';
     for (const pre of conditional ? [F.TRUE, conditional] : [F.TRUE]) {
       const inside = all.filter((s) => F.evaluate(pre, (v) => s.input.get(v) ?? 0n));
-      const attempt = await proveCalls(program, fn, params, recursive, p, pre, inside, observe, { ...options, timeoutMs: Math.max(1000, (stopBy - Date.now()) / (pre === F.TRUE && conditional ? 3 : 1)) });
+      // Where the runs already show the recursion stopping at once below a floor, a bound for every
+      // input is unlikely: it gets one candidate, and the conditional search the usual ones (work,
+      // not a share of the time, so that the order of the answers does not depend on load).
+      const attempt = await proveCalls(program, fn, params, recursive, p, pre, inside, observe, pre === F.TRUE && conditional ? { ...options, candidates: 1 } : options);
       if (attempt.found) {
         found = attempt.found;
         break;
@@ -402,15 +413,15 @@ async function proveCalls(
   samples: IterationSample[], observe: (input: State, nondet: readonly bigint[]) => Map<string, bigint> | null, options: Internal,
 ): Promise<{ found?: ProcedureBound; reason: string }> {
   const recount = (input: State, nondet: readonly bigint[]) => observe(input, nondet)?.get(p) ?? null;
-  const search = await searchFittedBound(params, samples, recount, options, program.procedures.get(p)!.pos.line, (bound, timeoutMs) => {
+  const search = await searchFittedBound(params, samples, recount, options, program.procedures.get(p)!.pos.line, (bound) => {
     const asserted = withCallCounters(program, fn, recursive, new Map([[p, bound]]), pre);
     return verify(asserted.program, {
       function: asserted.wrapper,
       ...(options.schedule ? { schedule: options.schedule } : {}),
       ...(options.backend ? { backend: options.backend } : {}),
-      timeoutMs,
+      timeoutMs: timeLeft(options.deadline),
     });
-  }, Date.now() + (options.timeoutMs ?? 60_000));
+  }, options.deadline);
   if (!search.proved) return { reason: search.reason };
   const { bound, result } = search.proved;
   const tight = tightInput(samples, bound, recount);

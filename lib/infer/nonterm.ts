@@ -15,6 +15,7 @@ import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
 import { resolveFunction } from '../problem/prepare.js';
 import { bounds, type LoopBound } from './bounds.js';
+import { CONDITION_SEARCH_TIMEOUT_MS } from '../limits.js';
 
 export interface IterationShown {
   readonly line: number;
@@ -48,7 +49,7 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   guardRecurrentSets(program, fn, conditions);
   if (conditions.length === 0) {
     // No input keeps it running: try to prove that, with a certified bound on every loop.
-    const remaining = (options.timeoutMs ?? 300_000) - result.stats.millis;
+    const remaining = (options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS) - result.stats.millis;
     const proved = remaining > 1000 ? await bounds(program, { ...options, function: fn, timeoutMs: remaining }) : null;
     // Every loop that can run must be bounded: callees' loops are not counted by bounds, so a call to
     // one leaves the question open.

@@ -13,7 +13,7 @@ import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type Query
 import type { ConditionProblem } from './condition-problem.js';
 import { lineOf } from './condition-problem.js';
 import type { ConditionEvent } from './types.js';
-import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, satStepLimits } from '../limits.js';
+import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, satStepLimits } from '../limits.js';
 
 export interface ConditionOptions {
   readonly function?: string;
@@ -46,7 +46,7 @@ export class SearchContext {
     readonly problem: ConditionProblem,
     readonly options: ConditionOptions,
   ) {
-    this.deadline = this.started + (options.timeoutMs ?? 300_000);
+    this.deadline = this.started + (options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
     this.backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
     const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
     const constantBits = constantBitsNeeded(problem.prepared);

@@ -25,7 +25,7 @@ export { nonterm, type NontermResult, type NontermCondition } from './infer/nont
 // What the CLI uses besides the above (cli/ imports lib only through this file).
 export { polyToString } from './constraints/system.js';
 export { cutpointPosition, cutpointsByLine, scopeAtLine } from './engines/constraint/pins.js';
-export { availableEngines, engineByName, type EngineName, type EngineResult } from './engines/index.js';
+export { availableEngines, CONSTRAINT_ENGINE, constraintEngine, engineByName, registeredEngines, type ConstraintEngineOptions, type Engine, type EngineName, type EngineOptions, type EngineResult, type EngineStats } from './engines/index.js';
 export { EMIT_KINDS, exportProblem, type EmitKind } from './export/index.js';
 export { type FrontendOptions } from './frontend/index.js';
 export { type BoundsEvent } from './infer/bounds.js';
@@ -37,7 +37,7 @@ export { DEFAULT_MAX_STEPS, formatRunResult, runResultToJson, type RunOptions, t
 export { locationPos, type DataModel, type Property } from './ir/cfg.js';
 export { printProcedure, printProgram, programToDot } from './ir/print.js';
 export { CEX_AFTER_VERIFY_TIMEOUT_MS, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, WorkLimitExceeded } from './limits.js';
-export { CONSTRAINT_ENGINE, crossCheck, crossCheckJson, formatCrossCheck } from './portfolio/cross-check.js';
+export { crossCheck, crossCheckJson, formatCrossCheck, type CrossCheckOptions, type CrossCheckResult, type CrossCheckRow } from './portfolio/cross-check.js';
 export { DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent } from './portfolio/index.js';
 export { AnalysisUnsupported, prepareAnalysis, resolveFunction, templatesFor } from './problem/prepare.js';
 export { stepSystem, type StepSystem } from './problem/step-system.js';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { parseProgram } from './frontend/index.js';
-import { verify } from './engines/constraint/verify.js';
+import { verify } from './index.js';
 import { wp } from './infer/wp.js';
 import { sp } from './infer/sp.js';
 import { bounds } from './infer/bounds.js';

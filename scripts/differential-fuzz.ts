@@ -7,18 +7,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { parseProgram } from '../lib/frontend/index.js';
-import { verify } from '../lib/engines/constraint/verify.js';
-import { availableEngines, engineByName } from '../lib/engines/index.js';
+import { registeredEngines } from '../lib/engines/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { mulberry32 } from '../lib/random.js';
 import { ProgramGenerator } from './fuzz/generate.js';
 import { fuzzProgram, type FuzzEngine } from './fuzz/differential.js';
 
 export function allEngines(timeoutMs: number): FuzzEngine[] {
-  return [
-    { name: 'constraints', run: (p) => verify(p, { timeoutMs }) },
-    ...availableEngines().map((name) => ({ name, run: (p: Parameters<FuzzEngine['run']>[0]) => engineByName(name)!(p, { timeoutMs }) })),
-  ];
+  return registeredEngines().map((engine): FuzzEngine => ({ name: engine.name, run: (p) => engine.run(p, { timeoutMs }) }));
 }
 
 async function main(): Promise<number> {

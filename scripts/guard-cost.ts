@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { parseProgram } from '../lib/frontend/index.js';
-import { verify } from '../lib/engines/constraint/verify.js';
+import { verify } from '../lib/index.js';
 import { guardCost } from '../lib/guard/runs.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { discoverTasks } from '../benchmarks/tasks.js';

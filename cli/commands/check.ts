@@ -1,9 +1,9 @@
-// `farkas check FILE --engine E`: one of the interpolation engines (papers 000–003) on its own.
-// Same verdicts, certification rules, exit codes and --json contract as `verify`, plus the engine's
-// search statistics.
+// `farkas check FILE --engine E`: one engine of the registry on its own (the constraint engine with
+// `verify`'s defaults, or an interpolation engine of papers 000–003). Same verdicts, certification
+// rules, exit codes and --json contract as `verify`, plus the engine's search statistics.
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { availableEngines, engineByName, type EngineName, type EngineResult, shutdownZ3, InputError, type Program } from '../../lib/index.js';
+import { availableEngines, engineByName, registeredEngines, type EngineResult, shutdownZ3, InputError, type Program } from '../../lib/index.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { functionOption, parseSeconds } from '../options.js';
@@ -19,7 +19,7 @@ interface CheckCliOptions extends ProgramInputOptions {
 export function register(program: Command): void {
   program
     .command('check')
-    .description('verify FILE with one interpolation engine (lazy abstraction, symbolic execution, lazy annotation)')
+    .description('verify FILE with one engine: constraints (as verify), lazy abstraction, symbolic execution, lazy annotation')
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption())
@@ -28,24 +28,23 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .option('--json', 'print one JSON object (the verify output contract plus "engineStats")')
     .addHelpText('after', `
-Engines: lazy-abstraction (paper 002: abstract reachability tree refined by sequence interpolants),
-symbolic (papers 001/003: symbolic execution with interpolants, subsumption and loop abstraction),
-lazy-annotation (paper 000: learned edge/location labels, a time-to-live bound on loops, then the
-greatest inductive subset of the bounded proof's labels).
+Engines:
+${registeredEngines().map((e) => `  ${e.name}: ${e.description}`).join('\n')}
+'constraints' runs with verify's defaults (cut-set, schedule, SAT back end); farkas verify has their options.
 The verdict is 'safe' only when the independent certificate check (z3-solver, integer arithmetic)
-has proved the engine's loop invariants, 'unsafe' only when the interpreter replayed the
+has proved the engine's invariants, 'unsafe' only when the interpreter replayed the
 counterexample; otherwise 'unknown' with the reason.
 
 ${EXIT_CODES_HELP}`)
     .action((path: string, opts: CheckCliOptions) =>
       runCommand(async () => {
         const { file, program } = loadProgram(path, opts);
-        const engine = engineByName(opts.engine as EngineName);
+        const engine = engineByName(opts.engine);
         if (!engine) throw new InputError('error', `unknown engine '${opts.engine}'`, null);
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         let result: EngineResult;
         try {
-          result = await engine(program, {
+          result = await engine.run(program, {
             ...(opts.function !== undefined ? { function: opts.function } : {}),
             ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           });

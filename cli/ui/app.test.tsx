@@ -9,7 +9,7 @@ import { FakeRunner, until } from './testing/fake-runner.js';
 import type { VerifyData } from './modes/verify.js';
 import { verifyData } from './modes/verify.js';
 import { parseProgram } from '../../lib/frontend/index.js';
-import { verify } from '../../lib/engines/constraint/verify.js';
+import { verify } from '../../lib/index.js';
 import { runProgram } from '../../lib/interpreter/index.js';
 import * as F from '../../lib/ir/formula.js';
 import * as L from '../../lib/ir/linear.js';

@@ -6,7 +6,7 @@
 import test from 'ava';
 import { parseProgram, type FrontendOptions } from './index.js';
 import { runProgram } from '../interpreter/index.js';
-import { verify } from '../engines/constraint/verify.js';
+import { verify } from '../index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 
 test.after.always(() => shutdownZ3());

@@ -8,7 +8,7 @@ import { parseProgram } from '../frontend/index.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { verify } from '../engines/constraint/verify.js';
+import { verify } from '../index.js';
 import { wp } from '../infer/wp.js';
 import { sp } from '../infer/sp.js';
 import { cex } from '../infer/cex.js';
@@ -58,7 +58,7 @@ test.serial('the interpolation engines: "safe" of a wrongly built model is stopp
   const program = parseProgram(RARE, 'rare.c');
   for (const name of ['lazy-abstraction', 'symbolic', 'lazy-annotation'] as const) {
     const engine = engineByName(name)!;
-    const error = await t.throwsAsync(withFaultForTests('assertions-dropped', () => engine(program, { timeoutMs: 60_000 })), { instanceOf: ClaimContradicted }, name);
+    const error = await t.throwsAsync(withFaultForTests('assertions-dropped', () => engine.run(program, { timeoutMs: 60_000 })), { instanceOf: ClaimContradicted }, name);
     t.is(error!.kind, 'safety proof', name);
   }
 });

@@ -18,7 +18,7 @@ import { mulberry32 } from '../random.js';
 import { nondetStream, stateKey, statesAlong, type State } from '../observe/samples.js';
 import { resolveFunction } from '../problem/prepare.js';
 import { recursiveProcedures } from '../ir/inline.js';
-import { verify } from '../engines/constraint/verify.js';
+import { constraintEngine } from '../engines/index.js';
 import type { VerifyResult } from '../problem/result.js';
 import { candidateInputs } from './points.js';
 import { wp } from './wp.js';
@@ -169,12 +169,14 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const samples = [...initial];
   const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
   const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound) =>
-    verify(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
+    constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
       function: fn,
-      ...(options.cutset ? { cutset: options.cutset } : {}),
-      ...(options.schedule ? { schedule: options.schedule } : {}),
-      ...(options.backend ? { backend: options.backend } : {}),
       timeoutMs: timeLeft(deadline),
+      constraints: {
+        ...(options.cutset ? { cutset: options.cutset } : {}),
+        ...(options.schedule ? { schedule: options.schedule } : {}),
+        ...(options.backend ? { backend: options.backend } : {}),
+      },
     }), deadline);
   if (search.proved) {
     const { bound, result } = search.proved;
@@ -415,11 +417,13 @@ async function proveCalls(
   const recount = (input: State, nondet: readonly bigint[]) => observe(input, nondet)?.get(p) ?? null;
   const search = await searchFittedBound(params, samples, recount, options, program.procedures.get(p)!.pos.line, (bound) => {
     const asserted = withCallCounters(program, fn, recursive, new Map([[p, bound]]), pre);
-    return verify(asserted.program, {
+    return constraintEngine.run(asserted.program, {
       function: asserted.wrapper,
-      ...(options.schedule ? { schedule: options.schedule } : {}),
-      ...(options.backend ? { backend: options.backend } : {}),
       timeoutMs: timeLeft(options.deadline),
+      constraints: {
+        ...(options.schedule ? { schedule: options.schedule } : {}),
+        ...(options.backend ? { backend: options.backend } : {}),
+      },
     });
   }, options.deadline);
   if (!search.proved) return { reason: search.reason };

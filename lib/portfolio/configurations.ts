@@ -1,14 +1,13 @@
 // What the portfolio runs side by side: lanes of the constraint engine's attempt sequence (each a
-// schedule step with or without the hull equalities, see engine/verify.ts) and the interpolation
-// engines of lib/engines. A configuration is plain data: it crosses into a worker thread as is.
-import type { EngineName } from '../engines/types.js';
-import type { AttemptInfo } from '../engines/constraint/verify.js';
+// schedule step with or without the hull equalities: the constraint engine's AttemptInfo) and the
+// interpolation engines of lib/engines. A configuration is plain data: it crosses into a worker thread as is.
+import type { AttemptInfo, InterpolationEngineName } from '../engines/index.js';
 
 export type Configuration =
   /** The attempts whose index ≡ lane (mod lanes). With hull equalities the sequence alternates
    * "step k with them", "step k without them", so two lanes are exactly "with" and "without". */
   | { readonly kind: 'schedule'; readonly lane: number; readonly lanes: number }
-  | { readonly kind: 'engine'; readonly engine: EngineName };
+  | { readonly kind: 'engine'; readonly engine: InterpolationEngineName };
 
 /**
  * The configurations for `jobs` parallel workers, in the order the workers take them up: the
@@ -21,7 +20,7 @@ export type Configuration =
  * one whole lane the portfolio proves what the sequential search proves (given the CPU), plus what
  * an engine proves first. Procedure summaries always search sequentially: one lane.
  */
-export function portfolioConfigurations(jobs: number, engines: readonly EngineName[], splittable: boolean): Configuration[] {
+export function portfolioConfigurations(jobs: number, engines: readonly InterpolationEngineName[], splittable: boolean): Configuration[] {
   const lanes = splittable ? Math.max(1, jobs - engines.length) : 1;
   const schedule: Configuration[] = Array.from({ length: lanes }, (_, lane) => ({ kind: 'schedule', lane, lanes }));
   return [...schedule, ...engines.map((engine): Configuration => ({ kind: 'engine', engine }))];

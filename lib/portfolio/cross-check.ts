@@ -1,28 +1,27 @@
-// Cross-checking (issue 7): the constraint engine and every interpolation engine on the same
-// program. Definite verdicts (safe / unsafe) must agree — each is backed by its own certificate, so
-// a disagreement means a bug in an engine or in a checker. Loop-head invariants of the engines
-// that proved the program are compared with the constraint engine's by implication over the integers.
+// Cross-checking (issue 7): every registered engine on the same program, through the common Engine
+// interface. Definite verdicts (safe / unsafe) must agree — each is backed by its own certificate, so
+// a disagreement means a bug in an engine or in a checker. Loop-head invariants of the engines that
+// proved the program are compared with the constraint engine's (the reference) by implication over
+// the integers. `farkas verify --cross-check` prints the table; the UI's Engines pane shows its rows
+// as they come.
 import type { Formula } from '../ir/formula.js';
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
-import { verify, type VerifyOptions } from '../engines/constraint/verify.js';
-import type { Verdict, VerifyResult } from '../problem/result.js';
-import { availableEngines, engineByName, type Engine, type EngineResult } from '../engines/index.js';
+import type { Verdict } from '../problem/result.js';
+import { CONSTRAINT_ENGINE, registeredEngines, type Engine, type EngineOptions, type EngineResult } from '../engines/index.js';
 import { implies } from '../certify/lia.js';
 import { loopInvariants } from '../witness/loop-invariants.js';
-import { AnalysisUnsupported } from '../problem/prepare.js';
-
-export const CONSTRAINT_ENGINE = 'constraints';
+import { AnalysisUnsupported, resolveFunction } from '../problem/prepare.js';
 
 export interface CrossCheckRow {
-  /** `constraints` (the `verify` engine) or an interpolation engine's name. */
+  /** The engine's name: `constraints` (the `verify` engine) or an interpolation engine's. */
   readonly engine: string;
   readonly verdict: Verdict;
   readonly reason?: string;
   readonly millis: number;
   /** certified: invariants proved by the checker; replayed: counterexample replayed; none: unknown. */
   readonly certificate: 'certified' | 'replayed' | 'none';
-  readonly result: VerifyResult;
+  readonly result: EngineResult;
 }
 
 /** How the constraint engine's loop-head invariant relates to another engine's. */
@@ -49,26 +48,53 @@ export interface CrossCheckResult {
 }
 
 export interface CrossCheckOptions {
-  readonly verify?: VerifyOptions;
-  /** Bound per interpolation engine (default 60 s). */
+  /** Given to every engine: the function, an abort signal, the constraint engine's own options
+   * (`constraints`: cut-set, schedule, back end, pins, …). The time bound is `engineTimeoutMs`. */
+  readonly engineOptions?: Omit<EngineOptions, 'timeoutMs'>;
+  /** Bound per engine. Without it the constraint engine has none, as in `farkas verify` (its search
+   * ends by its SAT work budget), and every other engine gets 60 s, so that no search that keeps
+   * refining holds up the table. */
   readonly engineTimeoutMs?: number;
   /** Bound per implication query of the comparison (default 10 s). */
   readonly comparisonTimeoutMs?: number;
-  /** The engines beside the constraint engine (default: every available interpolation engine). */
-  readonly engines?: readonly { readonly name: string; readonly run: Engine }[];
+  /** Compare the loop-head invariants (default true); a caller that shows only verdicts skips the z3 queries. */
+  readonly compareInvariants?: boolean;
+  /** The engines, in the order of the rows (default: every registered engine, the constraint engine first). */
+  readonly engines?: readonly Engine[];
+  /** Answers already at hand, by engine name: those engines are not run again (the UI has the
+   * constraint engine's from its own search). No started/finished call is made for them. */
+  readonly results?: ReadonlyMap<string, EngineResult>;
+  readonly onEngineStarted?: (engine: string) => void;
+  readonly onEngineFinished?: (row: CrossCheckRow) => void;
+  /** Given: an engine that throws is reported here and left out of the rows, and the next engine
+   * runs. Absent: the error ends the cross-check (a crashed engine is a bug that must not be hidden). */
+  readonly onEngineFailed?: (engine: string, error: unknown) => void;
 }
+
+/** Bound of each engine other than the constraint engine when the caller sets none. */
+const DEFAULT_ENGINE_TIMEOUT_MS = 60_000;
 
 export async function crossCheck(program: Program, options: CrossCheckOptions = {}): Promise<CrossCheckResult> {
   const rows: CrossCheckRow[] = [];
-  const constraint = await verify(program, options.verify ?? {});
-  rows.push(row(CONSTRAINT_ENGINE, constraint));
-  const engines = options.engines ?? availableEngines().map((name) => ({ name, run: engineByName(name)! }));
-  for (const { name, run } of engines) {
-    const result = await run(program, {
-      ...(options.verify?.function !== undefined ? { function: options.verify.function } : {}),
-      timeoutMs: options.engineTimeoutMs ?? 60_000,
-    });
-    rows.push(row(name, result));
+  for (const engine of options.engines ?? registeredEngines()) {
+    const known = options.results?.get(engine.name);
+    if (known) {
+      rows.push(row(engine.name, known));
+      continue;
+    }
+    const timeoutMs = options.engineTimeoutMs ?? (engine.name === CONSTRAINT_ENGINE ? undefined : DEFAULT_ENGINE_TIMEOUT_MS);
+    options.onEngineStarted?.(engine.name);
+    let result: EngineResult;
+    try {
+      result = await engine.run(program, { ...options.engineOptions, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    } catch (e) {
+      if (!options.onEngineFailed) throw e;
+      options.onEngineFailed(engine.name, e);
+      continue;
+    }
+    const finished = row(engine.name, result);
+    rows.push(finished);
+    options.onEngineFinished?.(finished);
   }
   const disagreements: string[] = [];
   for (const [i, a] of rows.entries()) {
@@ -80,13 +106,15 @@ export async function crossCheck(program: Program, options: CrossCheckOptions = 
   }
   const definite = [...new Set(rows.map((r) => r.verdict).filter((v) => v !== 'unknown'))];
   const consensus = definite.length > 1 ? null : definite[0] ?? 'unknown';
-  const comparisons = constraint.verdict === 'safe'
-    ? await compareInvariants(program, constraint, rows.slice(1).filter((r) => r.verdict === 'safe').map((r) => r.result as EngineResult), options.comparisonTimeoutMs ?? 10_000)
+  const reference = rows.find((r) => r.engine === CONSTRAINT_ENGINE);
+  const comparisons = reference?.verdict === 'safe' && options.compareInvariants !== false
+    ? await compareInvariants(program, reference.result, rows.filter((r) => r !== reference && r.verdict === 'safe'), options.comparisonTimeoutMs ?? 10_000)
     : [];
-  return { function: constraint.function, rows, disagreements, consensus, comparisons };
+  const fn = reference?.result.function ?? rows[0]?.result.function ?? resolveFunction(program, options.engineOptions?.function);
+  return { function: fn, rows, disagreements, consensus, comparisons };
 }
 
-function row(engine: string, result: VerifyResult): CrossCheckRow {
+function row(engine: string, result: EngineResult): CrossCheckRow {
   const certificate = result.verdict === 'safe' && result.certified ? 'certified'
     : result.verdict === 'unsafe' && result.counterexample?.replayed ? 'replayed' : 'none';
   return { engine, verdict: result.verdict, ...(result.reason !== undefined ? { reason: result.reason } : {}), millis: result.millis, certificate, result };
@@ -98,7 +126,7 @@ const posKey = (line: number, col: number): string => `${line}:${col}`;
  * Per loop head where both engines state an invariant: the constraint engine's (its cut-point
  * invariants carried to the loop heads as in SV-COMP witnesses) against the other engine's.
  */
-async function compareInvariants(program: Program, constraint: VerifyResult, others: readonly EngineResult[], timeoutMs: number): Promise<InvariantComparison[]> {
+async function compareInvariants(program: Program, constraint: EngineResult, others: readonly CrossCheckRow[], timeoutMs: number): Promise<InvariantComparison[]> {
   if (others.length === 0) return [];
   let heads: Awaited<ReturnType<typeof loopInvariants>>;
   try {
@@ -111,13 +139,13 @@ async function compareInvariants(program: Program, constraint: VerifyResult, oth
   const mine = new Map(heads.map((h) => [posKey(h.pos.line, h.pos.col), h] as const));
   const out: InvariantComparison[] = [];
   for (const other of others) {
-    for (const inv of other.invariants) {
+    for (const inv of other.result.invariants) {
       const head = mine.get(posKey(inv.line, inv.col));
       if (!head) continue;
       out.push({
         line: inv.line,
         col: inv.col,
-        engine: other.engineStats.engine,
+        engine: other.engine,
         constraints: F.toC(head.formula),
         other: inv.expression,
         strength: await strength(head.formula, inv.formula, timeoutMs),

@@ -8,23 +8,25 @@ import { availableParallelism } from 'node:os';
 import type { Program } from '../ir/cfg.js';
 import { loadSchedule } from '../constraints/schedule.js';
 import { createBackend } from '../sat/index.js';
-import { verify, type VerifyOptions } from '../engines/constraint/verify.js';
 import { resolveFunction } from '../problem/prepare.js';
 import { needsSummaries } from '../engines/constraint/summary-prepare.js';
 import type { ProgressEvent, StepStats } from '../problem/result.js';
-import { availableEngines, type EngineName } from '../engines/index.js';
+import { interpolationEngines, type InterpolationEngineName, type VerifyOptions } from '../engines/index.js';
 import { configurationName, portfolioConfigurations, type Configuration } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob } from './protocol.js';
 import { race, type ConfigurationOutcome } from './race.js';
+import { runScheduleLane } from './schedule-lane.js';
 
 export { portfolioConfigurations, configurationName, type Configuration } from './configurations.js';
 export { liveWorkers, isCertifiedAnswer } from './race.js';
 
-export interface PortfolioOptions extends Omit<VerifyOptions, 'onProgress' | 'selectAttempt'> {
+// No abort signal: the race ends its workers itself, and the sequential search has the time bound.
+export interface PortfolioOptions extends Omit<VerifyOptions, 'onProgress' | 'selectAttempt' | 'signal'> {
   /** Parallel worker threads (default: the number of cores). 1 is the sequential search. */
   readonly jobs?: number;
-  /** Engines raced besides the schedule (default: every available engine). */
-  readonly engines?: readonly EngineName[];
+  /** Engines raced besides the schedule's lanes (default: every registered engine but the constraint
+   * engine, whose search the lanes are). */
+  readonly engines?: readonly InterpolationEngineName[];
   /** Progress of every configuration; `configuration` names it (absent with one job). */
   readonly onProgress?: (e: ProgressEvent, configuration?: string) => void;
   /** A configuration started or finished (not called with one job). */
@@ -55,8 +57,12 @@ export const MAX_JOBS = (): number => Math.max(1, availableParallelism());
 
 export async function verifyPortfolio(program: Program, options: PortfolioOptions = {}): Promise<PortfolioResult> {
   const jobs = options.jobs ?? DEFAULT_JOBS();
-  const { jobs: _jobs, engines: _engines, onConfiguration: _onConfiguration, onProgress, ...verifyOptions } = options;
-  const sequential = (): Promise<PortfolioResult> => verify(program, { ...verifyOptions, ...(onProgress ? { onProgress: (e) => onProgress(e) } : {}) });
+  const { jobs: _jobs, engines: _engines, onConfiguration: _onConfiguration, onProgress, function: fn, timeoutMs, ...constraintOptions } = options;
+  const sequential = (): Promise<PortfolioResult> => runScheduleLane(program, {
+    ...(fn !== undefined ? { function: fn } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    constraints: { ...constraintOptions, ...(onProgress ? { onProgress: (e) => onProgress(e) } : {}) },
+  });
   // One job, an in-process back end object, a CNF dump per step, or an external solver (a child
   // process that a terminated worker would leave running): the sequential search. Pinned invariants
   // too: they belong to the constraint search, and a race with engines that ignore them would not
@@ -70,7 +76,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   const backend = options.backend ?? 'minisat';
   createBackend(backend);
   const deadline = options.timeoutMs !== undefined ? started + options.timeoutMs : undefined;
-  const configurations = portfolioConfigurations(jobs, options.engines ?? availableEngines(), !needsSummaries(program, options.function));
+  const configurations = portfolioConfigurations(jobs, options.engines ?? interpolationEngines(), !needsSummaries(program, options.function));
   const jobFor = (configuration: Configuration): PortfolioJob => ({
     program,
     configuration,

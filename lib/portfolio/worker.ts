@@ -2,11 +2,11 @@
 // The worker is the unit of cancellation: z3 and MiniSat cannot be interrupted in-process, so the
 // portfolio terminates the whole thread when another configuration has won.
 import { parentPort, workerData } from 'node:worker_threads';
-import { verify } from '../engines/constraint/verify.js';
 import { engineByName } from '../engines/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { inLane } from './configurations.js';
+import { runScheduleLane } from './schedule-lane.js';
 import type { ConfigurationResult, PortfolioJob, WorkerMessage } from './protocol.js';
 
 const job = workerData as PortfolioJob;
@@ -21,23 +21,25 @@ async function run(): Promise<{ result: ConfigurationResult; attemptIndices: num
   if (c.kind === 'engine') {
     const engine = engineByName(c.engine);
     if (!engine) throw new Error(`engine '${c.engine}' is not available`);
-    return { result: await engine(job.program, common), attemptIndices: [] };
+    return { result: await engine.run(job.program, common), attemptIndices: [] };
   }
   // The lane's stats come back without their places in the full attempt sequence; the progress
   // events carry them, so that the portfolio can merge the lanes' stats in the sequential order.
   const attemptIndices: number[] = [];
-  const result = await verify(job.program, {
+  const result = await runScheduleLane(job.program, {
     ...common,
-    cutset: job.cutset,
-    schedule: job.schedule,
-    backend: job.backend,
-    ...(job.stepTimeoutMs !== undefined ? { stepTimeoutMs: job.stepTimeoutMs } : {}),
-    ...(job.stepConflicts !== undefined ? { stepConflicts: job.stepConflicts } : {}),
-    ...(job.stepPropagations !== undefined ? { stepPropagations: job.stepPropagations } : {}),
-    ...(c.lanes > 1 ? { selectAttempt: (a) => inLane(c, a) } : {}),
-    onProgress: (event) => {
-      if (event.kind === 'step-done') attemptIndices.push(event.index);
-      post({ kind: 'progress', event });
+    constraints: {
+      cutset: job.cutset,
+      schedule: job.schedule,
+      backend: job.backend,
+      ...(job.stepTimeoutMs !== undefined ? { stepTimeoutMs: job.stepTimeoutMs } : {}),
+      ...(job.stepConflicts !== undefined ? { stepConflicts: job.stepConflicts } : {}),
+      ...(job.stepPropagations !== undefined ? { stepPropagations: job.stepPropagations } : {}),
+      ...(c.lanes > 1 ? { selectAttempt: (a) => inLane(c, a) } : {}),
+      onProgress: (event) => {
+        if (event.kind === 'step-done') attemptIndices.push(event.index);
+        post({ kind: 'progress', event });
+      },
     },
   });
   return { result, attemptIndices };

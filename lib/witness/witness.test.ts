@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { parseProgram } from '../frontend/index.js';
-import { verify } from '../engines/constraint/verify.js';
+import { verify } from '../index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { InputError } from '../diagnostics.js';
 import { witnessFor } from './index.js';

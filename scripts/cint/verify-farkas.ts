@@ -5,7 +5,7 @@
 // 'unknown', with the reason, and the summary counts it.
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../../lib/diagnostics.js';
-import { verify } from '../../lib/engines/constraint/verify.js';
+import { verify } from '../../lib/index.js';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { verifyPortfolio } from '../../lib/portfolio/index.js';
 import type { DataModel } from './types.js';

@@ -16,7 +16,6 @@ import { runText } from '../../lib/guard/runs.js';
 import { ClaimContradicted } from '../../lib/guard/claim.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { AnalysisUnsupported } from '../../lib/problem/prepare.js';
-import { verify } from '../../lib/engines/constraint/verify.js';
 import type { VerifyResult } from '../../lib/problem/result.js';
 import { availableEngines, engineByName } from '../../lib/engines/index.js';
 import { wp } from '../../lib/infer/wp.js';
@@ -410,7 +409,7 @@ export interface ProgramReport {
 
 export interface FuzzOptions {
   readonly commands?: readonly CommandName[];
-  /** Verify engines: 'constraints' and the interpolation engines (default all). */
+  /** Verify engines by their registry names (default all: 'constraints' and the interpolation engines). */
   readonly engines?: readonly string[];
   readonly timeoutMs: number;
   readonly box?: BoxOptions;
@@ -430,7 +429,7 @@ async function attempt<T>(command: string, call: () => Promise<T>): Promise<Atte
 }
 
 export function verifyEngines(): string[] {
-  return ['constraints', ...availableEngines()];
+  return availableEngines();
 }
 
 export async function fuzzProgram(program: Program, options: FuzzOptions): Promise<ProgramReport> {
@@ -465,10 +464,11 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
   };
 
   if (commands.has('verify')) {
-    for (const engine of options.engines ?? verifyEngines()) {
-      const command = `verify/${engine}`;
-      const call = engine === 'constraints' ? () => verify(program, { function: fn, timeoutMs }) : () => engineByName(engine as Parameters<typeof engineByName>[0])!(program, { function: fn, timeoutMs });
-      await run(command, call, (r, context) => {
+    for (const name of options.engines ?? verifyEngines()) {
+      const command = `verify/${name}`;
+      const engine = engineByName(name);
+      if (!engine) throw new Error(`no engine '${name}' (engines: ${verifyEngines().join(', ')})`);
+      await run(command, () => engine.run(program, { function: fn, timeoutMs }), (r, context) => {
         if (r.verdict === 'safe') safe.push(command);
         const c = r.counterexample;
         return { answer: r.verdict, detail: r.verdict === 'unsafe' && c ? `unsafe: ${runText(c.inputs, c.nondet)}` : r.verdict + (r.reason ? ` (${r.reason})` : ''), found: checkVerify(program, box, r, context) };

@@ -18,6 +18,9 @@ import { runProgram } from '../../../lib/interpreter/index.js';
 import type { Program } from '../../../lib/ir/cfg.js';
 import type { CexCondition, CexResult } from '../../../lib/infer/cex.js';
 import type { NontermResult } from '../../../lib/infer/nonterm.js';
+import { shutdownZ3 } from '../../../lib/sat/z3-context.js';
+
+test.after.always(() => shutdownZ3());
 
 test('the registry has one key per mode', (t) => {
   t.is(new Set(MODES.map((m) => m.key)).size, MODES.length);
@@ -239,4 +242,27 @@ test('bounds progress: sampling, each candidate and each loop\'s result as the s
   on({ kind: 'candidate', line: 7, bound: 'y0 - x0' });
   on({ kind: 'result', line: 7, bound: 'y0 - x0', verdict: 'certified' });
   t.deepEqual(sent.map((m) => (m.type === 'search' && m.event.kind === 'phase' ? m.event.text : null)), ['96 concrete runs (22 did not return)', 'line 7: proving at most y0 - x0 iterations', 'line 7: bound y0 - x0 certified']);
+});
+
+test('verify: the Engines pane fills from the shared cross-check, one engine at a time, then the certificate check', async (t) => {
+  const source = 'int main() { int x = 0; while (x < 5) { x = x + 1; } assert(x == 5); return 0; }\n';
+  const sent: WorkerMessage[] = [];
+  await verifyMode.run(parseProgram(source, 'tiny.c'), { mode: 'verify', file: 'tiny.c', source, options: { cutset: 'paths', schedule: 'paper' } }, (m) => sent.push(m));
+  const panes = sent.flatMap((m) => (m.type === 'engines' ? [m.rows] : []));
+  t.deepEqual(panes[0]!.map((r) => r.name), ['constraint/SAT', 'lazy-abstraction', 'symbolic', 'lazy-annotation', 'certificate check']);
+  // The constraint engine's row is the search's own answer (done at once), not a second run.
+  t.like(panes[0]![0], { status: 'done', verdict: 'safe' });
+  const statuses = panes.map((rows) => rows.map((r) => r.status).join(' '));
+  t.deepEqual(statuses, [
+    'done pending pending pending pending',
+    'done running pending pending pending',
+    'done done pending pending pending',
+    'done done running pending pending',
+    'done done done pending pending',
+    'done done done running pending',
+    'done done done done pending',
+    'done done done done running',
+    'done done done done done',
+  ]);
+  t.like(panes.at(-1)!.at(-1), { name: 'certificate check', verdict: 'valid' });
 });

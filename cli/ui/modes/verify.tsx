@@ -1,6 +1,6 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
-import { locationPos, type Formula, type Program, verify, prepareAnalysis, type ProgressEvent, type VerifyResult, availableEngines, engineByName, checkInvariants, witnessFor, formula as F } from '../../../lib/index.js';
+import { locationPos, type Formula, type Program, prepareAnalysis, type ProgressEvent, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult } from '../../../lib/index.js';
 import { verifyJson } from '../../report/verify.js';
 import type { Emit, EngineRow, Job, SearchEvent, SourceMark, WitnessOutcomeView } from '../protocol.js';
 import type { Pin } from '../state.js';
@@ -63,13 +63,15 @@ export function cutpointMarks(program: Program, job: Job): SourceMark[] {
 
 async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
-  const result = await verify(program, {
+  const result = await constraintEngine.run(program, {
     ...(job.options.function !== undefined ? { function: job.options.function } : {}),
-    cutset: job.options.cutset,
-    schedule: job.options.schedule,
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
-    ...(job.options.pins && job.options.pins.length > 0 ? { knownInvariants: knownInvariants(job.options.pins) } : {}),
-    onProgress: (e) => emit({ type: 'search', event: searchEvent(e) }),
+    constraints: {
+      cutset: job.options.cutset,
+      schedule: job.options.schedule,
+      ...(job.options.pins && job.options.pins.length > 0 ? { knownInvariants: knownInvariants(job.options.pins) } : {}),
+      onProgress: (e) => emit({ type: 'search', event: searchEvent(e) }),
+    },
   });
   emit({ type: 'result', data: verifyData(program, job.file, result) });
   emit({ type: 'witness', witness: await witness(program, job, result) });
@@ -115,12 +117,23 @@ async function witness(program: Program, job: Job, result: VerifyResult): Promis
   }
 }
 
-/** The Engines pane: the constraint engine's answer, each interpolation engine's, and an independent
- * re-check of the constraint engine's invariants by the certificate checker. */
-async function secondOpinions(program: Program, job: Job, result: VerifyResult, emit: Emit): Promise<void> {
+/** The Engines pane's name of an engine: the constraint engine's row keeps its old label. */
+function paneName(engine: string): string {
+  return engine === CONSTRAINT_ENGINE ? 'constraint/SAT' : engine;
+}
+
+function doneRow(row: Pick<CrossCheckRow, 'engine' | 'verdict' | 'millis' | 'reason'>): EngineRow {
+  return { name: paneName(row.engine), status: 'done', verdict: row.verdict, millis: row.millis, ...(row.reason ? { note: row.reason } : {}) };
+}
+
+/** The Engines pane: the shared cross-check (every registered engine; the constraint engine's answer
+ * is the search's own, not run again) row by row as each engine ends, then an independent re-check of
+ * the constraint engine's invariants by the certificate checker. */
+async function secondOpinions(program: Program, job: Job, result: EngineResult, emit: Emit): Promise<void> {
+  // The rows in the registry's order, which is the cross-check's.
+  const engines: readonly string[] = availableEngines();
   const rows: EngineRow[] = [
-    { name: 'constraint/SAT', status: 'done', verdict: result.verdict, millis: result.millis, ...(result.reason ? { note: result.reason } : {}) },
-    ...availableEngines().map((name): EngineRow => ({ name, status: 'pending' })),
+    ...engines.map((name): EngineRow => (name === CONSTRAINT_ENGINE ? doneRow({ engine: name, verdict: result.verdict, millis: result.millis, reason: result.reason }) : { name: paneName(name), status: 'pending' })),
     { name: 'certificate check', status: 'pending' },
   ];
   const update = (i: number, row: EngineRow) => {
@@ -128,17 +141,20 @@ async function secondOpinions(program: Program, job: Job, result: VerifyResult, 
     emit({ type: 'engines', rows: [...rows] });
   };
   emit({ type: 'engines', rows: [...rows] });
-  for (const [k, name] of availableEngines().entries()) {
-    const i = k + 1;
-    update(i, { name, status: 'running' });
-    const started = Date.now();
-    try {
-      const r = await engineByName(name)!(program, { ...(job.options.function !== undefined ? { function: job.options.function } : {}), timeoutMs: ENGINE_TIMEOUT_MS });
-      update(i, { name, status: 'done', verdict: r.verdict, millis: Date.now() - started, ...(r.reason ? { note: r.reason } : {}) });
-    } catch (e) {
-      update(i, { name, status: 'error', millis: Date.now() - started, note: (e as Error).message });
-    }
-  }
+  let engineStarted = Date.now();
+  await crossCheck(program, {
+    results: new Map([[CONSTRAINT_ENGINE, result]]),
+    ...(job.options.function !== undefined ? { engineOptions: { function: job.options.function } } : {}),
+    engineTimeoutMs: ENGINE_TIMEOUT_MS,
+    // The pane shows verdicts only: no z3 queries to compare invariants.
+    compareInvariants: false,
+    onEngineStarted: (engine) => {
+      engineStarted = Date.now();
+      update(engines.indexOf(engine), { name: paneName(engine), status: 'running' });
+    },
+    onEngineFinished: (row) => update(engines.indexOf(row.engine), doneRow(row)),
+    onEngineFailed: (engine, e) => update(engines.indexOf(engine), { name: paneName(engine), status: 'error', millis: Date.now() - engineStarted, note: (e as Error).message }),
+  });
   const last = rows.length - 1;
   if (result.verdict !== 'safe' || result.summaries) {
     update(last, { name: 'certificate check', status: 'done', verdict: '-', note: result.summaries ? 'summaries: checked inside verify' : 'no invariants to check' });

@@ -38,6 +38,8 @@ export interface SummarySearch {
    * VERIFY_SAT_WORK. */
   readonly stepWork: SatWork;
   readonly stepTimeoutMs?: number;
+  /** Aborting stops the running SAT solve, and no further step starts (verify's `signal`). */
+  readonly signal?: AbortSignal;
   readonly onCnf?: (index: number, cnf: import('../../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
 }
@@ -97,6 +99,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   const attempts = scheduleAttempts(schedule, guesses);
   const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
   for (const [index, attempt] of attempts.entries()) {
+    if (search.signal?.aborted) return unknown('aborted', { stats });
     if (deadline - Date.now() <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
     if (satWork.exhausted) {
       lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
@@ -135,7 +138,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
       conflicts: Math.ceil((step.conflicts ?? search.stepWork.conflicts) / share),
       propagations: Math.ceil((step.propagations ?? search.stepWork.propagations) / share),
     });
-    const sat = await backend.solve(cnf, satStepLimits(work, stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline));
+    const sat = await backend.solve(cnf, { ...satStepLimits(work, stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline), ...(search.signal ? { signal: search.signal } : {}) });
     satWork.charge(sat);
     const stepStats: StepStats = {
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,

@@ -42,6 +42,9 @@ export interface VerifyOptions {
   readonly backend?: string | SatBackend;
   /** Bound on the whole search. */
   readonly timeoutMs?: number;
+  /** Aborting ends the search with unknown ("aborted"): it stops the running SAT solve, and no
+   * further step starts. A certificate check or Houdini pass under way ends by its own bounds. */
+  readonly signal?: AbortSignal;
   /** Time limit of one schedule step's SAT solve unless the step sets its own (default: none but
    * the --timeout); a step that runs out is skipped and the next, larger one is tried. */
   readonly stepTimeoutMs?: number;
@@ -116,6 +119,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const summarised = await verifyWithSummaries(program, {
       function: options.function, strategy, schedule, backend, started, deadline,
       stepWork: stepWork(options),
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -228,6 +232,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
       break;
     }
+    if (options.signal?.aborted) return unknown('aborted', { stats });
     const step = widenedStep(prepared, scheduled);
     const remaining = deadline - Date.now();
     if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
@@ -288,7 +293,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // only as the user set it. All steps together get VERIFY_SAT_WORK, so that the search as a whole
     // ends by its work.
     const work = satWork.next(stepWork(options, step));
-    const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeoutMs ?? options.stepTimeoutMs, deadline));
+    const sat = await backend.solve(encoded.cnf, { ...satStepLimits(work, step.timeoutMs ?? options.stepTimeoutMs, deadline), ...(options.signal ? { signal: options.signal } : {}) });
     satWork.charge(sat);
     const stepStats: StepStats = {
       template,

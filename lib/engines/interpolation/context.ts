@@ -7,7 +7,7 @@ import type { Formula } from '../../ir/formula.js';
 import { isSatisfiable } from '../../certify/lia.js';
 import { atomKey, cubeToFormula, negateAtom, normalizeCube, type Atom } from '../../interpolate/constraints.js';
 import { farkasCertificate } from '../../interpolate/farkas-certificate.js';
-import type { EngineName, EngineOptions, EngineStats } from '../types.js';
+import type { EngineOptions, InterpolationEngineName, InterpolationEngineStats } from '../types.js';
 
 /** Thrown inside an engine to stop the search; becomes "unknown" with its message. */
 export class SearchStopped extends Error {}
@@ -18,9 +18,9 @@ export class EngineContext {
   readonly started = Date.now();
   readonly deadline: number;
   readonly maxNodes: number;
-  readonly stats: EngineStats;
+  readonly stats: InterpolationEngineStats;
 
-  constructor(engine: EngineName, private readonly options: EngineOptions) {
+  constructor(engine: InterpolationEngineName, private readonly options: EngineOptions) {
     this.deadline = options.timeoutMs !== undefined ? this.started + options.timeoutMs : Infinity;
     this.maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
     this.stats = { engine, nodes: 0, refinements: 0, restarts: 0, covered: 0, solverCalls: 0 };

@@ -11,7 +11,8 @@ import { returnName } from '../../ir/summary-names.js';
 import { shutdownZ3 } from '../../sat/z3-context.js';
 import { crossCheck } from '../../portfolio/cross-check.js';
 import { lazyAnnotation } from './lazy-annotation.js';
-import type { EngineResult } from '../types.js';
+import { CONSTRAINT_ENGINE, type EngineResult } from '../types.js';
+import { engineByName } from '../index.js';
 
 test.after.always(() => shutdownZ3());
 
@@ -80,12 +81,12 @@ test.serial('a recursive procedure with an assertion or a global write is unknow
 });
 
 test.serial('cross-check: the constraint engine and lazy annotation agree on sum.c and broken-sum.c', async (t) => {
-  const engines = [{ name: 'lazy-annotation', run: lazyAnnotation }];
-  const safe = await crossCheck(bench('sum'), { engines, engineTimeoutMs: 30_000 });
+  const engines = [engineByName(CONSTRAINT_ENGINE)!, engineByName('lazy-annotation')!];
+  const safe = await crossCheck(bench('sum'), { engines });
   t.deepEqual(safe.rows.map((r) => r.verdict), ['safe', 'safe']);
   t.deepEqual(safe.disagreements, []);
   t.is(safe.consensus, 'safe');
-  const unsafe = await crossCheck(bench('broken-sum'), { engines, engineTimeoutMs: 30_000 });
+  const unsafe = await crossCheck(bench('broken-sum'), { engines });
   t.deepEqual(unsafe.rows.map((r) => r.verdict), ['unsafe', 'unsafe']);
   t.is(unsafe.consensus, 'unsafe');
 });

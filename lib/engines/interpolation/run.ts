@@ -4,13 +4,13 @@ import type { Program } from '../../ir/cfg.js';
 import { EngineContext, SearchStopped } from './context.js';
 import { buildModel, Unsupported, type EngineModel } from './model.js';
 import { unknownResult } from './result.js';
-import type { EngineName, EngineOptions, EngineResult } from '../types.js';
+import type { EngineOptions, EngineResult, InterpolationEngineName } from '../types.js';
 import { resolveFunction } from '../../problem/prepare.js';
 import { withOverflowNote } from '../../observe/overflow-probe.js';
 
 export type Search = (model: EngineModel, ctx: EngineContext) => Promise<EngineResult>;
 
-export async function runEngine(engine: EngineName, search: Search, program: Program, options: EngineOptions = {}): Promise<EngineResult> {
+export async function runEngine(engine: InterpolationEngineName, search: Search, program: Program, options: EngineOptions = {}): Promise<EngineResult> {
   const ctx = new EngineContext(engine, options);
   const fn = resolveFunction(program, options.function); // a bad --function is the user's input error
   let model: EngineModel;

@@ -5,16 +5,27 @@ import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import type { Counterexample } from '../problem/result.js';
 
-/** Replays a failing run on the original program (not the inlined, path-expanded one); the
- * counterexample is reported only if the replay fails an assertion too. */
-export function replayed(program: Program, fn: string, failing: RunResult): Counterexample | null {
-  const replay = runProgram(program, {
+/** Runs a run's inputs and nondet values again on the original program (not the inlined,
+ * path-expanded one): what a reported failure must reproduce. */
+export function replayOnOriginal(program: Program, fn: string, run: RunResult): RunResult {
+  return runProgram(program, {
     entry: fn,
-    inputs: failing.inputs,
-    nondet: failing.nondetConsumed.slice(failing.inputsFromNondet.length),
+    inputs: run.inputs,
+    nondet: run.nondetConsumed.slice(run.inputsFromNondet.length),
     nondetDefault: null,
-    maxSteps: failing.steps + 1000,
+    maxSteps: run.steps + 1000,
   });
+}
+
+/** The nondet values a replay read after its inputs (those given as nondet reads). */
+export function replayNondet(replay: RunResult): bigint[] {
+  return replay.nondetConsumed.slice(replay.inputsFromNondet.length);
+}
+
+/** Replays a failing run on the original program; the counterexample is reported only if the
+ * replay fails an assertion too. */
+export function replayed(program: Program, fn: string, failing: RunResult): Counterexample | null {
+  const replay = replayOnOriginal(program, fn, failing);
   if (replay.outcome.kind !== 'assertion-failed') return null;
-  return { inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length), line: replay.outcome.pos.line, replayed: true };
+  return { inputs: replay.inputs, nondet: replayNondet(replay), line: replay.outcome.pos.line, replayed: true };
 }

@@ -22,7 +22,6 @@ import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
 import { affineHull } from '../../observe/equalities.js';
 import { candidateConjuncts, negated, proveByObservedBounds, splitCandidates } from '../../observe/houdini.js';
-import { runProgram } from '../../interpreter/index.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
 import { needsSummaries } from './summary-prepare.js';
 import { verifyWithSummaries } from './verify-summaries.js';
@@ -30,7 +29,7 @@ import type { ScheduleStep } from '../../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
-import { replayed } from '../../guard/replay.js';
+import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
 import { checkDeadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type SatWork } from '../../limits.js';
 
 export interface VerifyOptions {
@@ -354,15 +353,9 @@ function guarded(program: Program, prepared: PreparedAnalysis, invariants: Reado
 
 /** A sampled run that overflowed, replayed on the original program (where the line is the user's). */
 function overflowReport(program: Program, fn: string, run: RunResult): OverflowReport | null {
-  const replay = runProgram(program, {
-    entry: fn,
-    inputs: run.inputs,
-    nondet: run.nondetConsumed.slice(run.inputsFromNondet.length),
-    nondetDefault: null,
-    maxSteps: run.steps + 1000,
-  });
+  const replay = replayOnOriginal(program, fn, run);
   if (replay.outcome.kind !== 'overflow') return null;
-  return { line: replay.outcome.pos.line, inputs: replay.inputs, nondet: replay.nondetConsumed.slice(replay.inputsFromNondet.length) };
+  return { line: replay.outcome.pos.line, inputs: replay.inputs, nondet: replayNondet(replay) };
 }
 
 function pinnedReport(pins: ReadonlyMap<number, Formula> | undefined): { pinned?: VerifyResult['pinned'] } {

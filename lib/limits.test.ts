@@ -12,7 +12,7 @@ import { verify } from './index.js';
 import { wp } from './infer/wp.js';
 import { sp } from './infer/sp.js';
 import { bounds } from './infer/bounds.js';
-import { CERTIFICATE_CHECK_WORK, WorkBudget } from './limits.js';
+import { CERTIFICATE_CHECK_WORK, Deadline, DeadlineExceeded, WorkBudget } from './limits.js';
 import { checkInvariants } from './certify/certificate.js';
 import * as F from './ir/formula.js';
 import * as L from './ir/linear.js';
@@ -134,4 +134,31 @@ test.serial('verify: a step that runs out of conflicts is skipped at the same po
   const busy = summary(await withRacingClock(() => verify(program, { stepConflicts: 500 })));
   t.deepEqual(busy, idle);
   t.deepEqual(summary(await verify(program, { stepConflicts: 500 })), idle);
+});
+
+test('Deadline: one clock with its abort signal, handed down; an abort is told apart from the time', (t) => {
+  const none = new Deadline();
+  t.false(none.bounded);
+  t.false(none.passed);
+  t.is(none.timeoutMs, undefined);
+  t.notThrows(() => none.check());
+  const past = new Deadline(-1);
+  t.true(past.passed);
+  t.is(past.timeoutMs, 1); // a part that takes milliseconds still gets one, and answers "timeout" itself
+  t.throws(() => past.check(), { instanceOf: DeadlineExceeded });
+  t.is(past.timeoutReason('last step: 1x1'), 'timeout after 0 s (last step: 1x1)');
+  t.false(past.extended(60_000).passed);
+  const controller = new AbortController();
+  const running = new Deadline(60_000, controller.signal);
+  controller.abort();
+  t.true(running.aborted);
+  t.false(running.passed);
+  t.is(running.extended(1000).signal, controller.signal);
+});
+
+test('verify keeps to a deadline handed down by its caller, not to its own timeoutMs', async (t) => {
+  const program = parseProgram('void f(int n) { int x = 0; while (x < n) x++; assert(x >= 0); }\n', 'f.c');
+  const result = await verify(program, { timeoutMs: 600_000, deadline: new Deadline(-1) });
+  t.is(result.verdict, 'unknown');
+  t.regex(result.reason ?? '', /^timeout after/);
 });

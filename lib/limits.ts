@@ -1,11 +1,16 @@
-// Limits on the work of one analysis step. Two kinds, both ending the step with "unknown" and the
-// reason, never with a crash:
-//  - the user's --timeout, checked inside long synchronous work (building a step's Farkas system,
-//    bit-blasting it): past the deadline the work stops by throwing DeadlineExceeded;
-//  - sizes that count work, not time, so the answer does not depend on the machine's load: a
-//    formula's DNF, a step's Farkas applications and its CNF. Past them a step would take minutes and
-//    gigabytes (a wrap-around in every branch of a path gives a guard with 2^k cases) and could not
-//    be solved anyway; WorkLimitExceeded stops it deterministically.
+// Every limit of an analysis, declared once with its reason (as MiniSat declares its options), and
+// the one clock: `Deadline`, the user's --timeout with the caller's abort signal, made where a
+// command starts and handed down to every search.
+//
+// The limits count work — sizes, SAT conflicts and propagations, z3's resource units, interpreter
+// steps, runs, solver queries — so that the same program and options give the same answer on an idle
+// or a busy machine; past one, the step or search it bounds ends "unknown" with the reason, never a
+// crash. The wall clock is only the user's --timeout (and the defaults of it below), and the waits of
+// the infrastructure at the end, which change no answer.
+
+// Sizes of one step. Past them a step would take minutes and gigabytes (a wrap-around in every
+// branch of a path gives a guard with 2^k cases) and could not be solved anyway: WorkLimitExceeded
+// stops it deterministically.
 
 /** Cubes of one formula's disjunctive normal form (a VC's guard, a fact, a conclusion's negation). */
 export const MAX_DNF_CUBES = 4096;
@@ -24,36 +29,33 @@ export const MAX_CNF_CLAUSES = 4_000_000;
  * overflow (issue 20: 50,000 straight-line statements). */
 export const MAX_SYMBOLIC_PATH = 1000;
 
-export class DeadlineExceeded extends Error {
-  constructor() {
-    super('deadline passed');
-    this.name = 'DeadlineExceeded';
-  }
-}
+// Work budgets of SAT searches, in conflicts and unit propagations (MiniSat's and z3's own counts;
+// lib/sat/types.ts). Both, because a conflict's cost grows with the CNF: the embedded MiniSat meets
+// 3,000 to 30,000 conflicts per second on small template steps and 500 on a step of 7 million
+// clauses, while it does 1.5 to 2.7 million propagations per second on all of them (measured on the
+// steps of loop-acceleration/diamond_1-1, ../shared/bench/svcomp). Propagations are counted by the
+// embedded MiniSat only; z3 and the external solvers stop at the conflicts.
 
-/** Throws DeadlineExceeded once `deadline` (epoch milliseconds; Infinity: none) has passed. */
-export function checkDeadline(deadline: number | undefined): void {
-  if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceeded();
+/** The SAT work of one solve or of a search: whichever runs out first ends it. */
+export interface SatWork {
+  readonly conflicts: number;
+  readonly propagations: number;
 }
-
-/** A size limit above was reached; the message says which (it is the "unknown" reason). */
-export class WorkLimitExceeded extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WorkLimitExceeded';
-  }
-}
-
-/**
- * Why building a search step stopped: past the deadline (the search then ends "unknown (timeout)") or
- * past a size limit (only that step is skipped, with the reason: the other steps differ in template
- * shape and facts). Any other error is rethrown.
- */
-export function stepBuildStopped(e: unknown): { readonly timeout: true } | { readonly timeout: false; readonly reason: string } {
-  if (e instanceof DeadlineExceeded) return { timeout: true };
-  if (e instanceof WorkLimitExceeded) return { timeout: false, reason: e.message };
-  throw e;
-}
+/** One template step of verify (also each interprocedural step; a guided guess gets half). The
+ * largest that proved a dev-set task used 23,000 conflicts (large_const, 1x2) and 3 s. */
+export const SAT_STEP_CONFLICTS = 50_000;
+/** The same step's propagations: about 15 s of the embedded MiniSat. A small step may need many per
+ * conflict: the summary of a recursive sum that writes a global (cli/commands/verify.test.ts) takes
+ * 15 million propagations and 30,000 conflicts on 97,000 clauses, where the 7-million-clause step
+ * of diamond_1-1 takes 3,200 propagations per conflict. */
+export const SAT_STEP_PROPAGATIONS = 30_000_000;
+/** All template steps of one verify together, the search with procedure summaries too: about half a
+ * minute of the embedded MiniSat (no dev-set task proved by a template step used more than 4 s). */
+export const VERIFY_SAT_WORK: SatWork = { conflicts: 200_000, propagations: 60_000_000 };
+/** One query of a condition search (wp, sp, bounds, cex, nonterm; was 30 s). */
+export const CONDITION_QUERY_CONFLICTS = 100_000;
+/** The same query's propagations: about 25 s of the embedded MiniSat. */
+export const CONDITION_QUERY_PROPAGATIONS = 50_000_000;
 
 // Work budgets of the checker's searches, in z3's resource units (its `rlimit`: internal steps, the
 // same on an idle or a busy machine; lib/certify/lia-solver.ts). A search bounded by them gives the same
@@ -77,10 +79,43 @@ export const OBSERVED_POST_MINIMISE_WORK = 800_000;
 /** wp's data-driven precondition search: Houdini under each candidate precondition, all of them
  * (was up to 60 s, a third of the time left). */
 export const OBSERVED_PRE_TOTAL_WORK = 24_000_000;
+/** One z3 query for a point inside a region (was 2 s). */
+export const POINT_QUERY_WORK = 800_000;
+/** A side question to z3 in a condition search or a witness (an implication, an equivalence, a point
+ * beyond a relation; was 2–5 s). */
+export const SIDE_QUERY_WORK = 2_000_000;
+/** One z3 query of an interpolation engine (path feasibility, a node's satisfiability; was 10–30 s). */
+export const ENGINE_QUERY_WORK = 4_000_000;
+/** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
+export const ENGINE_MAX_NODES = 20_000;
 
 // Work budgets of concrete runs, in interpreter steps (the interpreter runs about 3,000 steps per
 // millisecond here); each replaced a time budget of about the same length.
 
+/** verify's sampling: all runs of one pass of sampleStates (about a second of an idle machine; most
+ * programs need a tenth of it, and only runs that go on for millions of steps, a loop to 10^6, meet
+ * it); the same states are sampled on an idle and on a busy machine (issue 20). */
+export const SAMPLE_STEPS = 3_000_000;
+/** All runs of one pass of sampleBadStates. */
+export const BAD_STATE_STEPS = 1_000_000;
+/** All runs of sampleCalls (half of them for the program's own runs). */
+export const CALL_SAMPLE_STEPS = 1_000_000;
+/** All observation runs of bounds for one function: about 800 runs of a few thousand steps. */
+export const OBSERVATION_STEPS = 3_000_000;
+/** Breadth-first exploration of nondet streams: runs, and steps over all of them. */
+export const EXPLORED_RUNS = 2000;
+export const EXPLORED_STEPS = 1_000_000;
+/** sp: traced runs from the reached states whose states feed the candidates at the cut-points … */
+export const POST_TRACED_RUNS = 120;
+/** … and its breadth-first exploration (5000 runs reach the speedometer's second whole second). */
+export const POST_EXPLORED_RUNS = 5000;
+/** Runs of the breadth-first exploration for the states reachable at a point (sp's target). */
+export const REACHABLE_EXPLORED_RUNS = 1500;
+/** The claim guard (lib/guard): interpreter steps all runs of one claim take together at most (a
+ * fifteenth of the observation runs' OBSERVATION_STEPS) … */
+export const GUARD_STEPS = 200_000;
+/** … and one of its runs; as the observation runs, enough for a few thousand iterations. */
+export const GUARD_RUN_STEPS = 8000;
 /** A search for a failing input inside a region (a neighbour of a precondition): grid points, then
  * points z3 finds (was 3 s). */
 export const REGION_FAILURE_STEPS = 9_000_000;
@@ -94,56 +129,177 @@ export const WEAKER_FAILURE_STEPS = 1_000_000;
 export const CEX_FAILURE_STEPS = 15_000_000;
 /** wp's sampled inputs (was 4 s). */
 export const WP_SAMPLE_STEPS = 12_000_000;
-/** One z3 query for a point inside a region (was 2 s). */
-export const POINT_QUERY_WORK = 800_000;
 
-/** One z3 query of an interpolation engine (path feasibility, a node's satisfiability; was 10–30 s). */
-export const ENGINE_QUERY_WORK = 4_000_000;
-/** A side question to z3 in a condition search or a witness (an implication, an equivalence, a point
- * beyond a relation; was 2–5 s). */
-export const SIDE_QUERY_WORK = 2_000_000;
+// Steps of one concrete run (the interpreter's edges). A run past its limit ends "step-limit", which
+// every caller takes as "has not returned yet", never as a failure: these bound work, not answers'
+// soundness. The budgets over many runs are above.
 
-// Work budgets of SAT searches, in conflicts and unit propagations (MiniSat's and z3's own counts;
-// lib/sat/types.ts). Both, because a conflict's cost grows with the CNF: the embedded MiniSat meets
-// 3,000 to 30,000 conflicts per second on small template steps and 500 on a step of 7 million
-// clauses, while it does 1.5 to 2.7 million propagations per second on all of them (measured on the
-// steps of loop-acceleration/diamond_1-1, ../shared/bench/svcomp). Propagations are counted by the
-// embedded MiniSat only; z3 and the external solvers stop at the conflicts.
+/** A traced run sampled for the states it reaches (verify's sampling, exploration, sp's runs, the
+ * overflow probe). */
+export const SAMPLED_RUN_STEPS = 4000;
+/** An untraced run of verify's sampling that looks for a failure needing many iterations. */
+export const LONG_RUN_STEPS = 300_000;
+/** A run from a state a candidate invariant must exclude, towards a failing assertion. */
+export const BAD_STATE_RUN_STEPS = 1000;
+/** A run whose calls are observed for procedure summaries. */
+export const CALL_SAMPLE_RUN_STEPS = 20_000;
+/** A run on one input of a condition search's input runner (wp, the regions' failure searches). */
+export const INPUT_RUN_STEPS = 3000;
+/** cex's runs on candidate inputs, after a first pass of BAD_STATE_RUN_STEPS. */
+export const CEX_INPUT_RUN_STEPS = 20_000;
+/** cex on a function without inputs: its one run. */
+export const CEX_NO_INPUT_RUN_STEPS = 100_000;
+/** Re-running a witness or a claim's own input, which may run long before it reaches its point. */
+export const REPLAY_RUN_STEPS = 100_000;
+/** A replay of a run on the original program gets the run's steps plus these: the original may take
+ * a few more than the prepared program (inlined calls, expanded paths). */
+export const REPLAY_SLACK_STEPS = 1000;
+/** One run of bounds' observations of the loops' iterations. */
+export const ITERATION_RUN_STEPS = 8000;
+/** One run of bounds' observations of a recursive procedure's calls. */
+export const CALL_COUNT_RUN_STEPS = 50_000;
+/** The bound guard's run of the original program on one input (the tests' oracle too). */
+export const COUNTED_RUN_STEPS = 200_000;
+/** nonterm: an input inside a recurrent set is shown to run on past this many steps … */
+export const NONTERM_SHOWN_RUN_STEPS = 2000;
+/** … found among this many candidate inputs. */
+export const NONTERM_SHOWN_INPUTS = 4000;
+/** The UI's trace of a counterexample. */
+export const TRACE_RUN_STEPS = 200_000;
 
-/** The SAT work of one solve or of a search: whichever runs out first ends it. */
-export interface SatWork {
-  readonly conflicts: number;
-  readonly propagations: number;
-}
+// Solver queries of condition searches (a count, so that the same answers come on any machine).
 
-/** One template step of verify (also each interprocedural step; a guided guess gets half). The
- * largest that proved a dev-set task used 23,000 conflicts (large_const, 1x2) and 3 s. */
-export const SAT_STEP_CONFLICTS = 50_000;
-/** The same step's propagations: about 15 s of the embedded MiniSat. A small step may need many per
- * conflict: the summary of a recursive sum that writes a global (cli/commands/verify.test.ts) takes
- * 15 million propagations and 30,000 conflicts on 97,000 clauses, where the 7-million-clause step
- * of diamond_1-1 takes 3,200 propagations per conflict. */
-export const SAT_STEP_PROPAGATIONS = 30_000_000;
-/** All template steps of one verify together, the search with procedure summaries too: about half a
- * minute of the embedded MiniSat (no dev-set task proved by a template step used more than 4 s). */
-export const VERIFY_SAT_WORK: SatWork = { conflicts: 200_000, propagations: 60_000_000 };
+/** Least number of solver queries each answer of wp/cex/nonterm after the first may take. */
+export const FURTHER_ANSWER_MIN_QUERIES = 20;
+/** sp: queries for the template search to strengthen the data-driven answer. */
+export const STRENGTHEN_QUERIES = 10;
+
+// The user's clock: defaults of --timeout where a command needs one, and what is too little of it
+// to start a further search.
+
 /** The whole search of wp, sp, bounds, cex and nonterm when the caller sets no --timeout (the CLI's
  * default too): the user's clock, the only one. */
 export const CONDITION_SEARCH_TIMEOUT_MS = 300_000;
 /** `verify --cex` without --timeout: the failing-condition search after an "unknown" verdict. */
 export const CEX_AFTER_VERIFY_TIMEOUT_MS = 120_000;
-/** One query of a condition search (wp, sp, bounds, cex, nonterm; was 30 s). */
-export const CONDITION_QUERY_CONFLICTS = 100_000;
-/** The same query's propagations: about 25 s of the embedded MiniSat. */
-export const CONDITION_QUERY_PROPAGATIONS = 50_000_000;
+/** Less time left than this after verify's search: `verify --cex` does not start the search. */
+export const CEX_AFTER_VERIFY_MIN_MS = 2000;
+/** Less time left than this after nonterm's search for a recurrent set: no termination proof starts. */
+export const TERMINATION_PROOF_MIN_MS = 1000;
+/** Each interpolation engine in a cross-check when the caller sets no time bound (`farkas check`
+ * without --timeout); the constraint engine keeps its own work budgets. */
+export const CROSS_CHECK_ENGINE_TIMEOUT_MS = 60_000;
+/** The same in the UI's Engines pane, which runs beside the user's editing. */
+export const UI_CROSS_CHECK_ENGINE_TIMEOUT_MS = 20_000;
+/** A cross-check's comparison of the engines' invariants with the constraint engine's (z3 queries). */
+export const INVARIANT_COMPARISON_TIMEOUT_MS = 10_000;
+
+// Waits of the infrastructure, not budgets of a search: they change no answer.
+
+/** Slack after the --timeout before the portfolio terminates workers that overran it (a certificate
+ * check may take up to a second past it, as in the sequential search). */
+export const WORKER_OVERRUN_GRACE_MS = 1000;
+/** The checker's first query, made to start z3 ahead of the search (its answer is not used). */
+export const CHECKER_WARM_UP_TIMEOUT_MS = 5_000;
+/** After a z3 check, the time its threads get to return to the pool before z3 is shut down. */
+export const Z3_THREAD_SETTLE_MS = 1000;
+
+// The clock, and the budgets that searches spend.
+
+/**
+ * The one wall clock of an analysis and its cancellation: the user's --timeout as a deadline, and the
+ * caller's AbortSignal. Made once where a command starts and handed down; the searches below ask it
+ * whether to go on, while their own budgets count work (the constants of this file), so that it is
+ * the only reading of the clock that can change an answer.
+ */
+export class Deadline {
+  readonly started: number;
+  /** Epoch milliseconds; Infinity without a --timeout. */
+  readonly at: number;
+
+  constructor(timeoutMs?: number, readonly signal?: AbortSignal, started = Date.now()) {
+    this.started = started;
+    this.at = timeoutMs === undefined ? Infinity : started + timeoutMs;
+  }
+
+  /** True when the user gave a --timeout. */
+  get bounded(): boolean {
+    return Number.isFinite(this.at);
+  }
+
+  get passed(): boolean {
+    return Date.now() >= this.at;
+  }
+
+  get aborted(): boolean {
+    return this.signal?.aborted === true;
+  }
+
+  /** Milliseconds left (Infinity without a --timeout; zero or less once passed). */
+  get left(): number {
+    return this.at - Date.now();
+  }
+
+  /** The time limit for a part of the work that takes milliseconds: what is left, at least 1 ms;
+   * undefined without a --timeout. */
+  get timeoutMs(): number | undefined {
+    return this.bounded ? Math.max(1, this.left) : undefined;
+  }
+
+  get elapsedMillis(): number {
+    return Date.now() - this.started;
+  }
+
+  /** Throws DeadlineExceeded once the deadline has passed (inside long synchronous work). */
+  check(): void {
+    if (Date.now() > this.at) throw new DeadlineExceeded();
+  }
+
+  /** The same deadline moved by `ms` (the grace before overrunning workers are stopped). */
+  extended(ms: number): Deadline {
+    return new Deadline(this.bounded ? this.at + ms - this.started : undefined, this.signal, this.started);
+  }
+
+  /** The "unknown" reason once it has passed: `timeout after N s (detail)`. */
+  timeoutReason(detail?: string): string {
+    return `timeout after ${Math.round(this.elapsedMillis / 1000)} s${detail ? ` (${detail})` : ''}`;
+  }
+}
+
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('deadline passed');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+/** A size limit above was reached; the message says which (it is the "unknown" reason). */
+export class WorkLimitExceeded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkLimitExceeded';
+  }
+}
+
+/**
+ * Why building a search step stopped: past the deadline (the search then ends "unknown (timeout)") or
+ * past a size limit (only that step is skipped, with the reason: the other steps differ in template
+ * shape and facts). Any other error is rethrown.
+ */
+export function stepBuildStopped(e: unknown): { readonly timeout: true } | { readonly timeout: false; readonly reason: string } {
+  if (e instanceof DeadlineExceeded) return { timeout: true };
+  if (e instanceof WorkLimitExceeded) return { timeout: false, reason: e.message };
+  throw e;
+}
 
 /**
  * The limits of one SAT search step: its work, and a time limit only where the user gave one —
  * a step's own (`--step-timeout`, a schedule step's `timeout`) and the rest of the --timeout.
  */
-export function satStepLimits(work: SatWork, stepTimeoutMs: number | undefined, deadline: number): SatWork & { readonly timeoutMs?: number } {
-  const timeoutMs = Math.min(stepTimeoutMs ?? Infinity, deadline - Date.now());
-  return Number.isFinite(timeoutMs) ? { ...work, timeoutMs: Math.max(1, timeoutMs) } : { ...work };
+export function satStepLimits(work: SatWork, stepTimeoutMs: number | undefined, deadline: Deadline): SatWork & { readonly timeoutMs?: number; readonly signal?: AbortSignal } {
+  const timeoutMs = Math.min(stepTimeoutMs ?? Infinity, deadline.left);
+  const signal = deadline.signal ? { signal: deadline.signal } : {};
+  return Number.isFinite(timeoutMs) ? { ...work, ...signal, timeoutMs: Math.max(1, timeoutMs) } : { ...work, ...signal };
 }
 
 /** Work left to a search: each check gets at most what is left, and pays what it used. */

@@ -1,6 +1,6 @@
 // Step-through view of a counterexample: the interpreter's recorded run, one row per step, each with
 // the program state after it (the UI shows it; no analysis happens here).
-import { type Program, runProgram } from '../../lib/index.js';
+import { type Program, runProgram, TRACE_RUN_STEPS } from '../../lib/index.js';
 
 export interface TraceRow {
   readonly line: number;
@@ -29,7 +29,7 @@ function asText(values: ReadonlyMap<string, bigint>): [string, string][] {
 
 /** Replays a counterexample with the interpreter, recording every step. */
 export function recordTrace(program: Program, cex: TraceInput): TraceRow[] {
-  const run = runProgram(program, { entry: cex.entry, inputs: cex.inputs, nondet: cex.nondet, nondetDefault: null, recordTrace: true, maxSteps: 200_000 });
+  const run = runProgram(program, { entry: cex.entry, inputs: cex.inputs, nondet: cex.nondet, nondetDefault: null, recordTrace: true, maxSteps: TRACE_RUN_STEPS });
   const frames: Map<string, bigint>[] = [new Map(cex.inputs)];
   const rows: TraceRow[] = [{ line: program.procedures.get(cex.entry)?.pos.line ?? 1, procedure: cex.entry, depth: 0, text: `call ${cex.entry}`, changed: [...cex.inputs.keys()], state: asText(cex.inputs) }];
   for (const step of run.trace ?? []) {

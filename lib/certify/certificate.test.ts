@@ -6,6 +6,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkInvariants, type CertificateResult, type Obligation } from './certificate.js';
+import { Deadline } from '../limits.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -112,13 +113,13 @@ test('PV1: the disjunctive header invariant x < 0 || y > 0 is certified', async 
 test('PV1: past its deadline the checker starts no check: the obligations are unknown, not proved', async (t) => {
   const proc = pv1.procedures.get('PV1')!;
   const invariants = new Map([[loopHeader(proc), cond('x < 0 || y > 0')]]);
-  const late = await checkInvariants(pv1, 'PV1', invariants, { deadline: Date.now() - 1 });
+  const late = await checkInvariants(pv1, 'PV1', invariants, { deadline: new Deadline(-1) });
   t.false(late.valid);
   t.true(late.obligations.length > 0);
   // Only the exit's postcondition `true` holds without a check.
   t.deepEqual(late.obligations.filter((o) => o.status !== 'unknown').map((o) => o.kind), ['exit'], late.reason);
   // The same certificate with time left is valid.
-  t.true((await checkInvariants(pv1, 'PV1', invariants, { deadline: Date.now() + 60_000 })).valid);
+  t.true((await checkInvariants(pv1, 'PV1', invariants, { deadline: new Deadline(60_000) })).valid);
 });
 
 test('PV1: y > 0 alone fails initiation, with a real counterexample path', async (t) => {
@@ -392,7 +393,7 @@ test('a work limit makes the obligation unknown and the certificate invalid, wit
 });
 
 test('a deadline makes the obligation unknown and the certificate invalid, with timeout in the reason', async (t) => {
-  const result = await checkInvariants(subsetSumProgram(), 'knapsack', new Map(), { deadline: Date.now() + 20 });
+  const result = await checkInvariants(subsetSumProgram(), 'knapsack', new Map(), { deadline: new Deadline(20) });
   t.false(result.valid);
   t.deepEqual(failed(result).map((o) => `${o.kind}:${o.status}`), ['safety:unknown']);
   t.regex(result.reason!, /safety .* unknown: (timeout after \d+ ms|the time or work for the check ran out)/);

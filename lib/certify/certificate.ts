@@ -10,7 +10,7 @@ import type { Formula } from '../ir/formula.js';
 import { findUncutCycle, reachableFrom, regionOf, successorEdges } from './cut-regions.js';
 import { formulaToSmt, lookup, symbolsFor } from './lia.js';
 import { withLiaSolver, type CheckOutcome, type LiaModel, type LiaSolver } from './lia-solver.js';
-import { CERTIFICATE_CHECK_WORK, type WorkBudget } from '../limits.js';
+import { CERTIFICATE_CHECK_WORK, type Deadline, type WorkBudget } from '../limits.js';
 import { encodeRegion, envValues, pathTo, violationAt, type CallSummaries, type NodeEncoding, type NodeKey, type RegionEncoding } from './region-encoding.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
@@ -58,9 +58,9 @@ export interface CertificateOptions {
   /** Work shared by all the checks: once spent, no check starts and the obligations left are
    * 'unknown' (Houdini's rounds on a large program end within its budget, not one limit per region). */
   readonly work?: WorkBudget;
-  /** Time (Date.now()) after which no z3 check starts and the obligations left are 'unknown': the
-   * user's --timeout, the only wall clock here. */
-  readonly deadline?: number;
+  /** After it no z3 check starts and the obligations left are 'unknown': the user's --timeout, the
+   * only wall clock here. */
+  readonly deadline?: Deadline;
   /**
    * Procedure summaries for assume-guarantee reasoning (paper 004, Section 3). A call `v := P(u)` is
    * encoded as `v := ?; assume(⋀_i (A_i[u/x] ⇒ B_i[u/x, v/ret]))`, and the body of every summarised
@@ -244,7 +244,7 @@ async function checkProcedure(
   const postcondition = options.postcondition ?? F.TRUE;
   const perCheck = options.workPerCheck ?? CERTIFICATE_CHECK_WORK;
   const check: Check = async (solver, ...goals) => {
-    const timeoutMs = options.deadline === undefined || options.deadline === Infinity ? undefined : options.deadline - Date.now();
+    const timeoutMs = options.deadline?.bounded ? options.deadline.left : undefined;
     const work = options.work ? options.work.next(perCheck) : perCheck;
     if ((timeoutMs !== undefined && timeoutMs <= 0) || work <= 0) return null;
     const outcome = await solver.check({ ...(timeoutMs !== undefined ? { timeoutMs } : {}), work }, ...goals);

@@ -9,6 +9,7 @@
 // Numbers are written as decimal numerals, so bigints of any size stay exact.
 import type { Context } from 'z3-solver';
 import { currentZ3, getZ3, trackZ3Work, type Z3Api } from '../sat/z3-context.js';
+import { CHECKER_WARM_UP_TIMEOUT_MS } from '../limits.js';
 
 type LiaContext = Context<'lia'>;
 type Z3Solver = InstanceType<LiaContext['Solver']>;
@@ -92,7 +93,7 @@ export function checkerWarm(): Promise<void> {
   const done = withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     solver.assert(`(> ${x} 0)`);
-    await solver.check({ timeoutMs: 5_000 });
+    await solver.check({ timeoutMs: CHECKER_WARM_UP_TIMEOUT_MS });
   }).catch(() => undefined);
   warming = { z3, done };
   return done;

@@ -14,7 +14,7 @@ import { polyFromTerms } from './system.js';
 import type { ParamAtom, Template } from './template.js';
 import { instantiate, knownCnf, knownDnf, negateAtom, templateUnknowns } from './template.js';
 import type { VerificationCondition } from '../vc/vc.js';
-import { checkDeadline, MAX_DNF_CUBES, MAX_FARKAS_APPLICATIONS, MAX_GUARD_CUBES, WorkLimitExceeded } from '../limits.js';
+import { MAX_DNF_CUBES, MAX_FARKAS_APPLICATIONS, MAX_GUARD_CUBES, WorkLimitExceeded, type Deadline } from '../limits.js';
 
 export interface FarkasInput {
   readonly vcs: readonly VerificationCondition[];
@@ -33,8 +33,8 @@ export interface FarkasInput {
   readonly assumedAtoms?: ReadonlyMap<number, readonly ParamAtom[]>;
   /** Prefix of the Farkas multipliers' names, so that several units can share one system (default 'l'). */
   readonly multiplierPrefix?: string;
-  /** Past it (epoch ms), building stops with DeadlineExceeded (lib/deadline.ts). */
-  readonly deadline?: number;
+  /** Past it, building stops with DeadlineExceeded (lib/limits.ts). */
+  readonly deadline?: Deadline;
 }
 
 export interface SummaryTemplates {
@@ -59,7 +59,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
   let multiplierCount = 0;
   let applications = 0;
   input.vcs.forEach((vc, vcIndex) => {
-    checkDeadline(input.deadline);
+    input.deadline?.check();
     const from = input.templates.get(vc.from);
     const facts = knownDnf(input.strengthening?.get(vc.from) ?? F.TRUE);
     const assumed = input.assumedAtoms?.get(vc.from) ?? [];
@@ -82,7 +82,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
             continue;
           }
           applications++;
-          if (applications % 64 === 0) checkDeadline(input.deadline);
+          if (applications % 64 === 0) input.deadline?.check();
           const mults = items.map(() => `${input.multiplierPrefix ?? 'l'}${multiplierCount++}`);
           for (const m of mults) unknowns.push({ name: m, kind: 'multiplier', nonNegative: true });
           const origin = `VC ${vcIndex} (${describe(vc)}), disjunct ${i}.${g}, clause ${j}`;

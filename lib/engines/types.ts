@@ -5,6 +5,7 @@
 import type { Program } from '../ir/cfg.js';
 import type { VerifyResult } from '../problem/result.js';
 import type { VerifyOptions } from './constraint/verify.js';
+import type { Deadline } from '../limits.js';
 
 /** The constraint engine's name: `farkas verify`'s search, the reference of the cross-check. */
 export const CONSTRAINT_ENGINE = 'constraints';
@@ -19,7 +20,7 @@ export const ENGINE_NAMES = [CONSTRAINT_ENGINE, ...INTERPOLATION_ENGINE_NAMES] a
  * The constraint engine's own options (cut-set, schedule, SAT back end, pins, step budgets, progress,
  * the portfolio's `selectAttempt`): `verify`'s, less those every engine has.
  */
-export type ConstraintEngineOptions = Omit<VerifyOptions, 'function' | 'timeoutMs' | 'signal'>;
+export type ConstraintEngineOptions = Omit<VerifyOptions, 'function' | 'timeoutMs' | 'signal' | 'deadline'>;
 
 export interface EngineOptions {
   /** Function to analyse (default: the program's entry). */
@@ -28,6 +29,9 @@ export interface EngineOptions {
   readonly timeoutMs?: number;
   /** Aborting ends the search with unknown ("aborted"). */
   readonly signal?: AbortSignal;
+  /** The deadline of a caller that runs several searches (bounds, nonterm): handed down as it is,
+   * in place of timeoutMs and signal, so that the whole command has one clock. */
+  readonly deadline?: Deadline;
   /** Interpolation engines: bound on the nodes created before answering unknown (default 20 000). */
   readonly maxNodes?: number;
   /** The constraint engine's own options; the interpolation engines have no use for them. Passing

@@ -4,6 +4,7 @@ import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import type { Counterexample } from '../problem/result.js';
+import { REPLAY_SLACK_STEPS } from '../limits.js';
 
 /** Runs a run's inputs and nondet values again on the original program (not the inlined,
  * path-expanded one): what a reported failure must reproduce. */
@@ -13,7 +14,7 @@ export function replayOnOriginal(program: Program, fn: string, run: RunResult): 
     inputs: run.inputs,
     nondet: run.nondetConsumed.slice(run.inputsFromNondet.length),
     nondetDefault: null,
-    maxSteps: run.steps + 1000,
+    maxSteps: run.steps + REPLAY_SLACK_STEPS,
   });
 }
 

@@ -10,12 +10,8 @@ import { runProgram, type RunResult, type ValueRange } from '../interpreter/inde
 import { foldInto } from '../interpreter/run.js';
 import { nondetStream } from '../observe/samples.js';
 import { mulberry32 } from '../random.js';
+import { GUARD_RUN_STEPS, GUARD_STEPS } from '../limits.js';
 
-/** Interpreter steps all guard runs of one claim take together at most (a fifteenth of the
- * observation runs' OBSERVATION_STEPS). */
-export const GUARD_STEPS = 200_000;
-/** Steps one guard run may take; as the observation runs, enough for a few thousand iterations. */
-export const GUARD_RUN_STEPS = 8000;
 /** Small values and boundaries first: a budget cut keeps the most telling inputs. */
 const GRID_VALUES: readonly bigint[] = [0n, 1n, 2n, -1n, 3n, 5n, 10n, -2n];
 /** Most inputs of the grid (the values per parameter shrink as parameters are added). */

@@ -13,7 +13,8 @@ import { runProgram, type RunOutcome, type RunResult, type TraceStep } from '../
 import { backEdges, loopsOf, naturalLoop } from './counters.js';
 import type { BoundsResult, LoopBound } from './bounds.js';
 import { ClaimContradicted } from '../guard/claim.js';
-import { GUARD_RUN_STEPS, GUARD_STEPS, boundaryValues, firstContradiction, guardCost, measured, runText, type GuardRunOptions } from '../guard/runs.js';
+import { boundaryValues, firstContradiction, guardCost, measured, runText, type GuardRunOptions } from '../guard/runs.js';
+import { COUNTED_RUN_STEPS, GUARD_RUN_STEPS, GUARD_STEPS } from '../limits.js';
 
 export interface LoopHead {
   readonly header: number;
@@ -112,10 +113,10 @@ export function runCountingIterations(
 }
 
 /** Per loop head line: the most body entries in one entry into the loop on the run of `fn` on
- * `inputs`, which must return within 200,000 steps (the tests' oracle). */
+ * `inputs`, which must return within COUNTED_RUN_STEPS (the tests' oracle). */
 export function observedIterations(program: Program, fn: string, inputs: ReadonlyMap<string, bigint>): Map<number, bigint> {
   const edges = loopEdges(program.procedures.get(fn)!);
-  const run = runCountingIterations(program, fn, edges, inputs, [], { maxSteps: 200_000 });
+  const run = runCountingIterations(program, fn, edges, inputs, [], { maxSteps: COUNTED_RUN_STEPS });
   if (run.outcome.kind !== 'exit') throw new Error(`the run did not return: ${run.outcome.kind}`);
   const out = new Map<number, bigint>();
   edges.loops.forEach((loop, i) => {

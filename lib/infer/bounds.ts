@@ -27,7 +27,7 @@ import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
 import { loopsOf, withIterationCounters, type CounterInstrumentation} from './counters.js';
 import { guardLoopBounds } from './bounds-guard.js';
-import { CONDITION_SEARCH_TIMEOUT_MS } from '../limits.js';
+import { CALL_COUNT_RUN_STEPS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, ITERATION_RUN_STEPS, OBSERVATION_STEPS } from '../limits.js';
 
 export interface BoundsOptions extends ConditionOptions {
   /** Most candidate bounds sent to the prover per loop (default 4). */
@@ -87,15 +87,11 @@ export interface BoundsStats {
   maxClauses: number;
 }
 
-/** What the parts of one bounds search share: the tally of its work and the user's deadline (epoch
- * milliseconds), the only clock. Each loop's and each procedure's search is bounded by its work (its
+/** What the parts of one bounds search share: the tally of its work and the user's deadline, the
+ * only clock. Each loop's and each procedure's search is bounded by its work (its
  * candidates, each verify's own budgets), not by a share of the time: a share would end the first
  * loops' searches sooner on a busy machine and change the answer. */
-type Internal = BoundsOptions & { readonly tally: BoundsStats; readonly deadline: number };
-
-function timeoutReason(started: number, what: string): string {
-  return `timeout after ${Math.round((Date.now() - started) / 1000)} s (${what})`;
-}
+type Internal = BoundsOptions & { readonly tally: BoundsStats; readonly deadline: Deadline };
 
 function tallyVerify(tally: BoundsStats, stats: readonly { readonly clauses: number }[]): void {
   tally.proofAttempts++;
@@ -126,7 +122,7 @@ export function instrumentForBounds(program: Program, functionName?: string): Co
 export async function bounds(program: Program, options: BoundsOptions = {}): Promise<BoundsResult> {
   const started = Date.now();
   const tally: BoundsStats = { proofAttempts: 0, satCalls: 0, maxClauses: 0 };
-  const deadline = started + (options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, started);
   const fn = resolveFunction(program, options.function);
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
@@ -137,8 +133,8 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   for (const [index, loop] of counted.loops.entries()) {
     // Every search stops at the user's deadline (50 loops in 60 s once took 93 s); a loop reached
     // after it is unknown.
-    const result: LoopAnswer[] = Date.now() >= deadline
-      ? [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: timeoutReason(started, 'no time left for this loop') }]
+    const result: LoopAnswer[] = deadline.passed
+      ? [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: deadline.timeoutReason('no time left for this loop') }]
       : await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, deadline });
     for (const r of result) {
       loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
@@ -158,12 +154,6 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
 
 type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;
 
-/** The time left to a prover until the search's deadline (at least a millisecond: the prover then
- * answers "unknown (timeout)" itself). */
-function timeLeft(deadline: number): number {
-  return Math.max(1, deadline - Date.now());
-}
-
 async function boundLoop(program: Program, fn: string, params: readonly string[], counted: CounterInstrumentation, header: number, initial: readonly IterationSample[], options: Internal): Promise<LoopAnswer[]> {
   const { deadline } = options;
   const samples = [...initial];
@@ -171,7 +161,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound) =>
     constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
       function: fn,
-      timeoutMs: timeLeft(deadline),
+      deadline,
       constraints: {
         ...(options.cutset ? { cutset: options.cutset } : {}),
         ...(options.schedule ? { schedule: options.schedule } : {}),
@@ -194,9 +184,9 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   let lastReason = search.reason;
   // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
   const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
-  if (bound && params.length > 0 && Date.now() < deadline) {
+  if (bound && params.length > 0 && !deadline.passed) {
     const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
-    const result = await wp(asserted.program, { ...options, function: fn, timeoutMs: timeLeft(deadline), maxAnswers: 3, coverCutOffRuns: false });
+    const result = await wp(asserted.program, { ...options, function: fn, deadline, maxAnswers: 3, coverCutOffRuns: false });
     tallyVerify(options.tally, result.stats.queries);
     // A precondition under which the loop is never entered bounds it vacuously: keep those that admit
     // an observed run entering the loop.
@@ -224,10 +214,6 @@ export interface Observations {
   readonly nonTerminating: number;
 }
 
-/** Interpreter steps (edges) all observation runs of one function may take together: work, not
- * time, so that the runs and the bounds fitted to them are the same on an idle or a busy machine.
- * About 800 runs of a few thousand steps; roughly a second of interpreter work. */
-export const OBSERVATION_STEPS = 3_000_000;
 
 /** Most body entries per loop entry, per input, from runs on small and wide inputs (and random nondet
  * values), until the runs have taken `stepBudget` interpreter steps (default OBSERVATION_STEPS). */
@@ -265,7 +251,7 @@ export function observeIterations(counted: CounterInstrumentation, params: reado
  * within 8000 steps (a few thousand iterations of a small body: beyond that a run only costs time, and
  * dropping it only removes an observation). */
 function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): { counts: Map<number, bigint> | null; steps: number } {
-  const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 8000, recordTrace: true });
+  const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: ITERATION_RUN_STEPS, recordTrace: true });
   if (run.outcome.kind === 'step-limit') return { counts: null, steps: run.steps };
   const watched = new Map(counted.loops.flatMap((l) => l.afterIncrements.map((at) => [at, l] as const)));
   const out = new Map<number, bigint>(counted.loops.map((l) => [l.header, 0n]));
@@ -312,12 +298,12 @@ async function searchFittedBound(
   options: Internal,
   line: number,
   prove: (bound: Linear) => Promise<VerifyResult>,
-  deadline: number,
+  deadline: Deadline,
 ): Promise<FittedSearch> {
   const tried = new Set<string>();
   let unrefuted: Linear | null = null;
   let reason = 'no candidate bound';
-  for (let attempt = 0; attempt < (options.candidates ?? 4) && Date.now() < deadline; attempt++) {
+  for (let attempt = 0; attempt < (options.candidates ?? 4) && !deadline.passed; attempt++) {
     const candidate = fitBounds(params, samples).find((c) => !tried.has(L.key(c.bound)));
     if (!candidate) break;
     tried.add(L.key(candidate.bound));
@@ -362,7 +348,7 @@ async function boundCalls(program: Program, fn: string, params: readonly string[
   const samples = new Map<string, IterationSample[]>(recursive.map((p) => [p, []]));
   let steps = 0; // of the observation runs, against OBSERVATION_STEPS (work, not time)
   const observe = (input: State, nondet: readonly bigint[]): Map<string, bigint> | null => {
-    const run = runProgram(counted.program, { entry: counted.wrapper, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: 50_000, recordTrace: true });
+    const run = runProgram(counted.program, { entry: counted.wrapper, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: CALL_COUNT_RUN_STEPS, recordTrace: true });
     steps += run.steps;
     if (run.outcome.kind !== 'exit') return null;
     const out = new Map<string, bigint>();
@@ -419,7 +405,7 @@ async function proveCalls(
     const asserted = withCallCounters(program, fn, recursive, new Map([[p, bound]]), pre);
     return constraintEngine.run(asserted.program, {
       function: asserted.wrapper,
-      timeoutMs: timeLeft(options.deadline),
+      deadline: options.deadline,
       constraints: {
         ...(options.schedule ? { schedule: options.schedule } : {}),
         ...(options.backend ? { backend: options.backend } : {}),

@@ -7,7 +7,7 @@
 // preconditions of that program are computed, and every condition is kept only with a concrete input
 // inside it on which the ORIGINAL program fails an assertion, replayed by the interpreter with its
 // trace; the others are listed as dropped.
-import { CEX_FAILURE_STEPS } from '../limits.js';
+import { BAD_STATE_RUN_STEPS, CEX_FAILURE_STEPS, CEX_INPUT_RUN_STEPS, CEX_NO_INPUT_RUN_STEPS, REPLAY_SLACK_STEPS } from '../limits.js';
 import { guardFailingConditions } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Linear } from '../ir/linear.js';
@@ -109,7 +109,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   }
   const instrumented = instrument(target, fn, options);
   const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn });
-  const runner = inputRunner(target, fn, [], { maxSteps: 20000, seed: 5 });
+  const runner = inputRunner(target, fn, [], { maxSteps: CEX_INPUT_RUN_STEPS, seed: 5 });
   const conditions: CexCondition[] = [];
   const dropped: { expression: string; reason: string }[] = [];
   for (const answer of result.preconditions) {
@@ -133,11 +133,11 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
 function replayOnOriginal(program: Program, whole: NondetParameters, fn: string, found: RunResult): ConcreteCounterexample | null {
   const originalParams = program.procedures.get(fn)!.params;
   const failing = whole.inputs.length > 0
-    ? runProgram(program, { entry: fn, inputs: new Map([...found.inputs].filter(([k]) => originalParams.includes(k))), nondet: nondetStreamOf(whole, fn, found), nondetDefault: null, recordTrace: true, maxSteps: found.steps + 1000 })
+    ? runProgram(program, { entry: fn, inputs: new Map([...found.inputs].filter(([k]) => originalParams.includes(k))), nondet: nondetStreamOf(whole, fn, found), nondetDefault: null, recordTrace: true, maxSteps: found.steps + REPLAY_SLACK_STEPS })
     : found;
   const replay = failing.outcome.kind === 'assertion-failed' ? replayed(program, fn, failing) : null;
   if (!replay) return null;
-  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
+  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + REPLAY_SLACK_STEPS });
   return { input: replay.inputs, nondet: replay.nondet, line: replay.line, run };
 }
 
@@ -148,7 +148,7 @@ function replayOnOriginal(program: Program, whole: NondetParameters, fn: string,
 function firstFailure(program: Program, whole: NondetParameters, fn: string, budgetSteps: number): ConcreteCounterexample | null {
   const inputs = candidateInputs(whole.program.procedures.get(fn)!.params);
   let earlierPasses = 0;
-  for (const maxSteps of [1000, 20000]) {
+  for (const maxSteps of [BAD_STATE_RUN_STEPS, CEX_INPUT_RUN_STEPS]) {
     const runner = inputRunner(whole.program, fn, [], { maxSteps, seed: 5 });
     for (const input of inputs) {
       if (earlierPasses + runner.steps >= budgetSteps) return null;
@@ -165,13 +165,13 @@ function firstFailure(program: Program, whole: NondetParameters, fn: string, bud
  * answer is `1` when a run fails (replayed; not certified: no precondition search ran). */
 function withoutInputs(program: Program, fn: string, onCounterexample?: (c: ConcreteCounterexample) => void): CexResult {
   const started = Date.now();
-  const runner = inputRunner(program, fn, [], { maxSteps: 100_000, seed: 5, streams: 8 });
+  const runner = inputRunner(program, fn, [], { maxSteps: CEX_NO_INPUT_RUN_STEPS, seed: 5, streams: 8 });
   const failing = runner.run(new Map()).failure;
   const replay = failing ? replayed(program, fn, failing) : null;
   const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: runner.runs, millis: Date.now() - started };
   const instrumented = program;
   if (!failing || !replay) return { function: fn, nondetInputs: [], instrumented, conditions: [], dropped: [], reason: 'the function has no inputs to state a condition over, and none of its runs failed', stats };
-  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + 1000 });
+  const run = runProgram(program, { entry: fn, inputs: replay.inputs, nondet: replay.nondet, nondetDefault: null, recordTrace: true, maxSteps: failing.steps + REPLAY_SLACK_STEPS });
   onCounterexample?.({ input: replay.inputs, nondet: replay.nondet, line: replay.line, run });
   const condition: CexCondition = { expression: '1', formula: F.TRUE, certified: false, invariants: [], neighbours: [], locallyOptimal: false, input: new Map(), nondet: replay.nondet, line: replay.line, replayed: true, run };
   return { function: fn, nondetInputs: [], instrumented, conditions: [condition], dropped: [], stats };

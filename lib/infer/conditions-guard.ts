@@ -15,6 +15,7 @@ import type { ConditionAnswer } from './types.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { firstContradiction, measured, nondetRead, runText, type GuardInput, type GuardRunOptions } from '../guard/runs.js';
 import { invariantsAtOriginal, type PreparedLocations } from '../guard/verify-guard.js';
+import { REPLAY_RUN_STEPS } from '../limits.js';
 
 /** Only certified answers are claims; the others are reported as guesses. */
 const claimed = (answers: readonly ConditionAnswer[]): ConditionAnswer[] => answers.filter((a) => a.certified);
@@ -31,7 +32,7 @@ export function guardPreconditions(program: Program, fn: string, answers: readon
     for (const answer of claimed(answers)) {
       for (const n of answer.neighbours) {
         if (!n.replayed || !n.input) continue;
-        const run = runProgram(program, { entry: fn, inputs: n.input, nondet: [...(n.nondet ?? [])], nondetDefault: 0n, maxSteps: options.maxStepsPerRun ?? 100_000 });
+        const run = runProgram(program, { entry: fn, inputs: n.input, nondet: [...(n.nondet ?? [])], nondetDefault: 0n, maxSteps: options.maxStepsPerRun ?? REPLAY_RUN_STEPS });
         if (run.outcome.kind === 'assertion-failed' || run.outcome.kind === 'step-limit') continue;
         throw new ClaimContradicted('witness', runText(n.input, n.nondet ?? []), `the run said to fail an assertion inside the neighbour ${n.expression} ends with ${run.outcome.kind}`);
       }
@@ -80,7 +81,7 @@ export function guardFailingConditions(program: Program, fn: string, conditions:
     const params = program.procedures.get(fn)!.params;
     for (const c of conditions) {
       const own: GuardInput = { input: new Map([...c.input].filter(([k]) => params.includes(k))), nondet: c.nondet, foldIntoRange: false };
-      const replay = runProgram(program, { entry: fn, inputs: own.input, nondet: [...own.nondet], nondetDefault: 0n, maxSteps: options.maxStepsPerRun ?? 100_000 });
+      const replay = runProgram(program, { entry: fn, inputs: own.input, nondet: [...own.nondet], nondetDefault: 0n, maxSteps: options.maxStepsPerRun ?? REPLAY_RUN_STEPS });
       if (replay.outcome.kind !== 'assertion-failed' && replay.outcome.kind !== 'step-limit') {
         throw new ClaimContradicted('counterexample', runText(own.input, own.nondet), `the run said to fail an assertion under ${c.answer.expression} ends with ${replay.outcome.kind}`);
       }

@@ -15,7 +15,7 @@ import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
 import { resolveFunction } from '../problem/prepare.js';
 import { bounds, type LoopBound } from './bounds.js';
-import { CONDITION_SEARCH_TIMEOUT_MS } from '../limits.js';
+import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
 export interface IterationShown {
   readonly line: number;
@@ -40,8 +40,9 @@ export interface NontermResult {
 
 export async function nonterm(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<NontermResult> {
   const fn = resolveFunction(program, options.function);
+  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
   const instrumented = withFalseAtExit(program, fn);
-  const result = await wp(instrumented, { ...options, function: fn });
+  const result = await wp(instrumented, { ...options, function: fn, deadline });
   // The exit is also unreachable where an assume() blocks every run: such a condition is only kept
   // with an input inside it whose run really goes on (past the step budget).
   const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) })).filter((c) => c.input !== undefined);
@@ -49,8 +50,7 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   guardRecurrentSets(program, fn, conditions);
   if (conditions.length === 0) {
     // No input keeps it running: try to prove that, with a certified bound on every loop.
-    const remaining = (options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS) - result.stats.millis;
-    const proved = remaining > 1000 ? await bounds(program, { ...options, function: fn, timeoutMs: remaining }) : null;
+    const proved = deadline.left > TERMINATION_PROOF_MIN_MS ? await bounds(program, { ...options, function: fn, deadline }) : null;
     // Every loop that can run must be bounded: callees' loops are not counted by bounds, so a call to
     // one leaves the question open.
     const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
@@ -71,9 +71,9 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
 function shownRun(program: Program, fn: string, params: readonly string[], condition: F.Formula): { input?: State; iterationsShown: IterationShown[] } {
   const proc = program.procedures.get(fn)!;
   const heads = new Set(proc.locations.filter((l) => l.loopHeader).map((l) => l.id));
-  for (const input of candidateInputs(params).slice(0, 4000)) {
+  for (const input of candidateInputs(params).slice(0, NONTERM_SHOWN_INPUTS)) {
     if (!F.evaluate(condition, (v) => input.get(v) ?? 0n)) continue;
-    const run = runProgram(program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: 2000, recordTrace: true });
+    const run = runProgram(program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: NONTERM_SHOWN_RUN_STEPS, recordTrace: true });
     if (run.outcome.kind !== 'step-limit') continue;
     const shown: IterationShown[] = [];
     for (const [loc, states] of statesAlong(program, fn, run, heads)) {

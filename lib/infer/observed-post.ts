@@ -8,7 +8,7 @@
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { runProgram } from '../interpreter/index.js';
-import { OBSERVED_POST_MINIMISE_WORK, OBSERVED_POST_WORK, WorkBudget } from '../limits.js';
+import { OBSERVED_POST_MINIMISE_WORK, OBSERVED_POST_WORK, POST_EXPLORED_RUNS, POST_TRACED_RUNS, SAMPLED_RUN_STEPS, WorkBudget, type Deadline } from '../limits.js';
 import { candidateConjuncts, inductiveSubset, minimalConjuncts, unitTermsFor } from '../observe/houdini.js';
 import { affineHull } from '../observe/equalities.js';
 import { hullFacets } from '../observe/facets.js';
@@ -28,18 +28,13 @@ export interface ObservedPostcondition {
 /** Most variables at a cut-point for hull-facet candidates (their count grows with the triples). */
 const MAX_FACET_VARIABLES = 4;
 
-/** Runs whose states along the way feed the cut-point candidates. */
-const RUNS = 120;
-/** The breadth-first exploration's share (a bound on work, not time, so that results do not depend
- * on the machine's load): 5000 runs reach the speedometer's second whole second. */
-const EXPLORED_RUNS = 5000;
 
 export async function observedPostcondition(
   prepared: PreparedAnalysis,
   target: number,
   variables: readonly string[],
   reached: readonly ReachedState[],
-  deadline: number,
+  deadline: Deadline,
 ): Promise<ObservedPostcondition | null> {
   const fn = prepared.function;
   const watched = new Set(prepared.unknownCutpoints);
@@ -53,14 +48,14 @@ export async function observedPostcondition(
       for (const state of states) seen.set(stateKey(state), state);
     }
   };
-  for (const r of reached.slice(0, RUNS)) {
-    record(runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: 4000, recordTrace: true }));
+  for (const r of reached.slice(0, POST_TRACED_RUNS)) {
+    record(runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: SAMPLED_RUN_STEPS, recordTrace: true }));
   }
   // And every run of a breadth-first exploration, not only those of the reached states kept above:
   // the hull's facets need the extreme states, which lie deep (the speedometer's d == 5*t after whole
   // seconds of increments).
   const atTarget = new Set([target]);
-  for (const run of exploreRuns(prepared.preparedProgram, fn, { maxRuns: EXPLORED_RUNS })) {
+  for (const run of exploreRuns(prepared.preparedProgram, fn, { maxRuns: POST_EXPLORED_RUNS })) {
     record(run);
     for (const full of statesAlong(prepared.preparedProgram, fn, run, atTarget).get(target) ?? []) {
       const state: State = new Map(variables.map((v) => [v, full.get(v) ?? 0n] as [string, bigint]));
@@ -76,7 +71,7 @@ export async function observedPostcondition(
   const atExit = target === prepared.cut.proc.exit;
   const result = await inductiveSubset(prepared, candidates, {
     work: OBSERVED_POST_WORK,
-    ...(Number.isFinite(deadline) ? { deadline } : {}),
+    deadline,
     ...(atExit ? { postcondition: candidatesAt(variables, [...targetStates.values()]) } : {}),
   });
   if (!result.provesSafety) return null;

@@ -11,7 +11,7 @@ import { candidateInputs, inputRunner, type InputRun } from './points.js';
 import { conjunction } from './neighbours.js';
 import { observedPrecondition } from './observed.js';
 import { preconditionProblem } from './condition-problem.js';
-import { WorkBudget } from '../limits.js';
+import { Deadline, WorkBudget } from '../limits.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -39,7 +39,7 @@ const SHIFT = `void Shift(int x, int y) {
 
 test('the proposed precondition is proved by the checker and weakened to the boundary the failing inputs draw', async (t) => {
   const s = sampled(SHIFT, 'Shift');
-  const found = await observedPrecondition({ ...s, work: new WorkBudget(50_000_000), deadline: Date.now() + 600_000 }, s.passing);
+  const found = await observedPrecondition({ ...s, work: new WorkBudget(50_000_000), deadline: new Deadline(600_000) }, s.passing);
   t.truthy(found);
   const relation = conjunction(found!.atoms);
   // The answer is the weakest one: x + y <= 8 (up to how it is written).

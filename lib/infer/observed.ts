@@ -14,7 +14,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { normaliseInequality } from '../ir/simplify.js';
-import { WEAKER_FAILURE_STEPS, type WorkBudget } from '../limits.js';
+import { WEAKER_FAILURE_STEPS, type Deadline, type WorkBudget } from '../limits.js';
 import { candidateConjuncts, inductiveSubset, unitDirections, unitTermsFor } from '../observe/houdini.js';
 import { affineHull } from '../observe/equalities.js';
 import type { PreparedAnalysis } from '../problem/prepare.js';
@@ -32,8 +32,8 @@ export interface ObservedSearch {
   readonly failing: InputRun[];
   /** The checker's work for the whole search (Houdini under each candidate precondition). */
   readonly work: WorkBudget;
-  /** The user's deadline (Date.now()). */
-  readonly deadline: number;
+  /** The user's deadline. */
+  readonly deadline: Deadline;
 }
 
 export interface ObservedPrecondition {
@@ -45,7 +45,7 @@ const MAX_CUTS = 8;
 
 /** The search's work or the user's time is spent. */
 function spent(search: ObservedSearch): boolean {
-  return search.work.exhausted || Date.now() >= search.deadline;
+  return search.work.exhausted || search.deadline.passed;
 }
 const MAX_RELAXATIONS = 30;
 

@@ -3,7 +3,7 @@
 //   or passing (no tried run failed), with the states their runs reached at the cut-points;
 // - failing inputs inside a region (a neighbour of a precondition minus the precondition);
 // - reachable states at a cut-point (for postconditions), each with the run that reaches it.
-import { POINT_QUERY_WORK, REGION_FAILURE_STEPS } from '../limits.js';
+import { POINT_QUERY_WORK, REGION_FAILURE_STEPS, INPUT_RUN_STEPS, REACHABLE_EXPLORED_RUNS, SAMPLED_RUN_STEPS, type Deadline } from '../limits.js';
 import type { Program } from '../ir/cfg.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -39,7 +39,7 @@ export interface InputRunner {
 export function inputRunner(program: Program, fn: string, watched: readonly number[], options: { streams?: number; maxSteps?: number; seed?: number } = {}): InputRunner {
   const memo = new Map<string, InputRun>();
   const streams = options.streams ?? 3;
-  const maxSteps = options.maxSteps ?? 3000;
+  const maxSteps = options.maxSteps ?? INPUT_RUN_STEPS;
   const next = mulberry32(options.seed ?? 2008);
   const watchedSet = new Set(watched);
   let runs = 0;
@@ -171,14 +171,13 @@ export interface ReachedState {
 }
 
 /** Distinct states that concrete runs of `fn` reach at `target`, each with its run. */
-export function reachableStates(program: Program, fn: string, target: number, variables: readonly string[], options: { runs?: number; maxSteps?: number; seed?: number; deadline?: number; max?: number } = {}): ReachedState[] {
+export function reachableStates(program: Program, fn: string, target: number, variables: readonly string[], options: { runs?: number; maxSteps?: number; seed?: number; deadline?: Deadline; max?: number } = {}): ReachedState[] {
   const next = mulberry32(options.seed ?? 20080607);
   // The random runs are bounded by their count and steps (work, the same on any machine); the clock
   // only for the user's deadline.
-  const deadline = options.deadline ?? Infinity;
   const found = new Map<string, ReachedState>();
   const max = options.max ?? 200;
-  const maxSteps = options.maxSteps ?? 4000;
+  const maxSteps = options.maxSteps ?? SAMPLED_RUN_STEPS;
   const collect = (result: RunResult): void => {
     const states = statesAlong(program, fn, result, new Set([target])).get(target) ?? [];
     for (const full of states) {
@@ -189,15 +188,13 @@ export function reachableStates(program: Program, fn: string, target: number, va
   };
   // First every stream over {0, 1} breadth first (the extreme states, see explore.ts), up to half of
   // the states; then random streams for the typical ones.
-  for (const result of exploreRuns(program, fn, { maxSteps, maxRuns: EXPLORED_RUNS })) {
+  for (const result of exploreRuns(program, fn, { maxSteps, maxRuns: REACHABLE_EXPLORED_RUNS })) {
     if (found.size >= max / 2) break;
     collect(result);
   }
-  for (let run = 0; run < (options.runs ?? 400) && Date.now() < deadline && found.size < max; run++) {
+  for (let run = 0; run < (options.runs ?? 400) && !options.deadline?.passed && found.size < max; run++) {
     collect(runProgram(program, { entry: fn, nondet: run === 0 ? [] : nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }));
   }
   return [...found.values()];
 }
 
-/** Runs of the breadth-first exploration for reachable states (each re-runs its stream from the entry). */
-const EXPLORED_RUNS = 1500;

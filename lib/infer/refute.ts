@@ -6,12 +6,12 @@ import type { VerifyResult } from '../problem/result.js';
 import { InputError } from '../diagnostics.js';
 import { AnalysisUnsupported } from '../problem/prepare.js';
 import { cex, type CexOptions } from './cex.js';
-import { CEX_AFTER_VERIFY_TIMEOUT_MS } from '../limits.js';
+import { CEX_AFTER_VERIFY_MIN_MS, CEX_AFTER_VERIFY_TIMEOUT_MS } from '../limits.js';
 
 export async function refuteWithCex(program: Program, result: VerifyResult, options: CexOptions): Promise<VerifyResult> {
   if (result.verdict !== 'unknown') return result;
   const timeoutMs = options.timeoutMs ?? CEX_AFTER_VERIFY_TIMEOUT_MS;
-  if (timeoutMs < 2000) return result;
+  if (timeoutMs < CEX_AFTER_VERIFY_MIN_MS) return result;
   let found;
   try {
     found = await cex(program, { ...options, timeoutMs });

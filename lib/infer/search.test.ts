@@ -5,13 +5,14 @@ import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import { preconditionProblem } from './condition-problem.js';
 import { SearchContext } from './search.js';
+import { Deadline } from '../limits.js';
 
 const PROGRAM = parseProgram('void f(int n) { int x = 0; while (x < n) x++; assert(x >= 0); }\n', 'f.c');
 
 test('a part of the search ends after its queries, the whole search at its deadline', async (t) => {
   const problem = preconditionProblem(PROGRAM, undefined, 'paths');
   const ctx = new SearchContext(PROGRAM, problem, { timeoutMs: 60_000 });
-  t.true(ctx.remaining() > 50_000);
+  t.true(ctx.deadline.left > 50_000);
   const step = ctx.steps[0]!;
   ctx.limitNextPart(1);
   t.false(ctx.timedOut);
@@ -27,4 +28,7 @@ test('a part of the search ends after its queries, the whole search at its deadl
   expired.limitNextPart(1000);
   t.true(expired.timedOut);
   t.true(expired.deadlinePassed);
+  // A deadline handed down by a caller of several searches is the search's, whatever timeoutMs says.
+  const handedDown = new SearchContext(PROGRAM, problem, { timeoutMs: 60_000, deadline: new Deadline(-1) });
+  t.true(handedDown.deadlinePassed);
 });

@@ -13,7 +13,7 @@ import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type Query
 import type { ConditionProblem } from './condition-problem.js';
 import { lineOf } from './condition-problem.js';
 import type { ConditionEvent } from './types.js';
-import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, satStepLimits } from '../limits.js';
+import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, satStepLimits } from '../limits.js';
 
 export interface ConditionOptions {
   readonly function?: string;
@@ -22,6 +22,9 @@ export interface ConditionOptions {
   readonly backend?: string | SatBackend;
   /** Bound on the whole search (default 300 s). */
   readonly timeoutMs?: number;
+  /** The deadline of a caller that runs several searches (bounds, nonterm): handed down as it is,
+   * in place of timeoutMs and signal, so that the whole command has one clock. */
+  readonly deadline?: Deadline;
   /** Time limit of one solver query (default: none but the search's). */
   readonly queryTimeoutMs?: number;
   /** Conflict budget of one solver query (default CONDITION_QUERY_CONFLICTS, lib/limits.ts). */
@@ -35,7 +38,7 @@ export interface ConditionOptions {
 
 export class SearchContext {
   readonly started = Date.now();
-  readonly deadline: number;
+  readonly deadline: Deadline;
   readonly backend: SatBackend;
   readonly steps: readonly ScheduleStep[];
   readonly queries: QueryStats[] = [];
@@ -46,7 +49,7 @@ export class SearchContext {
     readonly problem: ConditionProblem,
     readonly options: ConditionOptions,
   ) {
-    this.deadline = this.started + (options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+    this.deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, this.started);
     this.backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
     const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
     const constantBits = constantBitsNeeded(problem.prepared);
@@ -69,14 +72,9 @@ export class SearchContext {
     return this.queries.length >= this.windowEnd || this.deadlinePassed;
   }
 
-  /** Milliseconds left before the user's deadline. */
-  remaining(): number {
-    return this.deadline - Date.now();
-  }
-
   /** The whole search's time is spent (not just the current part's). */
   get deadlinePassed(): boolean {
-    return Date.now() >= this.deadline;
+    return this.deadline.passed;
   }
 
   async query(q: Omit<ConditionQuery, 'problem' | 'backend' | 'limits'>, purpose: string): Promise<QueryOutcome> {

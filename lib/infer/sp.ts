@@ -6,7 +6,7 @@
 // on a real run). The answer is certified by the independent checker, and every
 // neighbour (shifts and rotations `e_j - e_l >= 0`) gets a reachable state that violates it,
 // reproduced by re-running the program, as evidence that nothing stronger nearby holds.
-import { SIDE_QUERY_WORK } from '../limits.js';
+import { REPLAY_RUN_STEPS, SAMPLED_RUN_STEPS, SIDE_QUERY_WORK, STRENGTHEN_QUERIES } from '../limits.js';
 import { guardPostcondition } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -28,8 +28,6 @@ import { observedPostcondition } from './observed-post.js';
 import { SearchContext, type ConditionOptions } from './search.js';
 import type { ConditionAnswer, NeighbourEvidence, SpResult } from './types.js';
 
-/** Solver queries for the template search to strengthen the data-driven answer. */
-export const STRENGTHEN_QUERIES = 10;
 
 export interface SpOptions extends ConditionOptions {
   /** Source line of a cut-point (a loop) instead of the exit. */
@@ -58,7 +56,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   const others = new Map<number, State[]>();
   const watched = new Set(prepared.unknownCutpoints);
   for (const r of reached.slice(0, 40)) {
-    const run = runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: 4000, recordTrace: true });
+    const run = runProgram(prepared.preparedProgram, { entry: fn, inputs: r.inputs, nondet: r.nondet, nondetDefault: 0n, maxSteps: SAMPLED_RUN_STEPS, recordTrace: true });
     for (const [c, states] of statesAlong(prepared.preparedProgram, fn, run, watched)) {
       const list = others.get(c) ?? [];
       others.set(c, list);
@@ -180,7 +178,7 @@ async function report(
 /** Re-running the witness's inputs and nondet values reaches its state at the target again. */
 function reproduces(ctx: SearchContext, fn: string, target: number, witness: ReachedState): boolean {
   const program = ctx.problem.prepared.preparedProgram;
-  const run = runProgram(program, { entry: fn, inputs: witness.inputs, nondet: witness.nondet, nondetDefault: null, maxSteps: 100_000, recordTrace: true });
+  const run = runProgram(program, { entry: fn, inputs: witness.inputs, nondet: witness.nondet, nondetDefault: null, maxSteps: REPLAY_RUN_STEPS, recordTrace: true });
   const states = statesAlong(program, fn, run, new Set([target])).get(target) ?? [];
   return states.some((s) => [...witness.state].every(([v, value]) => (s.get(v) ?? 0n) === value));
 }

@@ -11,7 +11,7 @@
 // Several answers (footnote 1): each further one must cover a passing input outside the earlier ones.
 // Every answer is certified by the independent checker, and each neighbour gets a failing input,
 // replayed on the original program, as evidence that the answer is locally weakest.
-import { SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget } from '../limits.js';
+import { SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget, FURTHER_ANSWER_MIN_QUERIES } from '../limits.js';
 import { guardPreconditions } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -145,8 +145,6 @@ async function containedIn(ctx: SearchContext, narrower: Formula, wider: Formula
   return ctx.certify(nowhere, { precondition: F.and(narrower, F.not(wider)), postcondition: F.FALSE });
 }
 
-/** Least number of solver queries each answer after the first may take. */
-export const FURTHER_ANSWER_MIN_QUERIES = 20;
 
 class WpSearch {
   private readonly maxConjuncts: number;

@@ -12,6 +12,7 @@ import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import { stateKey } from './samples.js';
+import { EXPLORED_RUNS, EXPLORED_STEPS, SAMPLED_RUN_STEPS, type Deadline } from '../limits.js';
 
 /** Values tried at each choice: both sides of every `if (nondet())`. Inputs (parameters) come from
  * the stream too. */
@@ -23,8 +24,8 @@ export interface ExploreOptions {
   /** Most interpreter steps over all runs: with maxRuns the deterministic bound on the work (the
    * same states on a busy machine as on an idle one). */
   readonly maxTotalSteps?: number;
-  /** The user's deadline (Date.now()), if any; the step and run bounds are what limit the work. */
-  readonly deadline?: number;
+  /** The user's deadline, if any; the step and run bounds are what limit the work. */
+  readonly deadline?: Deadline;
   /** Steps per run (a run past it is kept, not expanded). */
   readonly maxSteps?: number;
 }
@@ -32,18 +33,17 @@ export interface ExploreOptions {
 /** Runs in breadth-first order of their streams, with recorded traces (generated one at a time:
  * thousands of traced runs are not kept in memory together). */
 export function* exploreRuns(program: Program, fn: string, options: ExploreOptions = {}): Generator<RunResult> {
-  const maxRuns = options.maxRuns ?? 2000;
-  const deadline = options.deadline ?? Infinity;
-  const maxTotalSteps = options.maxTotalSteps ?? 1_000_000;
+  const maxRuns = options.maxRuns ?? EXPLORED_RUNS;
+  const maxTotalSteps = options.maxTotalSteps ?? EXPLORED_STEPS;
   let steps = 0;
   const queue: (readonly bigint[])[] = [[]];
   const expanded = new Set<string>();
-  for (let head = 0; head < queue.length && head < maxRuns && steps < maxTotalSteps && Date.now() < deadline; head++) {
+  for (let head = 0; head < queue.length && head < maxRuns && steps < maxTotalSteps && !options.deadline?.passed; head++) {
     const result = runProgram(program, {
       entry: fn,
       nondet: queue[head]!,
       nondetDefault: null,
-      maxSteps: options.maxSteps ?? 4000,
+      maxSteps: options.maxSteps ?? SAMPLED_RUN_STEPS,
       recordTrace: true,
     });
     yield result;

@@ -20,7 +20,7 @@ import type { HoudiniReport } from '../problem/result.js';
 import type { State } from './samples.js';
 import { affineHull } from './equalities.js';
 import { impliedOverRationals } from '../certify/rational-implication.js';
-import { HOUDINI_CHECK_WORK, HOUDINI_WORK, MINIMISE_CHECK_WORK, WorkBudget } from '../limits.js';
+import { HOUDINI_CHECK_WORK, HOUDINI_WORK, MINIMISE_CHECK_WORK, WorkBudget, type Deadline } from '../limits.js';
 
 export interface HoudiniResult {
   /** The inductive conjunction at each cut-point (cut-points with none left are absent). */
@@ -40,8 +40,8 @@ export interface HoudiniOptions {
   /** The checker's work for all rounds, in z3's resource units (default HOUDINI_WORK); once it is
    * spent, nothing is kept. Work, not time: the same candidates survive on an idle or a busy machine. */
   readonly work?: number | WorkBudget;
-  /** The user's deadline (Date.now()), if any: past it, nothing is kept. */
-  readonly deadline?: number;
+  /** The user's deadline, if any: past it, nothing is kept. */
+  readonly deadline?: Deadline;
   readonly maxRounds?: number;
   /** Candidate conjuncts of a postcondition at the exit, filtered like the invariants: a refuted exit
    * obligation drops those its failing state violates (sp's data-driven first try). */
@@ -144,7 +144,6 @@ export function negated(f: Formula): Formula {
 export async function inductiveSubset(prepared: PreparedAnalysis, candidates: ReadonlyMap<number, readonly Formula[]>, options: HoudiniOptions = {}): Promise<HoudiniResult> {
   const started = Date.now();
   const budget = options.work instanceof WorkBudget ? options.work : new WorkBudget(options.work ?? HOUDINI_WORK);
-  const deadline = options.deadline ?? Infinity;
   const maxRounds = options.maxRounds ?? 25;
   // The postcondition's candidates live beside the cut-points' under a key no location has.
   const EXIT = -1;
@@ -152,14 +151,14 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
   if (options.postcondition) current.set(EXIT, [...options.postcondition]);
   const none = (rounds: number): HoudiniResult => ({ facts: new Map(), kept: new Map(), post: [], provesSafety: false, rounds, millis: Date.now() - started });
   for (let round = 1; round <= maxRounds; round++) {
-    if (budget.exhausted || Date.now() >= deadline) return none(round - 1);
+    if (budget.exhausted || options.deadline?.passed) return none(round - 1);
     const invariants = new Map<number, Formula>(prepared.unknownCutpoints.map((c) => [c, F.and(...(current.get(c) ?? []))]));
     const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
       precondition: prepared.precondition,
       ...(options.postcondition ? { postcondition: F.and(...current.get(EXIT)!) } : {}),
       workPerCheck: HOUDINI_CHECK_WORK,
       work: budget,
-      deadline,
+      ...(options.deadline ? { deadline: options.deadline } : {}),
     });
     const result = (provesSafety: boolean): HoudiniResult => {
       const kept = new Map([...current].filter(([c, list]) => c !== EXIT && list.length > 0));

@@ -7,10 +7,10 @@ import { runProgram } from '../interpreter/index.js';
 import { mulberry32 } from '../random.js';
 import { boundaryStream, nondetStream } from './samples.js';
 import type { OverflowReport } from '../problem/result.js';
+import { SAMPLED_RUN_STEPS } from '../limits.js';
 
 const RANDOM_RUNS = 24;
 const BOUNDARY_RUNS = 12;
-const MAX_STEPS = 4000;
 
 export function probeOverflow(program: Program, fn: string): OverflowReport | null {
   if (program.property === 'no-overflow') return null; // there overflow is the property, not a premise
@@ -20,7 +20,7 @@ export function probeOverflow(program: Program, fn: string): OverflowReport | nu
     ...Array.from({ length: BOUNDARY_RUNS }, (_, run) => boundaryStream(run, 64)),
   ];
   for (const nondet of streams) {
-    const run = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: MAX_STEPS, preferPinned: true, foldIntoRange: true });
+    const run = runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: SAMPLED_RUN_STEPS, preferPinned: true, foldIntoRange: true });
     if (run.outcome.kind === 'overflow') {
       return { line: run.outcome.pos.line, inputs: run.inputs, nondet: run.nondetConsumed.slice(run.inputsFromNondet.length) };
     }

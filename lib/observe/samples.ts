@@ -9,33 +9,26 @@ import * as L from '../ir/linear.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import { mulberry32 } from '../random.js';
+import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, type Deadline } from '../limits.js';
 
 export type State = ReadonlyMap<string, bigint>;
 
-/** Interpreter steps one pass of sampleStates may take, all its runs together: work, not time, so that
- * the same states are sampled on an idle and on a busy machine (issue 20). About a second of an idle
- * machine's time; most programs need a tenth of it, and only runs that go on for millions of steps
- * (a loop to 10^6) meet it. */
-export const SAMPLE_STEPS = 3_000_000;
-/** Steps of one pass of sampleBadStates, and of sampleCalls (half of them for the program's own runs). */
-export const BAD_STATE_STEPS = 1_000_000;
-export const CALL_SAMPLE_STEPS = 1_000_000;
 
 /** A budget of interpreter steps, and the user's deadline (the only wall clock a search looks at). */
 export interface WorkBudget {
   /** Steps all runs may take together (each function has its default). */
   readonly steps?: number;
-  /** No run starts past it (Date.now() scale; default: none). */
-  readonly deadline?: number;
+  /** No run starts past it (default: none). */
+  readonly deadline?: Deadline;
 }
 
 /** Counts the steps of runs against a WorkBudget. */
 class StepCounter {
   private used = 0;
-  constructor(private readonly steps: number, private readonly deadline: number) {}
+  constructor(private readonly steps: number, private readonly deadline: Deadline | undefined) {}
   /** Room for another run. */
   get open(): boolean {
-    return this.used < this.steps && Date.now() < this.deadline;
+    return this.used < this.steps && !this.deadline?.passed;
   }
   add(result: RunResult): RunResult {
     this.used += result.steps + 1;
@@ -108,14 +101,14 @@ const FEW_STATES = 4;
 
 export function sampleStates(program: Program, fn: string, cutpoints: readonly number[], options: SampleOptions = {}): Samples {
   const runs = options.runs ?? 48;
-  const maxSteps = options.maxSteps ?? 4000;
+  const maxSteps = options.maxSteps ?? SAMPLED_RUN_STEPS;
   const maxPer = options.maxPerCutpoint ?? 32;
   const next = mulberry32(options.seed ?? 20080607);
   const watched = new Set(cutpoints);
   const seen = new Map<number, Map<string, State>>(cutpoints.map((c) => [c, new Map()]));
   let failure: RunResult | undefined;
   let overflow: RunResult | undefined;
-  const budget = new StepCounter(options.steps ?? SAMPLE_STEPS, options.deadline ?? Infinity);
+  const budget = new StepCounter(options.steps ?? SAMPLE_STEPS, options.deadline);
   const observe = (nondet: readonly bigint[]): void => {
     const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
@@ -138,7 +131,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   // A few long untraced runs, only to look for failures that need many iterations to show.
   for (let run = 0; run < 8 && !failure && budget.open; run++) {
     const nondet = run === 0 ? [] : nondetStream(next, 256);
-    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: 300_000, preferPinned: true, foldIntoRange: true }));
+    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: LONG_RUN_STEPS, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
@@ -210,8 +203,8 @@ function startingAt(program: Program, fn: string, location: number, state: State
 export function sampleBadStates(program: Program, fn: string, samples: Samples, options: WorkBudget & { perCutpoint?: number; streams?: number; maxSteps?: number; seed?: number } = {}): Map<number, State[]> {
   const perCut = options.perCutpoint ?? 24;
   const streams = options.streams ?? 3;
-  const maxSteps = options.maxSteps ?? 1000;
-  const budget = new StepCounter(options.steps ?? BAD_STATE_STEPS, options.deadline ?? Infinity);
+  const maxSteps = options.maxSteps ?? BAD_STATE_RUN_STEPS;
+  const budget = new StepCounter(options.steps ?? BAD_STATE_STEPS, options.deadline);
   const next = mulberry32(options.seed ?? 7);
   const bad = new Map<number, State[]>();
   for (const [cut, states] of samples.states) {
@@ -260,11 +253,11 @@ export interface CallObservation {
  */
 export function sampleCalls(program: Program, fn: string, options: SampleOptions & { maxPerProcedure?: number } = {}): Map<string, CallObservation[]> {
   const runs = options.runs ?? 16;
-  const maxSteps = options.maxSteps ?? 20000;
+  const maxSteps = options.maxSteps ?? CALL_SAMPLE_RUN_STEPS;
   const maxPer = options.maxPerProcedure ?? 48;
   const next = mulberry32(options.seed ?? 20080607);
   const steps = options.steps ?? CALL_SAMPLE_STEPS;
-  const budget = new StepCounter(steps, options.deadline ?? Infinity);
+  const budget = new StepCounter(steps, options.deadline);
   const seen = new Map<string, Map<string, CallObservation>>();
   const observe = (callee: string, args: ReadonlyMap<string, bigint>, value: bigint): void => {
     const bucket = seen.get(callee) ?? new Map<string, CallObservation>();
@@ -288,7 +281,7 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
   };
   // Half the budget at most for the program's own runs: a run with a large nondet input can take
   // its whole step budget (count(n) for n near a million), and the grid below must still get its turn.
-  const ownRuns = new StepCounter(steps / 2, options.deadline ?? Infinity);
+  const ownRuns = new StepCounter(steps / 2, options.deadline);
   for (let run = 0; run < runs && ownRuns.open; run++) {
     collect(budget.add(ownRuns.add(runProgram(program, { entry: fn, nondet: nondetStream(next, 256), nondetDefault: 0n, maxSteps, recordTrace: true }))));
   }

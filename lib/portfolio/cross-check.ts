@@ -12,6 +12,7 @@ import { CONSTRAINT_ENGINE, registeredEngines, type Engine, type EngineOptions, 
 import { implies } from '../certify/lia.js';
 import { loopInvariants } from '../witness/loop-invariants.js';
 import { AnalysisUnsupported, resolveFunction } from '../problem/prepare.js';
+import { CROSS_CHECK_ENGINE_TIMEOUT_MS, INVARIANT_COMPARISON_TIMEOUT_MS } from '../limits.js';
 
 export interface CrossCheckRow {
   /** The engine's name: `constraints` (the `verify` engine) or an interpolation engine's. */
@@ -71,9 +72,6 @@ export interface CrossCheckOptions {
   readonly onEngineFailed?: (engine: string, error: unknown) => void;
 }
 
-/** Bound of each engine other than the constraint engine when the caller sets none. */
-const DEFAULT_ENGINE_TIMEOUT_MS = 60_000;
-
 export async function crossCheck(program: Program, options: CrossCheckOptions = {}): Promise<CrossCheckResult> {
   const rows: CrossCheckRow[] = [];
   for (const engine of options.engines ?? registeredEngines()) {
@@ -82,7 +80,7 @@ export async function crossCheck(program: Program, options: CrossCheckOptions = 
       rows.push(row(engine.name, known));
       continue;
     }
-    const timeoutMs = options.engineTimeoutMs ?? (engine.name === CONSTRAINT_ENGINE ? undefined : DEFAULT_ENGINE_TIMEOUT_MS);
+    const timeoutMs = options.engineTimeoutMs ?? (engine.name === CONSTRAINT_ENGINE ? undefined : CROSS_CHECK_ENGINE_TIMEOUT_MS);
     options.onEngineStarted?.(engine.name);
     let result: EngineResult;
     try {
@@ -108,7 +106,7 @@ export async function crossCheck(program: Program, options: CrossCheckOptions = 
   const consensus = definite.length > 1 ? null : definite[0] ?? 'unknown';
   const reference = rows.find((r) => r.engine === CONSTRAINT_ENGINE);
   const comparisons = reference?.verdict === 'safe' && options.compareInvariants !== false
-    ? await compareInvariants(program, reference.result, rows.filter((r) => r !== reference && r.verdict === 'safe'), options.comparisonTimeoutMs ?? 10_000)
+    ? await compareInvariants(program, reference.result, rows.filter((r) => r !== reference && r.verdict === 'safe'), options.comparisonTimeoutMs ?? INVARIANT_COMPARISON_TIMEOUT_MS)
     : [];
   const fn = reference?.result.function ?? rows[0]?.result.function ?? resolveFunction(program, options.engineOptions?.function);
   return { function: fn, rows, disagreements, consensus, comparisons };

@@ -16,6 +16,7 @@ import { configurationName, portfolioConfigurations, type Configuration } from '
 import type { ConfigurationResult, PortfolioJob } from './protocol.js';
 import { race, type ConfigurationOutcome } from './race.js';
 import { runScheduleLane } from './schedule-lane.js';
+import { Deadline, WORKER_OVERRUN_GRACE_MS } from '../limits.js';
 
 export { portfolioConfigurations, configurationName, type Configuration } from './configurations.js';
 export { liveWorkers, isCertifiedAnswer } from './race.js';
@@ -75,7 +76,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
   const backend = options.backend ?? 'minisat';
   createBackend(backend);
-  const deadline = options.timeoutMs !== undefined ? started + options.timeoutMs : undefined;
+  const deadline = options.deadline ?? new Deadline(options.timeoutMs, undefined, started);
   const configurations = portfolioConfigurations(jobs, options.engines ?? interpolationEngines(), !needsSummaries(program, options.function));
   const jobFor = (configuration: Configuration): PortfolioJob => ({
     program,
@@ -85,7 +86,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     schedule,
     backend,
     // Each configuration gets what is left of the whole bound when it starts.
-    ...(deadline !== undefined ? { timeoutMs: Math.max(1, deadline - Date.now()) } : {}),
+    ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
     ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
     ...(options.stepConflicts !== undefined ? { stepConflicts: options.stepConflicts } : {}),
     ...(options.stepPropagations !== undefined ? { stepPropagations: options.stepPropagations } : {}),
@@ -95,7 +96,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     jobFor,
     // The workers keep the bound themselves; this only ends those that overrun it (a certificate
     // check may take up to a second past it, as in the sequential search).
-    ...(deadline !== undefined ? { deadline: deadline + OVERRUN_GRACE_MS } : {}),
+    deadline: deadline.extended(WORKER_OVERRUN_GRACE_MS),
     ...(onProgress ? { onProgress: (c, e) => onProgress(e, configurationName(c)) } : {}),
     ...(options.onConfiguration
       ? {
@@ -123,9 +124,6 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   };
   return withOverflowNote(program, { ...unknownResult(outcome.outcomes, outcome.timedOut, millis, fallback), portfolio: report });
 }
-
-/** Slack after the time bound before overrunning workers are terminated. */
-const OVERRUN_GRACE_MS = 1000;
 
 /**
  * No certified answer: the schedule's first lane gives the frame (function, cut-set, candidate

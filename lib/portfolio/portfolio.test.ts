@@ -12,6 +12,7 @@ import { parseProgram } from '../frontend/index.js';
 import { runProgram } from '../interpreter/index.js';
 import { checkInvariants } from '../certify/certificate.js';
 import { prepareAnalysis } from '../problem/prepare.js';
+import { Deadline } from '../limits.js';
 import { loadSchedule } from '../constraints/schedule.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { inLane, portfolioConfigurations, configurationName, type Configuration } from './configurations.js';
@@ -84,7 +85,7 @@ test.serial('an uncertified answer does not win: the next configuration runs, an
   // Lane 1 and the engine start; lane 1's uncertified answer frees a worker for lane 2.
   const configurations: Configuration[] = [{ kind: 'schedule', lane: 0, lanes: 2 }, { kind: 'engine', engine: 'symbolic' }, { kind: 'schedule', lane: 1, lanes: 2 }];
   const answers = { lane0: { verdict: 'safe', certified: false }, lane1: { verdict: 'unknown', certified: false, reason: 'no invariant' } };
-  const outcome = await race(configurations, { jobs: 2, jobFor: fakeJob(answers), workerUrl: pathToFileURL(FAKE), deadline: Date.now() + 5000 });
+  const outcome = await race(configurations, { jobs: 2, jobFor: fakeJob(answers), workerUrl: pathToFileURL(FAKE), deadline: new Deadline(5000) });
   t.is(outcome.winner, undefined);
   t.true(outcome.timedOut);
   const ended = new Map(outcome.outcomes.map((o) => [configurationName(o.configuration), o.kind]));

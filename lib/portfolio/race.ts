@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProgressEvent } from '../problem/result.js';
 import type { Configuration } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob, WorkerMessage } from './protocol.js';
+import type { Deadline } from '../limits.js';
 
 /** Heap of one worker: bounded, so that several lanes cannot exhaust the machine's memory (issue 20). */
 export const WORKER_HEAP_MB = 2048;
@@ -28,8 +29,8 @@ export interface RaceOptions {
   readonly jobs: number;
   /** The job of one configuration; called when a worker takes it up. */
   readonly jobFor: (configuration: Configuration) => PortfolioJob;
-  /** Absolute time (Date.now()) after which the still running workers are terminated. */
-  readonly deadline?: number;
+  /** After it the still running workers are terminated. */
+  readonly deadline?: Deadline;
   readonly onProgress?: (configuration: Configuration, event: ProgressEvent) => void;
   readonly onStart?: (configuration: Configuration) => void;
   readonly onFinish?: (outcome: ConfigurationOutcome) => void;
@@ -114,8 +115,8 @@ export function race(configurations: readonly Configuration[], options: RaceOpti
       if (!finished && running.size === 0) finish(undefined, false);
     };
 
-    if (options.deadline !== undefined && Number.isFinite(options.deadline)) {
-      timer = setTimeout(() => finish(undefined, true), Math.max(0, options.deadline - Date.now()));
+    if (options.deadline?.bounded) {
+      timer = setTimeout(() => finish(undefined, true), Math.max(0, options.deadline.left));
     }
     startNext();
   });

@@ -8,6 +8,7 @@ import type { ScheduleStep } from '../constraints/schedule.js';
 import type { ConstraintSystem } from '../constraints/system.js';
 import { buildFarkasSystem } from '../constraints/farkas.js';
 import { constantBitsNeeded, templatesFor, type PreparedAnalysis } from './prepare.js';
+import type { Deadline } from '../limits.js';
 
 export interface StepSystem {
   /** The schedule step as solved: its constant width at least what the program's constants need. */
@@ -21,8 +22,8 @@ export interface StepSystem {
 export interface StepSystemOptions {
   /** Known conjuncts of the invariants (pins, hull equalities): the invariant is fact ∧ template. */
   readonly facts?: ReadonlyMap<number, Formula>;
-  /** The user's deadline (epoch ms): building stops with DeadlineExceeded past it. */
-  readonly deadline?: number;
+  /** The user's deadline: building stops with DeadlineExceeded past it. */
+  readonly deadline?: Deadline;
 }
 
 /** Template constants are widened to fit the program's own constants (bounds like 1000000). */

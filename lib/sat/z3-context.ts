@@ -6,6 +6,7 @@
 // Beware: `ctx.interrupt()` is sticky. A context interrupted while no call is running answers
 // 'canceled' to every later call, so after interrupting a context, create a new one.
 // z3-solver is imported on first use: loading it alone costs ~40 ms that most runs never need.
+import { Z3_THREAD_SETTLE_MS } from '../limits.js';
 type Z3Module = typeof import('z3-solver');
 
 export type Z3Api = Awaited<ReturnType<Z3Module['init']>>;
@@ -104,15 +105,13 @@ async function settlePendingWork(): Promise<void> {
   }
 }
 
-const THREAD_SETTLE_LIMIT_MS = 1000;
-
 /**
  * After a check() resolves, its pthread still reports back to finish its cleanup; terminating it
  * before that makes Emscripten complain. Wait (briefly) until no thread is running.
  */
 async function threadsReturnedToPool(z3: Z3Api): Promise<void> {
   const threads = z3.em.PThread as { runningWorkers: unknown[] } | undefined;
-  const deadline = performance.now() + THREAD_SETTLE_LIMIT_MS;
+  const deadline = performance.now() + Z3_THREAD_SETTLE_MS;
   while (threads && threads.runningWorkers.length > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -12,6 +12,7 @@ import { checkInvariants } from '../certify/certificate.js';
 import { InputError } from '../diagnostics.js';
 import { parseCExpression, typingOf } from './c-expression.js';
 import { withRemainderGhosts } from '../ir/remainder-ghosts.js';
+import { Deadline } from '../limits.js';
 
 export interface WitnessCheck {
   readonly valid: boolean;
@@ -76,6 +77,6 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
   const precondition = fn === program.entry
     ? F.and(...program.globals.map((g) => F.eqZero(L.sub(L.variable(g.name), L.constant(g.init)))))
     : F.TRUE;
-  const result = await checkInvariants(inlined, fn, invariants, { precondition, ...(options.timeoutMs !== undefined ? { deadline: Date.now() + options.timeoutMs } : {}) });
+  const result = await checkInvariants(inlined, fn, invariants, { precondition, deadline: new Deadline(options.timeoutMs) });
   return result.valid ? { valid: true, invariants: loops.length } : { valid: false, reason: result.reason ?? 'not proved', invariants: loops.length };
 }

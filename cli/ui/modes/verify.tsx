@@ -1,6 +1,6 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
-import { locationPos, type Formula, type Program, prepareAnalysis, type ProgressEvent, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult } from '../../../lib/index.js';
+import { locationPos, type Formula, type Program, prepareAnalysis, type ProgressEvent, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS } from '../../../lib/index.js';
 import { verifyJson } from '../../report/verify.js';
 import type { Emit, EngineRow, Job, SearchEvent, SourceMark, WitnessOutcomeView } from '../protocol.js';
 import type { Pin } from '../state.js';
@@ -25,8 +25,6 @@ export interface VerifyData {
   readonly trace?: readonly TraceRow[];
   readonly json: object;
 }
-
-const ENGINE_TIMEOUT_MS = 20_000;
 
 export function widthsText(w: { coefficient: number; constant: number; multiplier: number }): string {
   return `${w.coefficient}/${w.constant}/${w.multiplier}`;
@@ -145,7 +143,7 @@ async function secondOpinions(program: Program, job: Job, result: EngineResult, 
   await crossCheck(program, {
     results: new Map([[CONSTRAINT_ENGINE, result]]),
     ...(job.options.function !== undefined ? { engineOptions: { function: job.options.function } } : {}),
-    engineTimeoutMs: ENGINE_TIMEOUT_MS,
+    engineTimeoutMs: UI_CROSS_CHECK_ENGINE_TIMEOUT_MS,
     // The pane shows verdicts only: no z3 queries to compare invariants.
     compareInvariants: false,
     onEngineStarted: (engine) => {

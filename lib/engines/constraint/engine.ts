@@ -11,6 +11,7 @@ export async function runConstraintEngine(program: Program, options: EngineOptio
     ...(options.function !== undefined ? { function: options.function } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.deadline ? { deadline: options.deadline } : {}),
   });
   return { ...result, engineStats: constraintStats(result) };
 }

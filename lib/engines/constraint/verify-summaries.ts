@@ -4,7 +4,7 @@
 // the VCs of `assume(A_i); body; assert(B_i)` with that pair's own loop invariants. A solution is
 // reported as "safe" only after the certificate checker has re-proved every body under every pair
 // and the entry function, all with calls replaced by the decoded summaries.
-import { checkDeadline, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type SatWork } from '../../limits.js';
+import { satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type Deadline, type SatWork } from '../../limits.js';
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { locationPos, type Program } from '../../ir/cfg.js';
@@ -32,14 +32,13 @@ export interface SummarySearch {
   readonly strategy: CutsetStrategy;
   readonly schedule: Schedule;
   readonly backend: SatBackend;
-  readonly started: number;
-  readonly deadline: number;
+  /** The user's --timeout and verify's abort signal: aborting stops the running SAT solve, and no
+   * further step starts. */
+  readonly deadline: Deadline;
   /** A step's SAT budget unless the step sets its own (lib/limits.ts); all steps together get
    * VERIFY_SAT_WORK. */
   readonly stepWork: SatWork;
   readonly stepTimeoutMs?: number;
-  /** Aborting stops the running SAT solve, and no further step starts (verify's `signal`). */
-  readonly signal?: AbortSignal;
   readonly onCnf?: (index: number, cnf: import('../../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
 }
@@ -57,7 +56,8 @@ export interface StepTemplates {
 }
 
 export async function verifyWithSummaries(program: Program, search: SummarySearch): Promise<VerifyResult> {
-  const { started, deadline, schedule, backend } = search;
+  const { deadline, schedule, backend } = search;
+  const started = Date.now();
   const base = {
     function: search.function ?? program.entry,
     cutset: search.strategy,
@@ -99,8 +99,8 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
   const attempts = scheduleAttempts(schedule, guesses);
   const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
   for (const [index, attempt] of attempts.entries()) {
-    if (search.signal?.aborted) return unknown('aborted', { stats });
-    if (deadline - Date.now() <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
+    if (deadline.aborted) return unknown('aborted', { stats });
+    if (deadline.passed) return unknown(deadline.timeoutReason(), { stats });
     if (satWork.exhausted) {
       lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
       break;
@@ -117,13 +117,13 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
       system = combineUnits(templates.units.map((u) => ({ ...u, deadline })));
       encoder = encodeUnknowns(system.unknowns, step.widths, { overrides: templates.pinned });
       for (const [k, c] of system.constraints.entries()) {
-        if (k % 16 === 0) checkDeadline(deadline);
+        if (k % 16 === 0) deadline.check();
         encoder.assertConstraint(c);
       }
       assertObservedCalls(encoder, prepared, templates, observed);
     } catch (e) {
       const stopped = stepBuildStopped(e);
-      if (stopped.timeout) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
+      if (stopped.timeout) return unknown(deadline.timeoutReason(`last step: ${template} not encoded in time`), { stats });
       lastReason = `step ${template} not encoded: ${stopped.reason}`;
       continue;
     }
@@ -138,7 +138,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
       conflicts: Math.ceil((step.conflicts ?? search.stepWork.conflicts) / share),
       propagations: Math.ceil((step.propagations ?? search.stepWork.propagations) / share),
     });
-    const sat = await backend.solve(cnf, { ...satStepLimits(work, stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline), ...(search.signal ? { signal: search.signal } : {}) });
+    const sat = await backend.solve(cnf, satStepLimits(work, stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline));
     satWork.charge(sat);
     const stepStats: StepStats = {
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,
@@ -155,7 +155,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     if (sat.status === 'unsat') continue;
     if (sat.status === 'unknown') {
       lastReason = sat.reason ?? 'SAT solver gave no answer';
-      if (Date.now() >= deadline) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${lastReason})`, { stats });
+      if (deadline.passed) return unknown(deadline.timeoutReason(`last step: ${lastReason}`), { stats });
       continue;
     }
     const values = encoder.decode(sat.model!);

@@ -30,7 +30,7 @@ import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
 import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
-import { checkDeadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type SatWork } from '../../limits.js';
+import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type SatWork } from '../../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -44,6 +44,9 @@ export interface VerifyOptions {
   /** Aborting ends the search with unknown ("aborted"): it stops the running SAT solve, and no
    * further step starts. A certificate check or Houdini pass under way ends by its own bounds. */
   readonly signal?: AbortSignal;
+  /** The deadline of a caller that runs several searches (bounds, nonterm): handed down as it is,
+   * in place of timeoutMs and signal, so that the whole command has one clock. */
+  readonly deadline?: Deadline;
   /** Time limit of one schedule step's SAT solve unless the step sets its own (default: none but
    * the --timeout); a step that runs out is skipped and the next, larger one is tried. */
   readonly stepTimeoutMs?: number;
@@ -85,10 +88,10 @@ const WIDE_CONSTANT_BITS = 24;
 
 export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
   const started = Date.now();
+  const deadline = options.deadline ?? new Deadline(options.timeoutMs, options.signal, started);
   const strategy = options.cutset ?? 'paths';
   const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
   const backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
-  const deadline = options.timeoutMs !== undefined ? started + options.timeoutMs : Infinity;
   const base = {
     function: options.function ?? program.entry,
     cutset: strategy,
@@ -116,9 +119,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (pins.size > 0) return unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
     const summarised = await verifyWithSummaries(program, {
-      function: options.function, strategy, schedule, backend, started, deadline,
+      function: options.function, strategy, schedule, backend, deadline,
       stepWork: stepWork(options),
-      ...(options.signal ? { signal: options.signal } : {}),
       ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -191,12 +193,12 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     && (!options.selectAttempt || options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
   const tryObservedBounds = async (): Promise<VerifyResult | null> => {
     houdiniPending = false;
-    if (Date.now() >= deadline) return null;
+    if (deadline.passed) return null;
     // Each of its three passes is bounded by z3 work (HOUDINI_WORK, lib/limits.ts), so it proves the
     // same programs at any load; the --timeout is the only clock. (A pass that also ended at a share
     // of the time left proved heapsort sooner at --timeout 20, but which pass ended where then
     // depended on the machine's load: nested5-1 was proved idle and not under load.)
-    const limits: { deadline?: number } = Number.isFinite(deadline) ? { deadline } : {};
+    const limits = { deadline };
     options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
     const plain = candidatesFromSamples(prepared, samples, hull);
     let proof = await proveByObservedBounds(prepared, plain, limits);
@@ -231,10 +233,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
       break;
     }
-    if (options.signal?.aborted) return unknown('aborted', { stats });
+    if (deadline.aborted) return unknown('aborted', { stats });
     const step = widenedStep(prepared, scheduled);
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s`, { stats });
+    if (deadline.passed) return unknown(deadline.timeoutReason(), { stats });
     const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${withHull ? '+eq' : ''}${placed.facts.size > 0 ? '+pin' : ''}`;
     // A step at least as large in every dimension as one that passed a size limit passes it too:
     // skipped without building (building up to the limit takes a minute and gigabytes).
@@ -252,7 +253,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       ({ templates, system } = stepSystem(prepared, scheduled, { facts, deadline }));
       encoder = encodeUnknowns(system.unknowns, step.widths);
       for (const [k, c] of system.constraints.entries()) {
-        if (k % 16 === 0) checkDeadline(deadline);
+        if (k % 16 === 0) deadline.check();
         encoder.assertConstraint(c);
       }
       // Necessary conditions from concrete runs (see samples.ts): they remove no solution.
@@ -272,7 +273,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       }
     } catch (e) {
       const stopped = stepBuildStopped(e);
-      if (stopped.timeout) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${template} not encoded in time)`, { stats });
+      if (stopped.timeout) return unknown(deadline.timeoutReason(`last step: ${template} not encoded in time`), { stats });
       lastReason = `step ${template} not encoded: ${stopped.reason}`;
       tooLarge.push({ step, hull: withHull, template, reason: stopped.reason });
       continue;
@@ -292,7 +293,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // only as the user set it. All steps together get VERIFY_SAT_WORK, so that the search as a whole
     // ends by its work.
     const work = satWork.next(stepWork(options, step));
-    const sat = await backend.solve(encoded.cnf, { ...satStepLimits(work, step.timeoutMs ?? options.stepTimeoutMs, deadline), ...(options.signal ? { signal: options.signal } : {}) });
+    const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeoutMs ?? options.stepTimeoutMs, deadline));
     satWork.charge(sat);
     const stepStats: StepStats = {
       template,
@@ -317,7 +318,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (sat.status === 'unsat') continue;
     if (sat.status === 'unknown') {
       lastReason = sat.reason ?? 'SAT solver gave no answer';
-      if (Date.now() >= deadline) return unknown(`timeout after ${Math.round((Date.now() - started) / 1000)} s (last step: ${lastReason})`, { stats });
+      if (deadline.passed) return unknown(deadline.timeoutReason(`last step: ${lastReason}`), { stats });
       continue; // a larger step may still be answered (e.g. a memory abort on one instance)
     }
     const values = encoded.decode(sat.model!);
@@ -426,7 +427,7 @@ function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<numbe
  * ghosts never affect the original variables) and are reported with each ghost written as the C
  * division it stands for. Null at once when there is nothing new to try (headers already, no ghosts).
  */
-async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStrategy, deadline: number): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
+async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStrategy, deadline: Deadline): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
   const ghosted = withRemainderGhosts(program, fn) ?? { program, ghosts: [] };
   if (ghosted.ghosts.length === 0 && strategy === 'headers') return null;
   let prepared: PreparedAnalysis;
@@ -446,7 +447,7 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
     const vars = prepared.variables.get(c) ?? [];
     for (const g of ghosted.ghosts) if (vars.includes(g.variable) && vars.includes(g.ghost)) list.push(ghostDefinition(g));
   }
-  const proof = await proveByObservedBounds(prepared, candidates, Number.isFinite(deadline) ? { deadline } : {});
+  const proof = await proveByObservedBounds(prepared, candidates, { deadline });
   if (!proof.invariants) return null;
   return { invariants: reportInvariants(prepared, proof.invariants, ghostNames(ghosted.ghosts)), report: proof.report, prepared };
 }

@@ -1,7 +1,7 @@
 // Per-run bookkeeping shared by the engines: the deadline and abort signal, statistics, and integer
 // satisfiability / entailment through z3 (with cheap syntactic shortcuts first).
 import type { CheckLimits } from '../../certify/lia-solver.js';
-import { ENGINE_QUERY_WORK } from '../../limits.js';
+import { Deadline, ENGINE_MAX_NODES, ENGINE_QUERY_WORK } from '../../limits.js';
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { isSatisfiable } from '../../certify/lia.js';
@@ -12,30 +12,29 @@ import type { EngineOptions, InterpolationEngineName, InterpolationEngineStats }
 /** Thrown inside an engine to stop the search; becomes "unknown" with its message. */
 export class SearchStopped extends Error {}
 
-export const DEFAULT_MAX_NODES = 20_000;
-
 export class EngineContext {
   readonly started = Date.now();
-  readonly deadline: number;
+  readonly deadline: Deadline;
   readonly maxNodes: number;
   readonly stats: InterpolationEngineStats;
 
   constructor(engine: InterpolationEngineName, private readonly options: EngineOptions) {
-    this.deadline = options.timeoutMs !== undefined ? this.started + options.timeoutMs : Infinity;
-    this.maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
+    this.deadline = options.deadline ?? new Deadline(options.timeoutMs, options.signal, this.started);
+    this.maxNodes = options.maxNodes ?? ENGINE_MAX_NODES;
     this.stats = { engine, nodes: 0, refinements: 0, restarts: 0, covered: 0, solverCalls: 0 };
   }
 
   /** Stops the search on timeout, abort or node budget. */
   checkBudget(): void {
-    if (this.options.signal?.aborted) throw new SearchStopped('aborted');
-    if (Date.now() >= this.deadline) throw new SearchStopped(`timeout after ${Math.round((Date.now() - this.started) / 1000)} s`);
+    if (this.deadline.aborted) throw new SearchStopped('aborted');
+    if (this.deadline.passed) throw new SearchStopped(this.deadline.timeoutReason());
     if (this.stats.nodes > this.maxNodes) throw new SearchStopped(`node limit (${this.maxNodes}) reached`);
   }
 
   /** Limits of one z3 query: its work (the same on any machine) and the user's deadline. */
   queryLimits(): CheckLimits {
-    return { work: ENGINE_QUERY_WORK, ...(Number.isFinite(this.deadline) ? { timeoutMs: Math.max(1, this.deadline - Date.now()) } : {}) };
+    const timeoutMs = this.deadline.timeoutMs;
+    return { work: ENGINE_QUERY_WORK, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
   }
 
   /** Satisfiable over the integers; 'unknown' answers are passed on to the caller to decide soundly. */

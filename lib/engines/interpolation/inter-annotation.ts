@@ -597,7 +597,7 @@ async function concretizeInter(model: InterModel, path: readonly PathStep[], lim
   const value = (v: string): bigint => sat.model!.get(v) ?? 0n;
   const inputs = new Map(model.entry.proc.params.map((p) => [p, value(`0|${p}@0`)] as const));
   const nondet = slots.map((s) => (s.kind === 'value' ? s.value : value(s.name)));
-  const run = runProgram(model.original, { entry: model.function, inputs, nondet, nondetDefault: 0n, maxSteps: 1_000_000 });
+  const run = runProgram(model.original, { entry: model.function, inputs, nondet, nondetDefault: 0n }); // the interpreter's default step limit
   const counterexample = run.outcome.kind === 'assertion-failed' ? replayed(model.original, model.function, run) : null;
   if (counterexample === null) return { kind: 'unknown', reason: `a feasible error path did not replay on the interpreter (outcome: ${run.outcome.kind})` };
   return { kind: 'counterexample', counterexample };

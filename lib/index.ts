@@ -37,7 +37,7 @@ export { printProcedure, printProgram, programToDot } from './ir/print.js';
 export { CEX_AFTER_VERIFY_TIMEOUT_MS, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, DeadlineExceeded, FURTHER_ANSWER_MIN_QUERIES, STRENGTHEN_QUERIES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, TRACE_RUN_STEPS, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS, WorkLimitExceeded } from './limits.js';
 export { crossCheck, crossCheckJson, formatCrossCheck, type CrossCheckOptions, type CrossCheckResult, type CrossCheckRow } from './portfolio/cross-check.js';
 export { DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent } from './portfolio/index.js';
-export { AnalysisUnsupported, prepareAnalysis, resolveFunction, templatesFor } from './problem/prepare.js';
+export { AnalysisUnsupported, prepareAnalysis, Problem, templatesFor } from './problem/prepare.js';
 export { stepSystem, type StepSystem } from './problem/step-system.js';
 export { toDimacs } from './sat/dimacs.js';
 export { PathExplosionError, type CutsetStrategy } from './vc/cutset.js';

@@ -16,7 +16,7 @@ import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import { mulberry32 } from '../random.js';
 import { nondetStream, stateKey, statesAlong, type State } from '../observe/samples.js';
-import { resolveFunction } from '../problem/prepare.js';
+import { Problem } from '../problem/prepare.js';
 import { recursiveProcedures } from '../ir/inline.js';
 import { constraintEngine } from '../engines/index.js';
 import type { VerifyResult } from '../problem/result.js';
@@ -116,14 +116,14 @@ export interface BoundsResult {
 }
 
 export function instrumentForBounds(program: Program, functionName?: string): CounterInstrumentation {
-  return withIterationCounters(program, resolveFunction(program, functionName));
+  return withIterationCounters(program, Problem.of(program, functionName).function);
 }
 
 export async function bounds(program: Program, options: BoundsOptions = {}): Promise<BoundsResult> {
   const started = Date.now();
   const tally: BoundsStats = { proofAttempts: 0, satCalls: 0, maxClauses: 0 };
   const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, started);
-  const fn = resolveFunction(program, options.function);
+  const fn = Problem.of(program, options.function).function;
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
   const counted = withIterationCounters(program, fn, new Map());

@@ -15,7 +15,7 @@ import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import { replayed } from '../guard/replay.js';
-import { resolveFunction } from '../problem/prepare.js';
+import { Problem } from '../problem/prepare.js';
 import { withErrorVariable, withNegatedAssertions } from './instrument.js';
 import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
 import { candidateInputs, failingInputIn, inputRunner } from './points.js';
@@ -83,7 +83,7 @@ type Instrumentation = Pick<CexOptions, 'loopBounds' | 'errorVariable'>;
 /** The program of Claim 2: B1 (error variable) and, unless disabled, B2 (loop counters with bounds);
  * nondet reads outside loops are parameters first (nondet-inputs.ts). */
 export function instrumentForCex(program: Program, functionName?: string, options: Instrumentation = {}): Program {
-  const fn = resolveFunction(program, functionName);
+  const fn = Problem.of(program, functionName).function;
   return instrument(nondetAsParameters(program, fn).program, fn, options);
 }
 
@@ -99,7 +99,7 @@ function instrument(program: Program, fn: string, options: Instrumentation): Pro
 }
 
 export async function cex(program: Program, options: CexOptions = {}): Promise<CexResult> {
-  const fn = resolveFunction(program, options.function);
+  const fn = Problem.of(program, options.function).function;
   const whole = nondetAsParameters(program, fn);
   const target = whole.program;
   if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn, options.onCounterexample);

@@ -3,7 +3,7 @@
 // function's parameters) for preconditions, the exit or a chosen cut-point for postconditions.
 import { locationPos, type Program, type Procedure } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
-import { prepareAnalysis, resolveFunction, type PreparedAnalysis } from '../problem/prepare.js';
+import { Problem, type PreparedAnalysis } from '../problem/prepare.js';
 import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions, type VerificationCondition } from '../vc/vc.js';
 import type { CutsetStrategy } from '../vc/cutset.js';
@@ -21,13 +21,13 @@ export interface ConditionProblem {
 }
 
 /** Preconditions: the relation at the entry over the analysed function's parameters. */
-export function preconditionProblem(program: Program, functionName: string | undefined, strategy: CutsetStrategy): ConditionProblem {
-  const fn = resolveFunction(program, functionName);
+export function preconditionProblem(problem: Problem, strategy: CutsetStrategy): ConditionProblem {
+  const { program, function: fn } = problem;
   const params = program.procedures.get(fn)!.params;
   if (params.length === 0) {
     throw new InputError('error', `function '${fn}' has no parameters: a precondition is over the function's parameters (choose one with --function)`, program.procedures.get(fn)!.pos);
   }
-  const prepared = prepareAnalysis(program, fn, strategy);
+  const prepared = problem.analysis(strategy);
   const assigned = new Set(prepared.cut.proc.edges.flatMap((e) => (e.stmt.kind === 'assign' || e.stmt.kind === 'havoc' ? [e.stmt.target] : e.stmt.kind === 'call' && e.stmt.target ? [e.stmt.target] : [])));
   const parametersConstant = params.every((p) => !assigned.has(p));
   return { prepared, target: prepared.cut.proc.entry, targetVariables: [...params], vcs: prepared.vcs, targetLine: prepared.cut.proc.pos.line, parametersConstant };
@@ -38,12 +38,12 @@ export function preconditionProblem(program: Program, functionName: string | und
  * pass them), and the relation at the exit (or at the cut-point on line `atLine`) is over the
  * function's parameters, locals and the globals.
  */
-export function postconditionProblem(program: Program, functionName: string | undefined, strategy: CutsetStrategy, atLine?: number): ConditionProblem {
-  const fn = resolveFunction(program, functionName);
+export function postconditionProblem(problem: Problem, strategy: CutsetStrategy, atLine?: number): ConditionProblem {
+  const { program, function: fn } = problem;
   const original = program.procedures.get(fn)!;
   const procedures = new Map([...program.procedures].map(([name, proc]) => [name, assertionsAssumed(proc)] as const));
   const assumed: Program = { ...program, procedures };
-  const prepared = prepareAnalysis(assumed, fn, strategy);
+  const prepared = Problem.of(assumed, fn).analysis(strategy);
   const proc = prepared.cut.proc;
   let target = proc.exit;
   let targetLine = original.pos.line;

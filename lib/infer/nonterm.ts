@@ -13,7 +13,7 @@ import { withFalseAtExit } from './instrument.js';
 import { candidateInputs } from './points.js';
 import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
-import { resolveFunction } from '../problem/prepare.js';
+import { Problem } from '../problem/prepare.js';
 import { bounds, type LoopBound } from './bounds.js';
 import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
@@ -39,7 +39,7 @@ export interface NontermResult {
 }
 
 export async function nonterm(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<NontermResult> {
-  const fn = resolveFunction(program, options.function);
+  const fn = Problem.of(program, options.function).function;
   const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
   const instrumented = withFalseAtExit(program, fn);
   const result = await wp(instrumented, { ...options, function: fn, deadline });

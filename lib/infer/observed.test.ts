@@ -11,6 +11,7 @@ import { candidateInputs, inputRunner, type InputRun } from './points.js';
 import { conjunction } from './neighbours.js';
 import { observedPrecondition } from './observed.js';
 import { preconditionProblem } from './condition-problem.js';
+import { Problem } from '../problem/prepare.js';
 import { Deadline, WorkBudget } from '../limits.js';
 
 test.after.always(async () => {
@@ -18,7 +19,7 @@ test.after.always(async () => {
 });
 
 function sampled(source: string, fn: string) {
-  const problem = preconditionProblem(parseProgram(source, 'p.c'), fn, 'paths');
+  const problem = preconditionProblem(Problem.of(parseProgram(source, 'p.c'), fn), 'paths');
   const { prepared } = problem;
   const runner = inputRunner(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints);
   const passing: InputRun[] = [];

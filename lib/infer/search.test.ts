@@ -4,13 +4,14 @@
 import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import { preconditionProblem } from './condition-problem.js';
+import { Problem } from '../problem/prepare.js';
 import { SearchContext } from './search.js';
 import { Deadline } from '../limits.js';
 
 const PROGRAM = parseProgram('void f(int n) { int x = 0; while (x < n) x++; assert(x >= 0); }\n', 'f.c');
 
 test('a part of the search ends after its queries, the whole search at its deadline', async (t) => {
-  const problem = preconditionProblem(PROGRAM, undefined, 'paths');
+  const problem = preconditionProblem(Problem.of(PROGRAM, undefined), 'paths');
   const ctx = new SearchContext(PROGRAM, problem, { timeoutMs: 60_000 });
   t.true(ctx.deadline.left > 50_000);
   const step = ctx.steps[0]!;

@@ -20,7 +20,7 @@ import { stateKey, statesAlong, type State } from '../observe/samples.js';
 import { affineHull } from '../observe/equalities.js';
 import { postconditionProblem } from './condition-problem.js';
 import { equivalentOverRationals } from '../certify/rational-implication.js';
-import { AnalysisUnsupported, resolveFunction } from '../problem/prepare.js';
+import { AnalysisUnsupported, Problem } from '../problem/prepare.js';
 import { PathExplosionError } from '../vc/cutset.js';
 import { reachableStates, type ReachedState } from './points.js';
 import { conjunction, neighbours } from './neighbours.js';
@@ -35,12 +35,13 @@ export interface SpOptions extends ConditionOptions {
 }
 
 export async function sp(program: Program, options: SpOptions = {}): Promise<SpResult> {
+  const analysed = Problem.of(program, options.function);
   let problem;
   try {
-    problem = postconditionProblem(program, options.function, options.cutset ?? 'paths', options.atLine);
+    problem = postconditionProblem(analysed, options.cutset ?? 'paths', options.atLine);
   } catch (e) {
     if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
-    const fn = resolveFunction(program, options.function);
+    const fn = analysed.function;
     return { function: fn, line: program.procedures.get(fn)!.pos.line, at: 'exit', variables: [], postcondition: null, reason: e.message, stats: { queries: [], iterations: 0, concreteRuns: 0, millis: 0 } };
   }
   const ctx = new SearchContext(program, problem, options);

@@ -24,7 +24,7 @@ import { replayed } from '../guard/replay.js';
 import { stateKey, type State } from '../observe/samples.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
 import { preconditionProblem } from './condition-problem.js';
-import { AnalysisUnsupported, resolveFunction } from '../problem/prepare.js';
+import { AnalysisUnsupported, Problem } from '../problem/prepare.js';
 import { PathExplosionError } from '../vc/cutset.js';
 import { affineHull } from '../observe/equalities.js';
 import { candidateInputs, failingInputIn, inputRunner, type InputRun, type InputRunner } from './points.js';
@@ -58,13 +58,14 @@ interface Attempt {
 
 export async function wp(program: Program, options: WpOptions = {}): Promise<WpResult> {
   const strategy = options.strategy ?? 'neighbourhood';
+  const analysed = Problem.of(program, options.function);
   let problem;
   try {
-    problem = preconditionProblem(program, options.function, options.cutset ?? 'paths');
+    problem = preconditionProblem(analysed, options.cutset ?? 'paths');
   } catch (e) {
     // Recursion (no summaries in the condition searches yet) and path explosion are "no answer", not crashes.
     if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
-    const fn = resolveFunction(program, options.function);
+    const fn = analysed.function;
     return { function: fn, strategy, parameters: [...program.procedures.get(fn)!.params], preconditions: [], reason: e.message, stats: { queries: [], iterations: 0, concreteRuns: 0, millis: 0 } };
   }
   const ctx = new SearchContext(program, problem, options);

@@ -11,7 +11,7 @@ import type { Verdict } from '../problem/result.js';
 import { CONSTRAINT_ENGINE, registeredEngines, type Engine, type EngineOptions, type EngineResult } from '../engines/index.js';
 import { implies } from '../certify/lia.js';
 import { loopInvariants } from '../witness/loop-invariants.js';
-import { AnalysisUnsupported, resolveFunction } from '../problem/prepare.js';
+import { AnalysisUnsupported, Problem } from '../problem/prepare.js';
 import { CROSS_CHECK_ENGINE_TIMEOUT_MS, INVARIANT_COMPARISON_TIMEOUT_MS } from '../limits.js';
 
 export interface CrossCheckRow {
@@ -108,7 +108,7 @@ export async function crossCheck(program: Program, options: CrossCheckOptions = 
   const comparisons = reference?.verdict === 'safe' && options.compareInvariants !== false
     ? await compareInvariants(program, reference.result, rows.filter((r) => r !== reference && r.verdict === 'safe'), options.comparisonTimeoutMs ?? INVARIANT_COMPARISON_TIMEOUT_MS)
     : [];
-  const fn = reference?.result.function ?? rows[0]?.result.function ?? resolveFunction(program, options.engineOptions?.function);
+  const fn = reference?.result.function ?? rows[0]?.result.function ?? Problem.of(program, options.engineOptions?.function).function;
   return { function: fn, rows, disagreements, consensus, comparisons };
 }
 

@@ -8,8 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { Program } from '../ir/cfg.js';
 import { loadSchedule } from '../constraints/schedule.js';
 import { createBackend } from '../sat/index.js';
-import { resolveFunction } from '../problem/prepare.js';
-import { needsSummaries } from '../engines/constraint/summary-prepare.js';
+import { Problem } from '../problem/prepare.js';
 import type { ProgressEvent, StepStats } from '../problem/result.js';
 import { interpolationEngines, type InterpolationEngineName, type VerifyOptions } from '../engines/index.js';
 import { configurationName, portfolioConfigurations, type Configuration } from './configurations.js';
@@ -72,12 +71,12 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
 
   const started = Date.now();
   // Input errors belong to this thread, before any worker starts: a bad function, schedule or back end.
-  resolveFunction(program, options.function);
+  const problem = Problem.of(program, options.function);
   const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
   const backend = options.backend ?? 'minisat';
   createBackend(backend);
   const deadline = options.deadline ?? new Deadline(options.timeoutMs, undefined, started);
-  const configurations = portfolioConfigurations(jobs, options.engines ?? interpolationEngines(), !needsSummaries(program, options.function));
+  const configurations = portfolioConfigurations(jobs, options.engines ?? interpolationEngines(), !problem.needsSummaries);
   const jobFor = (configuration: Configuration): PortfolioJob => ({
     program,
     configuration,
@@ -119,7 +118,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   // A configuration that crashed is a bug; with no certified answer to report, it must not be hidden.
   if (failure && failure.kind === 'failed') throw new Error(`${configurationName(failure.configuration)}: ${failure.message}`);
   const fallback: ConfigurationResult = {
-    verdict: 'unknown', certified: false, function: resolveFunction(program, options.function), cutset: options.cutset ?? 'paths',
+    verdict: 'unknown', certified: false, function: problem.function, cutset: options.cutset ?? 'paths',
     schedule: schedule.name, cutpoints: 0, verificationConditions: 0, invariants: [], stats: [], millis,
   };
   return withOverflowNote(program, { ...unknownResult(outcome.outcomes, outcome.timedOut, millis, fallback), portfolio: report });

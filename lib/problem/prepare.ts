@@ -1,11 +1,13 @@
-// Front half of the constraint pipeline, shared by `verify` and `constraints`: pick the procedure,
-// inline non-recursive calls, choose the cut-set, enumerate paths and build verification conditions.
+// Front half of the pipeline, shared by every analysis: pick the procedure, inline non-recursive
+// calls, choose the cut-set, enumerate paths and build verification conditions — once per program
+// and function (Problem), whichever layer asks first.
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
-import { inlineCalls } from '../ir/inline.js';
+import { inlineCalls, type InlineResult } from '../ir/inline.js';
+import { faultForTests } from '../ir/faults.js';
 import { liveVariables } from '../ir/liveness.js';
 import { prepareCutset, type CutsetStrategy, type PreparedCutset } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
@@ -29,7 +31,7 @@ export interface PreparedAnalysis {
 /** Analysis cannot proceed for a reason that is not the user's input (recursion, path explosion). */
 export class AnalysisUnsupported extends Error {}
 
-export function resolveFunction(program: Program, name: string | undefined): string {
+function resolveFunction(program: Program, name: string | undefined): string {
   const fn = name ?? program.entry;
   if (!program.procedures.has(fn)) {
     throw new InputError('error', `no function named '${fn}' (defined: ${[...program.procedures.keys()].join(', ')})`, null);
@@ -37,9 +39,70 @@ export function resolveFunction(program: Program, name: string | undefined): str
   return fn;
 }
 
+/**
+ * One function of one program, prepared once: the function resolved (a bad name is the user's input
+ * error, raised here), its non-recursive calls inlined, and its analysis under each cut-set strategy,
+ * each computed on first use and kept. `Problem.of` gives the same object for the same program and
+ * function, so the layers of one command — verify and its summaries search, the engines of a
+ * cross-check and the portfolio, pins, export, the UI — share one preparation and hand it down.
+ * Programs are never changed once built; a transformation makes a new one, and a new Problem.
+ */
+export class Problem {
+  /** Per program, per function (and per transformation fault a test injects: lib/ir/faults.ts). */
+  private static readonly prepared = new WeakMap<Program, Map<string, Problem>>();
+  private inlinedResult: InlineResult | undefined;
+  private readonly analyses = new Map<CutsetStrategy, { readonly analysis: PreparedAnalysis } | { readonly error: unknown }>();
+
+  readonly function: string;
+
+  private constructor(readonly program: Program, fn: string) {
+    this.function = fn;
+  }
+
+  static of(program: Program, functionName: string | undefined): Problem {
+    const fn = resolveFunction(program, functionName);
+    const key = `${fn}\0${faultForTests() ?? ''}`;
+    let byFunction = Problem.prepared.get(program);
+    if (!byFunction) Problem.prepared.set(program, (byFunction = new Map()));
+    let problem = byFunction.get(key);
+    if (!problem) byFunction.set(key, (problem = new Problem(program, fn)));
+    return problem;
+  }
+
+  /** The program with the function's non-recursive calls inlined (calls of recursive ones stay). */
+  get inlined(): InlineResult {
+    return (this.inlinedResult ??= inlineCalls(this.program, this.function));
+  }
+
+  /** Calls of recursive procedures remain after inlining: only procedure summaries can prove it. */
+  get needsSummaries(): boolean {
+    return this.inlined.recursiveCalls.length > 0;
+  }
+
+  /** The cut-set, paths and verification conditions under `strategy`; a program it does not support
+   * (recursion, too many paths) throws the same error on every call. */
+  analysis(strategy: CutsetStrategy): PreparedAnalysis {
+    let known = this.analyses.get(strategy);
+    if (!known) {
+      try {
+        known = { analysis: analyse(this, strategy) };
+      } catch (error) {
+        known = { error };
+      }
+      this.analyses.set(strategy, known);
+    }
+    if ('error' in known) throw known.error;
+    return known.analysis;
+  }
+}
+
+/** The analysis of `functionName` in `program` under `strategy` (Problem.of(…).analysis(strategy)). */
 export function prepareAnalysis(program: Program, functionName: string | undefined, strategy: CutsetStrategy): PreparedAnalysis {
-  const fn = resolveFunction(program, functionName);
-  const inlined = inlineCalls(program, fn);
+  return Problem.of(program, functionName).analysis(strategy);
+}
+
+function analyse(problem: Problem, strategy: CutsetStrategy): PreparedAnalysis {
+  const { program, function: fn, inlined } = problem;
   const proc = inlined.program.procedures.get(fn)!;
   if (proc.edges.some((e) => e.stmt.kind === 'call')) {
     const callees = [...new Set(proc.edges.flatMap((e) => (e.stmt.kind === 'call' ? [e.stmt.callee] : [])))];

@@ -7,7 +7,7 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
-import { inlineCalls } from '../ir/inline.js';
+import { Problem } from '../problem/prepare.js';
 import { checkInvariants } from '../certify/certificate.js';
 import { InputError } from '../diagnostics.js';
 import { parseCExpression, typingOf } from './c-expression.js';
@@ -72,7 +72,7 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
     invariants.set(header.id, F.and(...loop.values.map((v) => parseCExpression(v, header.scope!, program.file, pos, ghosts, typing))));
   }
   const usesGhosts = [...invariants.values()].some((f) => ghosts.some((g) => F.variablesOf(f).has(g.ghost)));
-  const inlined = inlineCalls(usesGhosts ? ghosted!.program : program, fn).program;
+  const inlined = Problem.of(usesGhosts ? ghosted!.program : program, fn).inlined.program;
   // As in the engine: globals start at their initial values when fn is the program's entry.
   const precondition = fn === program.entry
     ? F.and(...program.globals.map((g) => F.eqZero(L.sub(L.variable(g.name), L.constant(g.init)))))

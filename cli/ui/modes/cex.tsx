@@ -3,7 +3,7 @@
 // source pane. The most-general search can take minutes (Fig. 10); the first concrete failing run the
 // library finds (replayed by the interpreter) is shown at once, steppable, while the search goes on.
 import { Box } from 'ink';
-import { type Program, cex, type CexResult, type ConcreteCounterexample, resolveFunction, runResultToJson } from '../../../lib/index.js';
+import { type Program, cex, type CexResult, type ConcreteCounterexample, Problem, runResultToJson } from '../../../lib/index.js';
 import { cexJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
 import { recordTrace, type TraceRow } from '../trace.js';
@@ -88,7 +88,7 @@ export function cexData(program: Program, file: string, r: CexResult, concrete?:
 
 async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'search', event: { kind: 'phase', text: 'looking for a failing input' } });
-  const fn = resolveFunction(program, job.options.function);
+  const fn = Problem.of(program, job.options.function).function;
   let concrete: ConcreteCounterexample | undefined;
   const r = await cex(program, {
     ...(job.options.function !== undefined ? { function: job.options.function } : {}),

@@ -5,7 +5,8 @@ import * as F from '../../ir/formula.js';
 import { inputCopyName, returnName } from '../../ir/summary-names.js';
 import { runProgram } from '../../interpreter/index.js';
 import { shutdownZ3 } from '../../sat/z3-context.js';
-import { needsSummaries, prepareInterprocedural } from './summary-prepare.js';
+import { prepareInterprocedural } from './summary-prepare.js';
+import { Problem } from '../../problem/prepare.js';
 import { verify } from './verify.js';
 
 test.after.always(async () => {
@@ -33,8 +34,8 @@ int main() { int r = even(4, 0); assert(r == 0 || r == 1); return 0; }
 
 test('preparation: mutually recursive bodies, summary interfaces, input copies at the body entry', (t) => {
   const program = parseProgram(EVEN_ODD, 'eo.c');
-  t.true(needsSummaries(program, undefined));
-  const prepared = prepareInterprocedural(program, undefined, 'paths');
+  t.true(Problem.of(program, undefined).needsSummaries);
+  const prepared = prepareInterprocedural(Problem.of(program, undefined), 'paths');
   t.deepEqual(prepared.procedures.map((p) => p.name), ['even', 'odd']);
   for (const p of prepared.procedures) {
     t.deepEqual(p.inputs, ['n', 'p']);
@@ -48,25 +49,25 @@ test('preparation: mutually recursive bodies, summary interfaces, input copies a
   }
   t.true(prepared.entry.vcs.some((vc) => vc.calls?.[0]?.callee === 'even'));
   // A program without recursion needs none.
-  t.false(needsSummaries(parseProgram('int f(int x) { return x + 1; }\nint main() { assert(f(1) == 2); return 0; }\n', 'f.c'), undefined));
+  t.false(Problem.of(parseProgram('int f(int x) { return x + 1; }\nint main() { assert(f(1) == 2); return 0; }\n', 'f.c'), undefined).needsSummaries);
 });
 
 test('preparation: globals read are summary inputs; a global written is localised and returned by its own procedure', (t) => {
   // (main sets limit: a global nothing writes would be read as its constant initial value.)
   const reads = parseProgram('int limit;\nint climb(int n) { if (n >= limit) return n; return climb(n + 1); }\nint main() { limit = 10; int r = climb(0); assert(r >= 10); return 0; }\n', 'g.c');
-  const prepared = prepareInterprocedural(reads, undefined, 'paths');
+  const prepared = prepareInterprocedural(Problem.of(reads, undefined), 'paths');
   t.deepEqual(prepared.procedures[0]!.inputs, ['n', 'limit']);
   const call = prepared.entry.vcs.flatMap((vc) => vc.calls ?? [])[0]!;
   t.true(call.subst.has('limit'));
   const writes = parseProgram('int g;\nint f(int n) { g = n; if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(3); assert(r == 0); return 0; }\n', 'w.c');
-  const localised = prepareInterprocedural(writes, undefined, 'paths');
+  const localised = prepareInterprocedural(Problem.of(writes, undefined), 'paths');
   t.deepEqual(localised.procedures.map((p) => [p.name, p.inputs]), [['f', ['n', 'g!loc']], ['f!g', ['n', 'g!loc']]]);
   // The analysed function assigns the global from the call of f!g.
   const entryCalls = localised.entry.vcs.flatMap((vc) => vc.calls ?? []).map((c) => c.callee);
   t.deepEqual([...new Set(entryCalls)].sort(), ['f', 'f!g']);
   // An assertion in a summarised procedure becomes a ghost output checked by the caller.
   const asserts = parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c');
-  const ghost = prepareInterprocedural(asserts, undefined, 'paths');
+  const ghost = prepareInterprocedural(Problem.of(asserts, undefined), 'paths');
   t.deepEqual(ghost.procedures.map((p) => p.name), ['f', 'f!err']);
   t.true(ghost.procedures.every((p) => p.body.cut.proc.edges.every((e) => e.stmt.kind !== 'assert')));
   t.true(ghost.entry.vcs.some((vc) => vc.conclusion.kind === 'assertion'));

@@ -8,13 +8,13 @@ import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
 import type { Edge, Location, Procedure, Program } from '../../ir/cfg.js';
-import { inlineCalls, recursiveProcedures } from '../../ir/inline.js';
+import { recursiveProcedures } from '../../ir/inline.js';
 import { liveVariables } from '../../ir/liveness.js';
 import { inputCopyName, returnName } from '../../ir/summary-names.js';
 import { prepareCutset, type CutsetStrategy, type PreparedCutset } from '../../vc/cutset.js';
 import { enumeratePaths } from '../../vc/paths.js';
 import { pathConditions, type SummaryInterface, type VerificationCondition } from '../../vc/vc.js';
-import { resolveFunction } from '../../problem/prepare.js';
+import { Problem } from '../../problem/prepare.js';
 import { explicitOutputs } from './summary-outputs.js';
 
 /** One procedure body as the VC generator sees it. */
@@ -50,16 +50,10 @@ export interface PreparedInterprocedural {
   readonly preparedProgram: Program;
 }
 
-/** Whether the analysed function still has calls after inlining, i.e. needs summaries. */
-export function needsSummaries(program: Program, functionName: string | undefined): boolean {
-  const fn = resolveFunction(program, functionName);
-  return inlineCalls(program, fn).recursiveCalls.length > 0;
-}
-
-export function prepareInterprocedural(program: Program, functionName: string | undefined, strategy: CutsetStrategy): PreparedInterprocedural {
-  const fn = resolveFunction(program, functionName);
+export function prepareInterprocedural(problem: Problem, strategy: CutsetStrategy): PreparedInterprocedural {
+  const { program, function: fn } = problem;
   const globals = new Set(program.globals.map((g) => g.name));
-  const entryProc = inlineCalls(program, fn).program.procedures.get(fn)!;
+  const entryProc = problem.inlined.program.procedures.get(fn)!;
   const recursive = recursiveProcedures(program);
 
   // Bodies of the recursive procedures reachable from the analysed function, non-recursive callees inlined.
@@ -69,14 +63,14 @@ export function prepareInterprocedural(program: Program, functionName: string | 
     const name = pending.pop()!;
     if (bodies.has(name)) continue;
     if (!recursive.has(name)) throw new Error(`internal: call of non-recursive '${name}' survived inlining`);
-    const body = inlineCalls(program, name).program.procedures.get(name)!;
+    const body = Problem.of(program, name).inlined.program.procedures.get(name)!;
     bodies.set(name, body);
     pending.push(...calleesOf(body));
   }
   // Globals written and assertions inside summarised procedures become explicit outputs (see
   // summary-outputs.ts); the transformed program has neither, and is prepared instead.
   const transformed = explicitOutputs({ program, entry: entryProc, bodies });
-  if (transformed !== null) return prepareInterprocedural(transformed, fn, strategy);
+  if (transformed !== null) return prepareInterprocedural(Problem.of(transformed, fn), strategy);
   for (const [name, body] of bodies) {
     const assertion = body.edges.find((e) => e.stmt.kind === 'assert');
     if (assertion) throw new Error(`internal: assertion left in summarised procedure '${name}'`);

@@ -7,7 +7,7 @@
 import { satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type Deadline, type SatWork } from '../../limits.js';
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
-import { locationPos, type Program } from '../../ir/cfg.js';
+import { locationPos } from '../../ir/cfg.js';
 import { buildFarkasSystem, type FarkasInput, type SummaryTemplates } from '../../constraints/farkas.js';
 import { decodeTemplate, makeNamedTemplate, makeTemplate, templateAtState, type Template, type TemplateShape } from '../../constraints/template.js';
 import type { Schedule, ScheduleStep } from '../../constraints/schedule.js';
@@ -22,13 +22,12 @@ import { checkInvariants, type SummaryPairCertificate } from '../../certify/cert
 import { simplifyInvariant } from '../../ir/simplify.js';
 import { inputCopyName, summaryVariableToC } from '../../ir/summary-names.js';
 import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
-import { AnalysisUnsupported, resolveFunction } from '../../problem/prepare.js';
+import { AnalysisUnsupported, type Problem } from '../../problem/prepare.js';
 import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural } from './summary-prepare.js';
 import { sampleCalls, sampleStates, type CallObservation } from '../../observe/samples.js';
 import type { InvariantReport, ProgressEvent, StepStats, SummaryReport, VerifyResult } from '../../problem/result.js';
 
 export interface SummarySearch {
-  readonly function: string | undefined;
   readonly strategy: CutsetStrategy;
   readonly schedule: Schedule;
   readonly backend: SatBackend;
@@ -55,11 +54,12 @@ export interface StepTemplates {
   readonly pinned: Map<string, UnknownOverride>;
 }
 
-export async function verifyWithSummaries(program: Program, search: SummarySearch): Promise<VerifyResult> {
+export async function verifyWithSummaries(problem: Problem, search: SummarySearch): Promise<VerifyResult> {
+  const { program, function: fn } = problem;
   const { deadline, schedule, backend } = search;
   const started = Date.now();
   const base = {
-    function: search.function ?? program.entry,
+    function: fn,
     cutset: search.strategy,
     schedule: schedule.name,
     cutpoints: 0,
@@ -67,7 +67,6 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
     invariants: [] as InvariantReport[],
     certified: false,
   };
-  const fn = resolveFunction(program, search.function);
   const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
     ...base, stats: [], ...extra, verdict: 'unknown', reason, millis: Date.now() - started,
   });
@@ -79,7 +78,7 @@ export async function verifyWithSummaries(program: Program, search: SummarySearc
 
   let prepared: PreparedInterprocedural;
   try {
-    prepared = prepareInterprocedural(program, search.function, search.strategy);
+    prepared = prepareInterprocedural(problem, search.strategy);
   } catch (e) {
     if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return unknown(e.message);
     throw e;

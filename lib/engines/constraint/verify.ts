@@ -17,13 +17,12 @@ import { checkInvariants } from '../../certify/certificate.js';
 import { warmUpChecker } from '../../certify/lia-solver.js';
 import { simplifyInvariant } from '../../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
-import { AnalysisUnsupported, constantBitsNeeded, prepareAnalysis, resolveFunction, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
+import { AnalysisUnsupported, constantBitsNeeded, Problem, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
 import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
 import { affineHull } from '../../observe/equalities.js';
 import { candidateConjuncts, negated, proveByObservedBounds, splitCandidates } from '../../observe/houdini.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
-import { needsSummaries } from './summary-prepare.js';
 import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
@@ -89,11 +88,14 @@ const WIDE_CONSTANT_BITS = 24;
 export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
   const started = Date.now();
   const deadline = options.deadline ?? new Deadline(options.timeoutMs, options.signal, started);
+  // The one resolution of the function (a bad name is the user's input error) and its preparation,
+  // shared with every layer below.
+  const problem = Problem.of(program, options.function);
   const strategy = options.cutset ?? 'paths';
   const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
   const backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
   const base = {
-    function: options.function ?? program.entry,
+    function: problem.function,
     cutset: strategy,
     schedule: schedule.name,
     cutpoints: 0,
@@ -115,11 +117,11 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     millis: Date.now() - started,
   });
 
-  if (needsSummaries(program, options.function)) {
+  if (problem.needsSummaries) {
     if (pins.size > 0) return unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
-    const summarised = await verifyWithSummaries(program, {
-      function: options.function, strategy, schedule, backend, deadline,
+    const summarised = await verifyWithSummaries(problem, {
+      strategy, schedule, backend, deadline,
       stepWork: stepWork(options),
       ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
@@ -128,18 +130,17 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (summarised.verdict === 'safe') {
       // The summaries on runs of each summarised procedure, "safe" on runs of the function itself.
       guardSummaries(program, summarised.summaries ?? []);
-      const fn = resolveFunction(program, options.function);
-      guardSafe(program, fn, { proc: program.procedures.get(fn)!, original: [] }, new Map());
+      guardSafe(program, problem.function, { proc: program.procedures.get(problem.function)!, original: [] }, new Map());
     }
     return summarised;
   }
   let prepared: PreparedAnalysis;
   try {
-    prepared = prepareAnalysis(program, options.function, strategy);
+    prepared = problem.analysis(strategy);
   } catch (e) {
     if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
     // No proof is possible here, but concrete runs of the original program may still find a bug.
-    const fn = resolveFunction(program, options.function);
+    const fn = problem.function;
     const samples = sampleStates(program, fn, [], { deadline });
     const counterexample = samples.failure ? replayed(program, fn, samples.failure) : null;
     if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
@@ -432,7 +433,7 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   if (ghosted.ghosts.length === 0 && strategy === 'headers') return null;
   let prepared: PreparedAnalysis;
   try {
-    prepared = prepareAnalysis(ghosted.program, fn, 'headers');
+    prepared = Problem.of(ghosted.program, fn).analysis('headers');
   } catch (e) {
     if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return null;
     throw e;

@@ -18,7 +18,7 @@ export class EngineContext {
   readonly maxNodes: number;
   readonly stats: InterpolationEngineStats;
 
-  constructor(engine: InterpolationEngineName, private readonly options: EngineOptions) {
+  constructor(engine: InterpolationEngineName, options: EngineOptions) {
     this.deadline = options.deadline ?? new Deadline(options.timeoutMs, options.signal, this.started);
     this.maxNodes = options.maxNodes ?? ENGINE_MAX_NODES;
     this.stats = { engine, nodes: 0, refinements: 0, restarts: 0, covered: 0, solverCalls: 0 };

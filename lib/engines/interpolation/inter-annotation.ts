@@ -46,7 +46,7 @@ import { AXIOM, currentName, dedupe, Labels, learn, retreatingTransitions, stepO
 import { unknownResult, unsafeResult } from './result.js';
 import { fromSsa, ssaName } from './trace.js';
 import type { EngineOptions, EngineResult } from '../types.js';
-import { resolveFunction } from '../../problem/prepare.js';
+import { Problem } from '../../problem/prepare.js';
 
 const MAX_TTL = 64;
 /** Cubes a call's query (or a call label's refutation) may be split into before the search gives up. */
@@ -74,10 +74,11 @@ type Outcome = { readonly kind: 'exit' | 'error'; readonly state: State } | { re
 
 export async function interproceduralLazyAnnotation(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
   const ctx = new EngineContext('lazy-annotation', options);
-  const fn = resolveFunction(program, options.function);
+  const problem = Problem.of(program, options.function);
+  const fn = problem.function;
   let model: InterModel;
   try {
-    model = buildInterModel(program, fn);
+    model = buildInterModel(problem);
   } catch (e) {
     if (e instanceof Unsupported) return unknownResult(ctx, fn, e.message);
     throw e;

@@ -10,9 +10,9 @@
 import type { Procedure, Program } from '../../ir/cfg.js';
 import * as L from '../../ir/linear.js';
 import type { Linear } from '../../ir/linear.js';
-import { inlineCalls, recursiveProcedures } from '../../ir/inline.js';
+import { recursiveProcedures } from '../../ir/inline.js';
 import { returnName } from '../../ir/summary-names.js';
-import { resolveFunction } from '../../problem/prepare.js';
+import { Problem } from '../../problem/prepare.js';
 import type { Atom } from '../../interpolate/constraints.js';
 import { edgeTransitions, Unsupported, type Transition } from './model.js';
 
@@ -51,8 +51,8 @@ export interface InterModel {
   readonly precondition: readonly Atom[];
 }
 
-export function buildInterModel(original: Program, functionName: string | undefined): InterModel {
-  const fn = resolveFunction(original, functionName);
+export function buildInterModel(problem: Problem): InterModel {
+  const { program: original, function: fn } = problem;
   const recursive = recursiveProcedures(original);
   if (recursive.has(fn)) throw new Unsupported(`the analysed function '${fn}' is itself recursive; analyse a caller of it`);
   const globals = new Set(original.globals.map((g) => g.name));
@@ -61,7 +61,7 @@ export function buildInterModel(original: Program, functionName: string | undefi
   while (pending.length > 0) {
     const name = pending.pop()!;
     if (bodies.has(name)) continue;
-    const body = inlineCalls(original, name).program.procedures.get(name)!;
+    const body = Problem.of(original, name).inlined.program.procedures.get(name)!;
     bodies.set(name, body);
     for (const e of body.edges) if (e.stmt.kind === 'call') pending.push(e.stmt.callee);
   }

@@ -30,12 +30,12 @@ import { safeResult, unsafeResult } from './result.js';
 import { runEngine } from './run.js';
 import { concretize, fromSsa, ssaName } from './trace.js';
 import type { EngineOptions, EngineResult } from '../types.js';
-import { needsSummaries } from '../constraint/summary-prepare.js';
+import { Problem } from '../../problem/prepare.js';
 import { interproceduralLazyAnnotation } from './inter-annotation.js';
 
 export function lazyAnnotation(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
   // Calls that survive inlining are recursive: they get negative summaries (inter-annotation.ts).
-  if (needsSummaries(program, options.function)) return interproceduralLazyAnnotation(program, options);
+  if (Problem.of(program, options.function).needsSummaries) return interproceduralLazyAnnotation(program, options);
   return runEngine('lazy-annotation', search, program, options);
 }
 

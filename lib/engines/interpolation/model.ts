@@ -6,8 +6,7 @@ import type { Edge, Procedure, Program } from '../../ir/cfg.js';
 import * as F from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
 import type { Linear } from '../../ir/linear.js';
-import { inlineCalls } from '../../ir/inline.js';
-import { resolveFunction } from '../../problem/prepare.js';
+import type { Problem } from '../../problem/prepare.js';
 import { cubesOf, normalizeCube, type Atom } from '../../interpolate/constraints.js';
 
 /** The error location: not a location of the procedure. */
@@ -74,9 +73,9 @@ export function edgeTransitions(edge: Edge): { to: number; guard: Atom[]; update
   return out;
 }
 
-export function buildModel(original: Program, functionName: string | undefined): EngineModel {
-  const fn = resolveFunction(original, functionName);
-  const { program } = inlineCalls(original, fn);
+export function buildModel(problem: Problem): EngineModel {
+  const { program: original, function: fn } = problem;
+  const { program } = problem.inlined;
   const proc = program.procedures.get(fn)!;
   const calls = [...new Set(proc.edges.flatMap((e) => (e.stmt.kind === 'call' ? [e.stmt.callee] : [])))];
   if (calls.length > 0) throw new Unsupported(`recursive procedure(s) ${calls.join(', ')}: this engine inlines calls and has no procedure summaries`);

@@ -5,17 +5,18 @@ import { EngineContext, SearchStopped } from './context.js';
 import { buildModel, Unsupported, type EngineModel } from './model.js';
 import { unknownResult } from './result.js';
 import type { EngineOptions, EngineResult, InterpolationEngineName } from '../types.js';
-import { resolveFunction } from '../../problem/prepare.js';
+import { Problem } from '../../problem/prepare.js';
 import { withOverflowNote } from '../../observe/overflow-probe.js';
 
 export type Search = (model: EngineModel, ctx: EngineContext) => Promise<EngineResult>;
 
 export async function runEngine(engine: InterpolationEngineName, search: Search, program: Program, options: EngineOptions = {}): Promise<EngineResult> {
   const ctx = new EngineContext(engine, options);
-  const fn = resolveFunction(program, options.function); // a bad --function is the user's input error
+  const problem = Problem.of(program, options.function); // a bad --function is the user's input error
+  const fn = problem.function;
   let model: EngineModel;
   try {
-    model = buildModel(program, fn);
+    model = buildModel(problem);
   } catch (e) {
     if (e instanceof Unsupported) return unknownResult(ctx, fn, e.message);
     throw e;

@@ -1,0 +1,46 @@
+// A Problem is prepared once per program and function, and handed to every layer that analyses it.
+import test from 'ava';
+import { parseProgram } from '../frontend/index.js';
+import { InputError } from '../diagnostics.js';
+import { withFaultForTests } from '../ir/faults.js';
+import { AnalysisUnsupported, prepareAnalysis, Problem } from './prepare.js';
+
+const SOURCE = 'int g(int x) { return x + 1; }\nvoid f(int n) { int i = 0; while (i < n) i = g(i); assert(i >= 0); }\nint r(int n) { if (n <= 0) return 0; return r(n - 1) + 1; }\nvoid h(int n) { assert(r(n) >= 0); }\n';
+
+test('the same program and function give the same problem: one resolution, one inlining, one analysis per cut-set', (t) => {
+  const program = parseProgram(SOURCE, 'p.c');
+  const problem = Problem.of(program, 'f');
+  t.is(Problem.of(program, 'f'), problem);
+  t.is(problem.function, 'f');
+  t.is(problem.inlined, problem.inlined);
+  t.false(problem.needsSummaries);
+  t.false(problem.inlined.program.procedures.get('f')!.edges.some((e) => e.stmt.kind === 'call'));
+  t.is(problem.analysis('paths'), prepareAnalysis(program, 'f', 'paths'));
+  t.not(problem.analysis('headers'), problem.analysis('paths'));
+  // Another program object with the same text is another problem (programs are values once built).
+  t.not(Problem.of(parseProgram(SOURCE, 'p.c'), 'f'), problem);
+});
+
+test('a bad function name is the user\'s input error, raised when the problem is made', (t) => {
+  const program = parseProgram(SOURCE, 'p.c');
+  const error = t.throws(() => Problem.of(program, 'nope'), { instanceOf: InputError });
+  t.regex(error?.message ?? '', /no function named 'nope'/);
+});
+
+test('an analysis the program does not support throws the same error on every call', (t) => {
+  const problem = Problem.of(parseProgram(SOURCE, 'p.c'), 'h');
+  t.true(problem.needsSummaries);
+  const first = t.throws(() => problem.analysis('paths'), { instanceOf: AnalysisUnsupported });
+  const again = t.throws(() => problem.analysis('paths'), { instanceOf: AnalysisUnsupported });
+  t.is(again, first);
+});
+
+test('a transformation fault injected by a test gets a problem of its own, not the clean one', async (t) => {
+  const program = parseProgram(SOURCE, 'p.c');
+  const clean = Problem.of(program, 'f');
+  const faulty = await withFaultForTests('assertions-dropped', async () => Problem.of(program, 'f'));
+  t.not(faulty, clean);
+  const asserts = (p: Problem): number => p.inlined.program.procedures.get('f')!.edges.filter((e) => e.stmt.kind === 'assert').length;
+  t.true(asserts(clean) > 0);
+  t.is(await withFaultForTests('assertions-dropped', async () => asserts(faulty)), 0);
+});

@@ -24,6 +24,9 @@ export interface VerifyStep {
   readonly backend?: string;
   readonly result?: string;
   readonly reason?: string;
+  /** The SAT work of the step (MiniSat counts both; z3 and external solvers conflicts only). */
+  readonly conflicts?: number;
+  readonly propagations?: number;
   /** Pre/post pairs per recursive procedure (only for programs with summaries). */
   readonly summaries?: number;
 }

@@ -5,9 +5,10 @@ import * as F from '../lib/ir/formula.js';
 import type { LoopBound } from '../lib/infer/bounds.js';
 import { checkerExpression, readCheckerReport } from './tpdb-bounds-check.js';
 
-const loop = (bound: string | null, precondition = '1', certified = true): LoopBound => ({
-  function: 'f', line: 3, col: 3, bound, boundExpr: null, precondition, preconditionFormula: F.TRUE, certified, invariants: [],
+const answer = (bound: string | null, precondition = '1', certified = true, caseSplit = false): LoopBound => ({
+  function: 'f', line: 3, col: 3, bound, boundExpr: null, precondition, preconditionFormula: F.TRUE, certified, invariants: [], ...(caseSplit ? { caseSplit } : {}),
 });
+const loop = (bound: string | null, precondition = '1', certified = true): LoopBound[] => [answer(bound, precondition, certified)];
 
 test('a certified bound is checked as max(0, bound), under its precondition when it reads the same in Python', (t) => {
   t.is(checkerExpression(loop('-i + n')), 'max(0, -i + n)');
@@ -18,6 +19,13 @@ test('a certified bound is checked as max(0, bound), under its precondition when
   t.is(checkerExpression(loop('n', '!(k == 0)')), null);
   t.is(checkerExpression(loop('n', '1', false)), null);
   t.is(checkerExpression(loop(null)), null);
+});
+
+test('the answers of one loop become one expression: unconditional first, then the two cases of a split, then a conditional bound', (t) => {
+  t.is(checkerExpression([answer('n', 'k >= 1'), answer('n + 1')]), 'max(0, n + 1)');
+  t.is(checkerExpression([answer('x', 'x >= 0', true, true), answer('-x', 'x <= -1', true, true)]), 'max(0, x) if x >= 0 else max(0, -x)');
+  t.is(checkerExpression([answer('n', 'k >= 1'), answer('m', 'k <= 0')]), 'max(0, n) if k >= 1');
+  t.is(checkerExpression([answer('n', 'k >= 1', false), answer('m', 'k <= 0')]), 'max(0, m) if k <= 0');
 });
 
 test("the checker's report: OK, exceeded, unchecked and runs past the step limit are told apart", (t) => {

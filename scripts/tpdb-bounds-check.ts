@@ -14,15 +14,31 @@ import { bounds, type LoopBound } from '../lib/infer/bounds.js';
 import { parseProgram } from '../lib/frontend/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 
-/** The checker's expression for a loop's bound, or null when it cannot be stated (then `none`). */
-export function checkerExpression(loop: LoopBound): string | null {
-  if (!loop.certified || loop.bound === null) return null;
+/** The checker's expression for one loop from its answers (several when the bound is conditional or
+ * split into cases), or null when it cannot be stated (then `none`): an unconditional bound, else the
+ * two cases of a split as `b1 if c else b2`, else the first conditional bound as `b if c`. */
+export function checkerExpression(answers: readonly LoopBound[]): string | null {
+  // C's / and % truncate where Python's floor, and ! is not Python.
   const samePython = (c: string) => !/[/%]|!(?!=)/.test(c);
-  if (!samePython(loop.bound)) return null;
-  const bound = `max(0, ${loop.bound})`; // a negative bound allows no iteration
-  if (loop.precondition === '1') return bound;
-  if (!samePython(loop.precondition)) return null;
-  return `${bound} if ${loop.precondition.replace(/\s*&&\s*/g, ' and ').replace(/\s*\|\|\s*/g, ' or ')}`;
+  const python = (c: string) => c.replace(/\s*&&\s*/g, ' and ').replace(/\s*\|\|\s*/g, ' or ');
+  const certified = answers.filter((a) => a.certified && a.bound !== null && samePython(a.bound) && samePython(a.precondition));
+  const bound = (a: LoopBound) => `max(0, ${a.bound})`; // a negative bound allows no iteration
+  const unconditional = certified.find((a) => a.precondition === '1');
+  if (unconditional) return bound(unconditional);
+  const cases = certified.filter((a) => a.caseSplit);
+  if (cases.length === 2) return `${bound(cases[0]!)} if ${python(cases[0]!.precondition)} else ${bound(cases[1]!)}`;
+  const first = certified[0];
+  return first ? `${bound(first)} if ${python(first.precondition)}` : null;
+}
+
+/** The answers of each loop, in source order (the checker's order). */
+function byLoop(loops: readonly LoopBound[]): LoopBound[][] {
+  const groups = new Map<string, LoopBound[]>();
+  for (const l of [...loops].sort((a, b) => a.line - b.line || a.col - b.col)) {
+    const key = `${l.line}:${l.col}`;
+    groups.set(key, [...(groups.get(key) ?? []), l]);
+  }
+  return [...groups.values()];
 }
 
 interface LoopVerdict {
@@ -68,11 +84,11 @@ async function main(): Promise<number> {
   for (const name of files) {
     const file = join(folder, name);
     counts.programs++;
-    let loops: LoopBound[];
+    let loops: LoopBound[][];
     let fn: string;
     try {
       const result = await bounds(parseProgram(readFileSync(file, 'utf8'), file), { timeoutMs });
-      loops = [...result.loops].sort((a, b) => a.line - b.line || a.col - b.col);
+      loops = byLoop(result.loops);
       fn = result.function;
     } catch (e) {
       if (!(e instanceof InputError)) throw e;

@@ -7,12 +7,12 @@ export function formatBounds(file: string, r: BoundsResult): string {
   lines.push(`${file}: function ${r.function}(${r.parameters.join(', ')}): ${new Set(r.loops.map((l) => l.line)).size} loop(s)`);
   if (r.loops.length === 0 && r.procedures.length === 0) lines.push(`no loops${r.calleesWithLoops.length === 0 ? ': every run of this function ends after finitely many steps' : ''}`);
   for (const l of r.loops) {
-    const under = l.precondition === '1' ? '' : ` if ${l.precondition}`;
+    const under = l.precondition === '1' ? '' : ` if ${l.precondition}${l.caseSplit ? ' (one case of two: together they cover every input)' : ''}`;
     if (!l.bound) {
       lines.push(`loop at line ${l.line}: no bound (${l.reason ?? 'unknown'})`);
       continue;
     }
-    lines.push(`loop at line ${l.line}: at most ${l.bound} iterations${under}${l.locallyWeakest === undefined ? '' : l.locallyWeakest ? ' (precondition locally weakest)' : ' (precondition not shown locally weakest)'}`);
+    lines.push(`loop at line ${l.line}: at most ${atLeastZero(l.bound)} iterations${under}${l.locallyWeakest === undefined ? '' : l.locallyWeakest ? ' (precondition locally weakest)' : ' (precondition not shown locally weakest)'}`);
     lines.push(`  certified: ${l.certified ? 'yes (z3, integer arithmetic)' : 'no'}${l.invariants.length > 0 ? ', with invariants:' : ''}`);
     for (const inv of l.invariants) lines.push(`    line ${inv.line}: ${inv.expression}`);
     if (l.tight) lines.push(`  tight on ${fmt(l.tight.input) || 'the default run'}${l.tight.nondet.length > 0 ? ` (nondet ${l.tight.nondet.join(',')})` : ''}: ${l.tight.iterations} iteration${l.tight.iterations === 1n ? '' : 's'}`);
@@ -32,6 +32,12 @@ export function formatBounds(file: string, r: BoundsResult): string {
   return lines.join('\n') + '\n';
 }
 
+/** A loop that is not entered runs 0 times whatever its bound's value: `max(0, n - x)`, unless the
+ * bound is a constant that is not negative. */
+export function atLeastZero(bound: string): string {
+  return /^\d+$/.test(bound) ? bound : `max(0, ${bound})`;
+}
+
 export function boundsJson(file: string, r: BoundsResult): Record<string, unknown> {
   return {
     file,
@@ -43,6 +49,7 @@ export function boundsJson(file: string, r: BoundsResult): Record<string, unknow
       bound: l.bound,
       precondition: l.precondition,
       certified: l.certified,
+      ...(l.caseSplit ? { caseSplit: true } : {}),
       ...(l.locallyWeakest !== undefined ? { locallyWeakest: l.locallyWeakest } : {}),
       invariants: l.invariants,
       ...(l.tight ? { tight: { input: values(l.tight.input), nondet: l.tight.nondet.map(String), iterations: l.tight.iterations.toString() } } : {}),

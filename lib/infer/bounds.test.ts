@@ -6,6 +6,7 @@ import { parseCExpression } from '../witness/c-expression.js';
 import { equivalent } from '../certify/lia.js';
 import { runProgram } from '../interpreter/index.js';
 import * as L from '../ir/linear.js';
+import * as F from '../ir/formula.js';
 import { fitBounds } from './bounds-fit.js';
 import { withIterationCounters, loopsOf } from './counters.js';
 import { bounds, observeIterations } from './bounds.js';
@@ -83,6 +84,21 @@ test('bounds on Fig. 9: no bound for every input, a conditional bound y0 - x0 un
   // A narrower condition (n + 2*x0 + 1 >= m + 2*y0) adds only inputs with x0 >= y0, which the
   // program's first assertion excludes: it is contained in n >= m + 1 and not reported beside it.
   t.is(r.loops.length, 1, r.loops.map((l) => l.precondition).join('; '));
+});
+
+test('bounds split into two cases where no linear bound holds for every input: |x| as max(0, x) if x >= 1, max(0, -x) otherwise', async (t) => {
+  const program = parseProgram('void f(int x) {\n  while (x != 0) {\n    if (x > 0) x--; else x++;\n  }\n}\n', 'abs.c');
+  const r = await bounds(program, { timeoutMs: 300_000 });
+  t.deepEqual(r.loops.map((l) => [l.bound, l.precondition, l.certified, l.caseSplit]), [['x', 'x >= 1', true, true], ['-x', 'x <= 0', true, true]]);
+  // Each case is attained by a run of the program, and together the cases cover every input.
+  for (const l of r.loops) t.is(L.evaluate(l.boundExpr!, (v) => l.tight!.input.get(v) ?? 0n), l.tight!.iterations);
+  for (const x of [-7n, -1n, 0n, 1n, 9n]) {
+    const covering = r.loops.filter((l) => F.evaluate(l.preconditionFormula, () => x));
+    t.is(covering.length, 1);
+    const run = runProgram(program, { entry: 'f', inputs: new Map([['x', x]]), nondet: [] });
+    t.is(run.outcome.kind, 'exit');
+    t.true(run.steps >= 0 && L.evaluate(covering[0]!.boundExpr!, () => x) >= (x < 0n ? -x : x));
+  }
 });
 
 test('bounds of a recursive procedure: a global call counter, n + 1 calls under n >= 1, proved with summaries', async (t) => {

@@ -27,6 +27,7 @@ import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
 import { loopsOf, withIterationCounters, type CounterInstrumentation} from './counters.js';
 import { guardLoopBounds } from './bounds-guard.js';
+import { negated } from '../observe/houdini.js';
 import { CALL_COUNT_RUN_STEPS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, ITERATION_RUN_STEPS, OBSERVATION_STEPS } from '../limits.js';
 
 export interface BoundsOptions extends ConditionOptions {
@@ -60,6 +61,9 @@ export interface LoopBound {
   readonly certified: boolean;
   /** Conditional bounds: every neighbour of the precondition has a replayed input that breaks the bound. */
   readonly locallyWeakest?: boolean;
+  /** One case of a bound split on a condition over the inputs: the loop's entries with caseSplit
+   * are the condition and its negation, each certified, so together they bound every input. */
+  readonly caseSplit?: boolean;
   readonly invariants: readonly { readonly line: number; readonly expression: string }[];
   readonly tight?: TightnessEvidence;
   readonly reason?: string;
@@ -158,8 +162,8 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const { deadline } = options;
   const samples = [...initial];
   const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
-  const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound) =>
-    constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]])).program, {
+  const prove = (bound: Linear, assumeAtEntry?: Formula): Promise<VerifyResult> =>
+    constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]]), assumeAtEntry ? { assumeAtEntry } : {}).program, {
       function: fn,
       deadline,
       constraints: {
@@ -167,7 +171,8 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
         ...(options.schedule ? { schedule: options.schedule } : {}),
         ...(options.backend ? { backend: options.backend } : {}),
       },
-    }), deadline);
+    });
+  const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound) => prove(bound), deadline);
   if (search.proved) {
     const { bound, result } = search.proved;
     const tight = tightInput(samples, bound, recount);
@@ -182,6 +187,12 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
     }];
   }
   let lastReason = search.reason;
+  // No linear bound holds for every input, or none was proved: a case split on a condition over the
+  // inputs (max-shaped bounds such as max(x, -x), and "e if c else 0"), each case proved alone.
+  if (params.length > 0 && !deadline.passed) {
+    const cases = await searchCaseSplit(program, fn, params, samples, recount, options, lineOf(program, fn, header), prove);
+    if (cases) return cases;
+  }
   // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
   const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
   if (bound && params.length > 0 && !deadline.passed) {
@@ -277,6 +288,65 @@ function tightInput(samples: readonly IterationSample[], bound: Linear, recount:
     if (value === s.iterations && recount(s.input, s.nondet ?? []) === value) return { input: s.input, nondet: s.nondet ?? [], iterations: value };
   }
   return undefined;
+}
+
+/** Conditions tried for a case split, and candidate bounds per case (each candidate is one proof). */
+const MAX_CASE_SPLITS = 3;
+const CASE_CANDIDATES = 2;
+
+/**
+ * A bound split into two cases on a condition c over the inputs: the tightest fit to the observed runs
+ * with c, proved with assume(c) at the entry, and the same for ¬c (a case no observed run enters gets
+ * the bound 0). Conditions come from the function's own conditions over its parameters, ranked by how
+ * much tighter the two fits are on the observations than one fit for all.
+ */
+async function searchCaseSplit(
+  program: Program, fn: string, params: readonly string[], samples: readonly IterationSample[],
+  recount: (input: State, nondet: readonly bigint[]) => bigint | null, options: Internal, line: number,
+  prove: (bound: Linear, assumeAtEntry: Formula) => Promise<VerifyResult>,
+): Promise<LoopAnswer[] | null> {
+  const holds = (f: Formula, s: IterationSample): boolean => F.evaluate(f, (v) => s.input.get(v) ?? 0n);
+  const bestSlack = (side: readonly IterationSample[]): bigint => fitBounds(params, side, 1)[0]?.slack ?? 0n;
+  const whole = bestSlack(samples);
+  const ranked = splitConditions(program, fn, params)
+    .map((c) => ({ c, slack: bestSlack(samples.filter((s) => holds(c, s))) + bestSlack(samples.filter((s) => !holds(c, s))) }))
+    .filter((r) => r.slack < whole || samples.every((s) => holds(r.c, s)))
+    .sort((a, b) => (a.slack < b.slack ? -1 : a.slack > b.slack ? 1 : 0));
+  for (const { c } of ranked.slice(0, MAX_CASE_SPLITS)) {
+    const cases: LoopAnswer[] = [];
+    for (const when of [c, negated(c)]) {
+      if (options.deadline.passed) return null;
+      const inside = samples.filter((s) => holds(when, s));
+      const search = await searchFittedBound(params, inside, recount, { ...options, candidates: CASE_CANDIDATES }, line, (bound) => prove(bound, when), options.deadline);
+      if (!search.proved) break;
+      const { bound, result } = search.proved;
+      const tight = tightInput(inside, bound, recount);
+      cases.push({
+        bound: L.toC(bound), boundExpr: bound, precondition: F.toC(when), preconditionFormula: when, certified: true, caseSplit: true,
+        invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
+        ...(tight ? { tight } : {}),
+      });
+    }
+    if (cases.length === 2) return cases;
+  }
+  return null;
+}
+
+/** Atoms of the function's conditions over its parameters only (an if's two edges give one), then
+ * each parameter's sign: candidate case splits of a loop bound. */
+function splitConditions(program: Program, fn: string, params: readonly string[]): Formula[] {
+  const found = new Map<string, Formula>();
+  const add = (atom: Formula): void => {
+    if (atom.kind !== 'atom' || atom.rel !== '>=') return;
+    if (!L.variablesOf(atom.expr).every((v) => params.includes(v)) || L.variablesOf(atom.expr).length === 0) return;
+    if (!found.has(F.toC(negated(atom)))) found.set(F.toC(atom), atom);
+  };
+  for (const edge of program.procedures.get(fn)!.edges) {
+    if ((edge.stmt.kind !== 'assume' || edge.stmt.premise) && edge.stmt.kind !== 'assert') continue;
+    for (const cube of F.dnf(edge.stmt.cond)) for (const atom of cube) add(atom);
+  }
+  for (const p of params) add(F.geqZero(L.variable(p)));
+  return [...found.values()];
 }
 
 interface FittedSearch {

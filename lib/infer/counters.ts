@@ -47,7 +47,7 @@ export function withIterationCounters(
   program: Program,
   fn: string,
   bounds: ReadonlyMap<number, Linear> = new Map(),
-  options: { keepAssertions?: boolean } = {},
+  options: { keepAssertions?: boolean; assumeAtEntry?: F.Formula } = {},
 ): CounterInstrumentation {
   const proc = program.procedures.get(fn)!;
   const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
@@ -96,7 +96,11 @@ export function withIterationCounters(
   const afterIncrements = new Map<number, number[]>();
   const newEntry = newLocation();
   const ghostCopies: Stmt[] = [...inputs].filter(([p, g]) => p !== g).map(([p, g]) => ({ kind: 'assign', target: g, expr: L.variable(p) }));
-  chain(newEntry, proc.entry, ghostCopies.length > 0 ? ghostCopies : [{ kind: 'skip' }], proc.pos);
+  // A case of a case-split bound: the runs whose inputs satisfy the case (over the parameters, read
+  // before anything assigns them).
+  const assumed: Stmt[] = options.assumeAtEntry ? [{ kind: 'assume', cond: options.assumeAtEntry }] : [];
+  const atEntry = [...assumed, ...ghostCopies];
+  chain(newEntry, proc.entry, atEntry.length > 0 ? atEntry : [{ kind: 'skip' }], proc.pos);
   for (const e of proc.edges) {
     const stmt: Stmt = e.stmt.kind === 'assert' && !options.keepAssertions ? { kind: 'assume', cond: e.stmt.cond } : e.stmt;
     // One edge may do both: from an outer loop's head straight into an inner loop's head it enters

@@ -35,7 +35,8 @@ test("the checker's report: OK, exceeded, unchecked and runs past the step limit
     '  loop 1 (line 8): VIOLATED  [max(0, 998)] inputs 441, exceeded 399, diverged 0, attained 0 (0%), max count 999',
     '  loop 2 (line 12): VIOLATED  [max(0, 5)] inputs 441, exceeded 0, diverged 315, attained 84 (19%), max count 5',
     '  loop 3 (line 14): skipped',
+    '  loop 4 (line 16): NOT ATTAINED  [max(0, x1 + 2)] inputs 441, exceeded 0, diverged 0, attained 0 (0%), max count 13',
   ].join('\n');
-  const verdicts = readCheckerReport(report, ['max(0, -x1 + 11)', 'max(0, 998)', 'max(0, 5)', null]);
-  t.deepEqual(verdicts.map((v) => [v.line, v.status]), [[6, 'ok'], [8, 'exceeded'], [12, 'inconclusive'], [14, 'unchecked']]);
+  const verdicts = readCheckerReport(report, ['max(0, -x1 + 11)', 'max(0, 998)', 'max(0, 5)', null, 'max(0, x1 + 2)']);
+  t.deepEqual(verdicts.map((v) => [v.line, v.status]), [[6, 'ok'], [8, 'exceeded'], [12, 'inconclusive'], [14, 'unchecked'], [16, 'loose']]);
 });

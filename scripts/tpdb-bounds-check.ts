@@ -43,7 +43,9 @@ function byLoop(loops: readonly LoopBound[]): LoopBound[][] {
 
 interface LoopVerdict {
   readonly line: number;
-  readonly status: 'ok' | 'exceeded' | 'unchecked' | 'inconclusive';
+  /** ok: never exceeded and attained on some input; loose: never exceeded, never attained (valid,
+   * not tight); inconclusive: some runs went past the step limit. */
+  readonly status: 'ok' | 'loose' | 'exceeded' | 'unchecked' | 'inconclusive';
   readonly detail: string;
 }
 
@@ -54,10 +56,15 @@ export function readCheckerReport(text: string, expressions: readonly (string | 
     const index = Number(m[1]);
     const detail = `${m[3]}${m[4]}`.trim();
     const exceeded = /exceeded (\d+)/.exec(m[4]!);
-    const status = expressions[index] === null ? 'unchecked' : exceeded && exceeded[1] !== '0' ? 'exceeded' : m[3] === 'OK' ? 'ok' : 'inconclusive';
+    const status = expressions[index] === null ? 'unchecked' : exceeded && exceeded[1] !== '0' ? 'exceeded' : m[3] === 'OK' ? 'ok' : m[3] === 'NOT' ? 'loose' : 'inconclusive';
     out.push({ line: Number(m[2]), status, detail });
   }
   return out;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 async function main(): Promise<number> {
@@ -80,14 +87,17 @@ async function main(): Promise<number> {
     return 3;
   }
   const files = readdirSync(folder).filter((f) => f.endsWith('.c')).sort();
-  const counts = { programs: 0, rejected: 0, ok: 0, exceeded: 0, unchecked: 0, inconclusive: 0 };
+  const seconds: number[] = [];
+  const counts = { programs: 0, rejected: 0, ok: 0, loose: 0, exceeded: 0, unchecked: 0, inconclusive: 0 };
   for (const name of files) {
     const file = join(folder, name);
     counts.programs++;
     let loops: LoopBound[][];
     let fn: string;
+    const started = Date.now();
     try {
       const result = await bounds(parseProgram(readFileSync(file, 'utf8'), file), { timeoutMs });
+      seconds.push((Date.now() - started) / 1000);
       loops = byLoop(result.loops);
       fn = result.function;
     } catch (e) {
@@ -110,8 +120,10 @@ async function main(): Promise<number> {
     }
   }
   process.stdout.write(
-    `programs: ${counts.programs} (rejected ${counts.rejected}); bounds checked: ${counts.ok + counts.exceeded + counts.inconclusive}, ` +
-      `exceeded by a run: ${counts.exceeded}, inconclusive (runs past the step limit): ${counts.inconclusive}; loops without a checkable bound: ${counts.unchecked}\n`,
+    `programs: ${counts.programs} (rejected ${counts.rejected}); bounds checked: ${counts.ok + counts.loose + counts.exceeded + counts.inconclusive} ` +
+      `(attained on some input: ${counts.ok}, never attained: ${counts.loose}), exceeded by a run: ${counts.exceeded}, ` +
+      `inconclusive (runs past the step limit): ${counts.inconclusive}; loops without a checkable bound: ${counts.unchecked}; ` +
+      `bounds time per program: median ${median(seconds).toFixed(1)} s, total ${seconds.reduce((a, b) => a + b, 0).toFixed(0)} s\n`,
   );
   return counts.exceeded > 0 ? 1 : 0;
 }

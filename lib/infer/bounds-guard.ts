@@ -10,7 +10,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { locationPos, type Procedure, type Program } from '../ir/cfg.js';
 import { runProgram, type RunOutcome, type RunResult, type TraceStep } from '../interpreter/index.js';
-import { backEdges, loopsOf, naturalLoop } from './counters.js';
+import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from './counters.js';
 import type { BoundsResult, LoopBound } from './bounds.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { boundaryValues, firstContradiction, guardCost, measured, runText, type GuardRunOptions } from '../guard/runs.js';
@@ -47,10 +47,8 @@ export function loopEdges(proc: Procedure): LoopEdges {
   };
   loops.forEach((loop, index) => {
     const body = naturalLoop(proc, loop.header, back);
-    for (const e of proc.edges) {
-      if (e.to === loop.header && !back.has(e.id)) note(entering, e.id, index);
-      if (e.from === loop.header && body.has(e.to)) note(intoBody, e.id, index);
-    }
+    for (const e of proc.edges) if (e.to === loop.header && !back.has(e.id)) note(entering, e.id, index);
+    for (const e of bodyEntryEdges(proc, loop.header, body)) note(intoBody, e.id, index);
   });
   return { loops, entering, intoBody };
 }

@@ -86,6 +86,19 @@ test('bounds on Fig. 9: no bound for every input, a conditional bound y0 - x0 un
   t.is(r.loops.length, 1, r.loops.map((l) => l.precondition).join('; '));
 });
 
+test('a loop whose condition is first checked for overflow counts its iterations from the test, not from the premise', async (t) => {
+  // while (x + y > 0): the front end checks that x + y does not overflow before it tests it; an
+  // increment on that premise counted an iteration on the run that leaves at once (x = y = 0 made
+  // "1 iteration", and the bound came out x + y + 1, never attained natively).
+  const program = parseProgram('int foo(int x, int y) {\n  while (x + y > 0) {\n    if (x > y) x = x - 1; else y = y - 1;\n  }\n  return 0;\n}\n', 'b11.c');
+  const counted = withIterationCounters(program, 'foo');
+  const observed = observeIterations(counted, ['x', 'y'], { stepBudget: 100_000 }).samples.get(counted.loops[0]!.header) ?? [];
+  t.is(observed.find((s) => s.input.get('x') === 2n && s.input.get('y') === 3n)?.iterations, 5n);
+  t.false(observed.some((s) => (s.input.get('x')! + s.input.get('y')!) <= 0n)); // no iteration there, so no sample
+  const r = await bounds(program, { timeoutMs: 300_000 });
+  t.deepEqual(r.loops.map((l) => [l.bound, l.precondition, l.certified]), [['x + y', '1', true]]);
+});
+
 test('bounds split into two cases where no linear bound holds for every input: |x| as max(0, x) if x >= 1, max(0, -x) otherwise', async (t) => {
   const program = parseProgram('void f(int x) {\n  while (x != 0) {\n    if (x > 0) x--; else x++;\n  }\n}\n', 'abs.c');
   const r = await bounds(program, { timeoutMs: 300_000 });

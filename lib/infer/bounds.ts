@@ -172,7 +172,16 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
         ...(options.backend ? { backend: options.backend } : {}),
       },
     });
-  const search = await searchFittedBound(params, samples, recount, options, lineOf(program, fn, header), (bound) => prove(bound), deadline);
+  const line = lineOf(program, fn, header);
+  // Where two cases fit the runs far better than one bound for all (|x| against x + 2020), the
+  // cases go first: the one-bound candidates would each be an unprovable guess that takes a whole
+  // verify's budget to fail.
+  const splits = params.length > 0 ? rankedSplits(program, fn, params, samples) : [];
+  if (splits[0]?.muchTighter) {
+    const cases = await searchCaseSplit(params, samples, splits, recount, options, line, prove);
+    if (cases) return cases;
+  }
+  const search = await searchFittedBound(params, samples, recount, options, line, (bound) => prove(bound), deadline);
   if (search.proved) {
     const { bound, result } = search.proved;
     const tight = tightInput(samples, bound, recount);
@@ -189,8 +198,8 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   let lastReason = search.reason;
   // No linear bound holds for every input, or none was proved: a case split on a condition over the
   // inputs (max-shaped bounds such as max(x, -x), and "e if c else 0"), each case proved alone.
-  if (params.length > 0 && !deadline.passed) {
-    const cases = await searchCaseSplit(program, fn, params, samples, recount, options, lineOf(program, fn, header), prove);
+  if (splits.length > 0 && !splits[0]!.muchTighter && !deadline.passed) {
+    const cases = await searchCaseSplit(params, samples, splits, recount, options, line, prove);
     if (cases) return cases;
   }
   // Some input may make the loop run forever: conditional bounds, in weakest-precondition mode.
@@ -300,18 +309,37 @@ const CASE_CANDIDATES = 2;
  * the bound 0). Conditions come from the function's own conditions over its parameters, ranked by how
  * much tighter the two fits are on the observations than one fit for all.
  */
+interface RankedSplit {
+  readonly c: Formula;
+  readonly slack: bigint;
+  /** The two fits' slack is at most half of one fit's. */
+  readonly muchTighter: boolean;
+}
+
+function holdsOn(f: Formula, s: IterationSample): boolean {
+  return F.evaluate(f, (v) => s.input.get(v) ?? 0n);
+}
+
+/** Conditions for a case split that make the fits to the runs tighter (or leave one case without
+ * runs), tightest first. */
+function rankedSplits(program: Program, fn: string, params: readonly string[], samples: readonly IterationSample[]): RankedSplit[] {
+  const bestSlack = (side: readonly IterationSample[]): bigint => fitBounds(params, side, 1)[0]?.slack ?? 0n;
+  const whole = bestSlack(samples);
+  return splitConditions(program, fn, params)
+    .map((c) => {
+      const slack = bestSlack(samples.filter((s) => holdsOn(c, s))) + bestSlack(samples.filter((s) => !holdsOn(c, s)));
+      return { c, slack, muchTighter: 2n * slack <= whole && slack < whole };
+    })
+    .filter((r) => r.slack < whole || samples.every((s) => holdsOn(r.c, s)))
+    .sort((a, b) => (a.slack < b.slack ? -1 : a.slack > b.slack ? 1 : 0));
+}
+
 async function searchCaseSplit(
-  program: Program, fn: string, params: readonly string[], samples: readonly IterationSample[],
+  params: readonly string[], samples: readonly IterationSample[], ranked: readonly RankedSplit[],
   recount: (input: State, nondet: readonly bigint[]) => bigint | null, options: Internal, line: number,
   prove: (bound: Linear, assumeAtEntry: Formula) => Promise<VerifyResult>,
 ): Promise<LoopAnswer[] | null> {
-  const holds = (f: Formula, s: IterationSample): boolean => F.evaluate(f, (v) => s.input.get(v) ?? 0n);
-  const bestSlack = (side: readonly IterationSample[]): bigint => fitBounds(params, side, 1)[0]?.slack ?? 0n;
-  const whole = bestSlack(samples);
-  const ranked = splitConditions(program, fn, params)
-    .map((c) => ({ c, slack: bestSlack(samples.filter((s) => holds(c, s))) + bestSlack(samples.filter((s) => !holds(c, s))) }))
-    .filter((r) => r.slack < whole || samples.every((s) => holds(r.c, s)))
-    .sort((a, b) => (a.slack < b.slack ? -1 : a.slack > b.slack ? 1 : 0));
+  const holds = holdsOn;
   for (const { c } of ranked.slice(0, MAX_CASE_SPLITS)) {
     const cases: LoopAnswer[] = [];
     for (const when of [c, negated(c)]) {

@@ -87,10 +87,8 @@ export function withIterationCounters(
   for (const h of headers) {
     const counter = fresh(`iterations_${posOf(proc, h).line}`);
     const body = naturalLoop(proc, h, back);
-    for (const e of proc.edges) {
-      if (e.to === h && !back.has(e.id)) entering.set(e.id, { header: h, counter });
-      if (e.from === h && body.has(e.to)) intoBody.set(e.id, { header: h, counter });
-    }
+    for (const e of proc.edges) if (e.to === h && !back.has(e.id)) entering.set(e.id, { header: h, counter });
+    for (const e of bodyEntryEdges(proc, h, body)) intoBody.set(e.id, { header: h, counter });
     loops.push({ header: h, line: posOf(proc, h).line, col: posOf(proc, h).col, counter, afterIncrements: [] });
   }
   const afterIncrements = new Map<number, number[]>();
@@ -142,6 +140,27 @@ export function withIterationCounters(
     loops: loops.map((l) => ({ ...l, afterIncrements: afterIncrements.get(l.header) ?? [] })),
     inputs,
   };
+}
+
+/**
+ * The edges that enter the loop's body: from the location where the loop's condition is decided into
+ * the body. That location is the head, or past the head's straight-line prefix of overflow premises
+ * and skips (`while (x + y > 0)` checks that x + y does not overflow before it tests it): an
+ * increment on the premise would count an iteration on the run that then leaves the loop.
+ */
+export function bodyEntryEdges(proc: Procedure, header: number, body: ReadonlySet<number>): Edge[] {
+  const out = (loc: number): Edge[] => proc.edges.filter((e) => e.from === loc);
+  let decision = header;
+  const seen = new Set([header]);
+  for (;;) {
+    const edges = out(decision);
+    const only = edges.length === 1 ? edges[0]! : undefined;
+    const passes = only && ((only.stmt.kind === 'assume' && only.stmt.premise) || only.stmt.kind === 'skip');
+    if (!only || !passes || !body.has(only.to) || seen.has(only.to)) break;
+    decision = only.to;
+    seen.add(decision);
+  }
+  return out(decision).filter((e) => body.has(e.to));
 }
 
 /** Edges u → h found closing a cycle by a depth-first search from the entry (structured C: the back edges). */

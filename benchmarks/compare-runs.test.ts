@@ -14,7 +14,10 @@ test('runs that differ only in time are the same; a different verdict, step work
   const { same, differing, missing } = compareRuns(a, b);
   t.is(same, 1);
   t.is(differing.length, 1);
-  t.regex(differing[0]!, /^y: /);
-  t.deepEqual(missing, ['z']);
+  t.regex(differing[0]!, /^y paths: /);
+  t.deepEqual(missing, ['z paths']);
   t.is(compareRuns(a, [record('x', 'unknown', 5, 1), record('y', 'unknown', 7, 1), record('z', 'safe', 1, 1)]).differing.length, 1);
+  // Runs of one task with another cut-set are other runs, not the same one twice.
+  const headers = { ...record('x', 'safe', 99, 1), cutset: 'headers' };
+  t.deepEqual(compareRuns([record('x', 'safe', 5, 1), headers], [headers, record('x', 'safe', 5, 7)]), { same: 2, differing: [], missing: [] });
 });

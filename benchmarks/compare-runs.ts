@@ -18,16 +18,22 @@ export function workOf(r: RunRecord): string {
   });
 }
 
+/** A task may run once per cut-set and engine: each run is compared with its own. */
+function runKey(r: RunRecord): string {
+  const engine = (r as { readonly engine?: string }).engine;
+  return [r.task, r.cutset, engine].filter((x) => x !== undefined).join(' ');
+}
+
 export function compareRuns(a: readonly RunRecord[], b: readonly RunRecord[]): { same: number; differing: string[]; missing: string[] } {
-  const other = new Map(b.map((r) => [r.task, r]));
+  const other = new Map(b.map((r) => [runKey(r), r]));
   const differing: string[] = [];
   const missing: string[] = [];
   let same = 0;
   for (const r of a) {
-    const s = other.get(r.task);
-    if (!s) missing.push(r.task);
+    const s = other.get(runKey(r));
+    if (!s) missing.push(runKey(r));
     else if (workOf(r) === workOf(s)) same++;
-    else differing.push(`${r.task}: ${workOf(r)} | ${workOf(s)}`);
+    else differing.push(`${runKey(r)}: ${workOf(r)} | ${workOf(s)}`);
   }
   return { same, differing, missing };
 }
@@ -43,7 +49,7 @@ function main(): number {
   const { same, differing, missing } = compareRuns(a!.records, b!.records);
   for (const d of differing) process.stdout.write(`differs: ${d}\n`);
   for (const m of missing) process.stdout.write(`missing in the second run: ${m}\n`);
-  process.stdout.write(`${a!.records.length} tasks: ${same} with the same verdict and step work, ${differing.length} differing, ${missing.length} missing; total ${seconds(a!)} s against ${seconds(b!)} s\n`);
+  process.stdout.write(`${a!.records.length} runs: ${same} with the same verdict and step work, ${differing.length} differing, ${missing.length} missing; total ${seconds(a!)} s against ${seconds(b!)} s\n`);
   return differing.length + missing.length > 0 ? 1 : 0;
 }
 

@@ -303,12 +303,6 @@ function tightInput(samples: readonly IterationSample[], bound: Linear, recount:
 const MAX_CASE_SPLITS = 3;
 const CASE_CANDIDATES = 2;
 
-/**
- * A bound split into two cases on a condition c over the inputs: the tightest fit to the observed runs
- * with c, proved with assume(c) at the entry, and the same for ¬c (a case no observed run enters gets
- * the bound 0). Conditions come from the function's own conditions over its parameters, ranked by how
- * much tighter the two fits are on the observations than one fit for all.
- */
 interface RankedSplit {
   readonly c: Formula;
   readonly slack: bigint;
@@ -334,17 +328,21 @@ function rankedSplits(program: Program, fn: string, params: readonly string[], s
     .sort((a, b) => (a.slack < b.slack ? -1 : a.slack > b.slack ? 1 : 0));
 }
 
+/**
+ * A bound split into two cases on a condition c over the inputs: the tightest fit to the observed runs
+ * with c, proved with assume(c) at the entry, and the same for ¬c (a case no observed run enters gets
+ * the bound 0). The conditions are tried in their rank (rankedSplits), at most MAX_CASE_SPLITS.
+ */
 async function searchCaseSplit(
   params: readonly string[], samples: readonly IterationSample[], ranked: readonly RankedSplit[],
   recount: (input: State, nondet: readonly bigint[]) => bigint | null, options: Internal, line: number,
   prove: (bound: Linear, assumeAtEntry: Formula) => Promise<VerifyResult>,
 ): Promise<LoopAnswer[] | null> {
-  const holds = holdsOn;
   for (const { c } of ranked.slice(0, MAX_CASE_SPLITS)) {
     const cases: LoopAnswer[] = [];
     for (const when of [c, negated(c)]) {
       if (options.deadline.passed) return null;
-      const inside = samples.filter((s) => holds(when, s));
+      const inside = samples.filter((s) => holdsOn(when, s));
       const search = await searchFittedBound(params, inside, recount, { ...options, candidates: CASE_CANDIDATES }, line, (bound) => prove(bound, when), options.deadline);
       if (!search.proved) break;
       const { bound, result } = search.proved;

@@ -54,12 +54,13 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
     // Every loop that can run must be bounded: callees' loops are not counted by bounds, so a call to
     // one leaves the question open.
     const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
-    // A loop is bounded for every input by one unconditional bound, or by the two cases of a split.
-    const everyInput = (line: number): boolean => {
-      const answers = proved!.loops.filter((l) => l.line === line && l.certified);
+    // A loop is bounded for every input by one unconditional bound, or by the two cases of a split
+    // (a loop is its line and column: two loops may share a line).
+    const everyInput = (loops: readonly LoopBound[], loop: LoopBound): boolean => {
+      const answers = loops.filter((l) => l.line === loop.line && l.col === loop.col && l.certified);
       return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length === 2;
     };
-    if (proved && proved.calleesWithLoops.length === 0 && proved.loops.every((l) => everyInput(l.line)) && proved.procedures.every(unconditional)) {
+    if (proved && proved.calleesWithLoops.length === 0 && proved.loops.every((l) => everyInput(proved.loops, l)) && proved.procedures.every(unconditional)) {
       return { function: fn, verdict: 'terminates', conditions: [], bounds: proved.loops, stats: result.stats };
     }
   }

@@ -87,7 +87,7 @@ Tasks:
   A suite is a folder, walked recursively. It holds either this project's benchmarks (NAME.c with a
   NAME.expect.yaml sidecar: verdict safe|unsafe, optional function, source, notes, cutsets) or SV-COMP
   tasks (.yml files whose input_files names the program; the expected verdict is that of the property
-  whose property_file ends in unreach-call.prp, or in no-overflow.prp with --property no-overflow;
+  whose property_file ends in unreach-call.prp, or in PROPERTY.prp with --property no-overflow|termination;
   other tasks are skipped). Folders named _borderline are
   skipped unless --borderline. --index FILE takes the task list from an INDEX.tsv (columns folder, name,
   expected_verdict; task files <folder>/<name>.yml beside the index); --where COLUMN!=VALUE (or =) keeps

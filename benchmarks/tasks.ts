@@ -7,7 +7,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 
 export type Expected = 'safe' | 'unsafe';
 /** The SV-COMP properties a task's expected verdict can be read for. */
-export const TASK_PROPERTIES = ['unreach-call', 'no-overflow'] as const;
+export const TASK_PROPERTIES = ['unreach-call', 'no-overflow', 'termination'] as const;
 export type TaskProperty = (typeof TASK_PROPERTIES)[number];
 export type Cutset = 'paths' | 'headers';
 export const CUTSETS: readonly Cutset[] = ['paths', 'headers'];

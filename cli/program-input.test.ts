@@ -113,13 +113,21 @@ test('a task .yml is read for its program, property and data model; --property o
   t.like(JSON.parse(ilp.stdout), { verdict: 'unsafe', dataModel: 'ILP32' });
   const noOverflow = await farkas(['verify', yml, '--property', 'no-overflow', '--json']);
   t.like(JSON.parse(noOverflow.stdout), { verdict: 'safe', property: 'no-overflow' });
+  // The task's termination property, by name or by its .prp file; only verify checks it.
+  const ends = await farkas(['verify', yml, '--property', join(dir, 'task/properties/termination.prp'), '--json', '--timeout', '100']);
+  t.is(ends.code, 0, ends.stderr);
+  t.like(JSON.parse(ends.stdout), { verdict: 'safe', property: 'termination', certified: true });
+  const wp = await farkas(['wp', yml, '--property', 'termination']);
+  t.is(wp.code, 3);
+  t.regex(wp.stderr, /checks unreach-call and no-overflow, not termination \(use 'farkas verify --property termination'\)/);
   t.truthy(reach);
 });
 
 test('property files: the LTL formula decides; unsupported or malformed ones are input errors', (t) => {
   t.is(propertyOfPrp('CHECK( init(main()), LTL(G ! call(reach_error())) )\n', 'a.prp'), 'unreach-call');
   t.is(propertyOfPrp('CHECK( init(main()), LTL(G ! overflow) )', 'b.prp'), 'no-overflow');
-  t.throws(() => propertyOfPrp('CHECK( init(main()), LTL(F end) )', 't.prp'), { instanceOf: InputError, message: /t\.prp: property LTL\(F end\)/ });
+  t.is(propertyOfPrp('CHECK( init(main()), LTL(F end) )', 't.prp'), 'termination');
+  t.throws(() => propertyOfPrp('CHECK( init(main()), LTL(G valid-free) )', 'm.prp'), { instanceOf: InputError, message: /m\.prp: property LTL\(G valid-free\)/ });
   t.throws(() => propertyOfPrp('nonsense', 'n.prp'), { instanceOf: InputError, message: /not an SV-COMP property file/ });
 });
 
@@ -127,7 +135,7 @@ test('bad --property values and tasks are input errors (exit 3)', async (t) => {
   const f = file('ok.c', 'int main() { return 0; }\n');
   const name = await farkas(['verify', f, '--property', 'memsafety']);
   t.is(name.code, 3);
-  t.regex(name.stderr, /--property expects 'unreach-call', 'no-overflow' or an SV-COMP \.prp file, got 'memsafety'/);
+  t.regex(name.stderr, /--property expects 'unreach-call', 'no-overflow', 'termination' or an SV-COMP \.prp file, got 'memsafety'/);
   const missing = await farkas(['verify', f, '--property', join(dir, 'absent.prp')]);
   t.is(missing.code, 3);
   t.regex(missing.stderr, /cannot read/);

@@ -8,7 +8,7 @@ import { InputError, type DataModel, type Program, type Property, parseProgram }
 import { readSource } from './common.js';
 
 export const DATA_MODELS: readonly DataModel[] = ['ILP32', 'LP64'];
-export const PROPERTIES: readonly Property[] = ['unreach-call', 'no-overflow'];
+export const PROPERTIES: readonly Property[] = ['unreach-call', 'no-overflow', 'termination'];
 
 export function dataModelOption(): Option {
   return new Option('--data-model <model>', "sizes of the C types: 'ILP32' (long is 32-bit; the default, as SV-COMP's ReachSafety tasks) or 'LP64' (long is 64-bit)")
@@ -18,7 +18,7 @@ export function dataModelOption(): Option {
 export function propertyOption(): Option {
   return new Option(
     '--property <name|file.prp>',
-    "what to prove: 'unreach-call' (default: every assertion holds; signed overflow, undefined behaviour, is assumed absent) or 'no-overflow' (no signed operation overflows); also an SV-COMP .prp file",
+    "what to prove: 'unreach-call' (default: every assertion holds; signed overflow, undefined behaviour, is assumed absent), 'no-overflow' (no signed operation overflows) or 'termination' (every run ends; verify only); also an SV-COMP .prp file",
   );
 }
 
@@ -39,13 +39,19 @@ export interface ProgramInputOptions {
 }
 
 /** Reads FILE (a C file or an SV-COMP task .yml) and lowers it under the chosen model and property. */
-export function loadProgram(path: string, opts: ProgramInputOptions): ProgramInput {
+/** The properties a command checks: termination only by `verify` (and shown by `cfg` and `run`). */
+export const REACHABILITY_PROPERTIES: readonly Property[] = ['unreach-call', 'no-overflow'];
+
+export function loadProgram(path: string, opts: ProgramInputOptions, accepted: readonly Property[] = REACHABILITY_PROPERTIES): ProgramInput {
   const task = /\.ya?ml$/i.test(path) ? readTask(path) : null;
   const dataModel = (opts.dataModel as DataModel | undefined) ?? task?.dataModel ?? 'ILP32';
   let property: Property;
   if (opts.property !== undefined) property = parseProperty(opts.property);
   else if (task) property = task.defaultProperty;
   else property = 'unreach-call';
+  if (!accepted.includes(property)) {
+    throw new InputError('error', `this command checks ${accepted.join(' and ')}, not ${property}${property === 'termination' ? " (use 'farkas verify --property termination')" : ''}`, null);
+  }
   const file = task ? task.file : path;
   const source = readSource(file);
   const program = parseProgram(source, file, { dataModel, property });
@@ -57,7 +63,7 @@ export function loadProgram(path: string, opts: ProgramInputOptions): ProgramInp
 export function parseProperty(text: string): Property {
   if ((PROPERTIES as readonly string[]).includes(text)) return text as Property;
   if (!/\.prp$/i.test(text)) {
-    throw new InputError('error', `--property expects 'unreach-call', 'no-overflow' or an SV-COMP .prp file, got '${text}'`, null);
+    throw new InputError('error', `--property expects 'unreach-call', 'no-overflow', 'termination' or an SV-COMP .prp file, got '${text}'`, null);
   }
   return propertyOfPrp(readSource(text), text);
 }
@@ -67,8 +73,9 @@ export function propertyOfPrp(text: string, file: string): Property {
   const ltl = /LTL\((.*)\)\s*\)\s*$/s.exec(text.trim())?.[1]?.replace(/\s+/g, ' ').trim();
   if (ltl === 'G ! call(reach_error())' || ltl === 'G ! call(__VERIFIER_error())') return 'unreach-call';
   if (ltl === 'G ! overflow') return 'no-overflow';
+  if (ltl === 'F end') return 'termination';
   if (ltl === undefined) throw new InputError('error', `${file}: not an SV-COMP property file (no CHECK( init(main()), LTL(…) ))`, null);
-  throw new InputError('unsupported', `${file}: property LTL(${ltl}) (farkas checks unreach-call and no-overflow)`, null);
+  throw new InputError('unsupported', `${file}: property LTL(${ltl}) (farkas checks unreach-call, no-overflow and termination)`, null);
 }
 
 interface Task {
@@ -109,18 +116,20 @@ function readTask(path: string): Task {
     try {
       property = propertyOfPrp(readFileSync(prpPath, 'utf8'), prpPath);
     } catch {
-      continue; // a property farkas does not check (coverage, termination, memory safety) or an unreadable file
+      continue; // a property farkas does not check (coverage, memory safety) or an unreadable file
     }
     listed.push(property);
     if (typeof entry.expected_verdict === 'boolean') expected.set(property, entry.expected_verdict);
   }
-  const defaultProperty = listed.includes('unreach-call') ? 'unreach-call' : listed[0] ?? bad('lists no property farkas checks (unreach-call, no-overflow)');
+  // Reachability first; termination is checked only by verify, so it is the default only when alone.
+  const defaultProperty = (['unreach-call', 'no-overflow', 'termination'] as const).find((p) => listed.includes(p)) ?? bad('lists no property farkas checks (unreach-call, no-overflow, termination)');
   return { file, ...(model !== undefined ? { dataModel: model as DataModel } : {}), defaultProperty, expected };
 }
 
 /** How the answer's semantics reads: data model, property, and the premise it rests on. */
 export function semanticsNote(program: Program): string {
   const model = program.dataModel ?? 'ILP32';
+  if (program.property === 'termination') return `property: every run ends (C integers, ${model}); a failing assertion, abort() or a blocked assume ends a run; signed overflow, undefined behaviour, is assumed absent`;
   return program.property === 'no-overflow'
     ? `property: no signed overflow (C integers, ${model})`
     : `semantics: C integers (${model}); signed overflow, undefined behaviour, is assumed absent (check it with --property no-overflow)`;

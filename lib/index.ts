@@ -21,6 +21,7 @@ export { ClaimContradicted } from './guard/claim.js';
 export { findLoopBoundContradiction, guardLoopBounds, type LoopBoundContradiction } from './infer/bounds-guard.js';
 export { cex, instrumentForCex, type CexResult, type CexCondition, type CexOptions, type ConcreteCounterexample } from './infer/cex.js';
 export { nonterm, type NontermResult, type NontermCondition } from './infer/nonterm.js';
+export { termination, type TerminationResult, type EndlessRun } from './infer/termination.js';
 
 // What the CLI uses besides the above (cli/ imports lib only through this file).
 export { polyToString } from './constraints/system.js';

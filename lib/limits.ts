@@ -164,6 +164,9 @@ export const COUNTED_RUN_STEPS = 200_000;
 export const NONTERM_SHOWN_RUN_STEPS = 2000;
 /** … found among this many candidate inputs. */
 export const NONTERM_SHOWN_INPUTS = 4000;
+/** verify --property termination: candidate inputs run to see whether one goes past
+ * NONTERM_SHOWN_RUN_STEPS (then the recurrent set is looked for before the bounds). */
+export const TERMINATION_PROBE_INPUTS = 64;
 /** The UI's trace of a counterexample. */
 export const TRACE_RUN_STEPS = 200_000;
 
@@ -258,6 +261,12 @@ export class Deadline {
   /** The same deadline moved by `ms` (the grace before overrunning workers are stopped). */
   extended(ms: number): Deadline {
     return new Deadline(this.bounded ? this.at + ms - this.started : undefined, this.signal, this.started);
+  }
+
+  /** A deadline for the first of several parts of the work: `fraction` of the time left (the caller's
+   * signal stays); unbounded without a --timeout. */
+  part(fraction: number): Deadline {
+    return new Deadline(this.bounded ? Math.max(1, this.left * fraction) : undefined, this.signal);
   }
 
   /** The "unknown" reason once it has passed: `timeout after N s (detail)`. */

@@ -1,7 +1,7 @@
 // `farkas cfg FILE`: the control-flow graphs the front end builds, as text or Graphviz, for checking
 // how a program was understood (which statements, which loop headers, which conditions).
 import type { Command } from 'commander';
-import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions, PROPERTIES } from '../program-input.js';
 import { printProcedure, printProgram, programToDot, InputError } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
@@ -30,7 +30,7 @@ Render the Graphviz form with e.g.: farkas cfg prog.c --dot | dot -Tsvg > prog.s
     )
     .action((path: string, opts: CfgCliOptions) =>
       runCommand(() => {
-        const { file, program: parsed } = loadProgram(path, opts);
+        const { file, program: parsed } = loadProgram(path, opts, PROPERTIES);
         if (opts.function !== undefined && !parsed.procedures.has(opts.function)) {
           const known = [...parsed.procedures.keys()].join(', ');
           throw new InputError('error', `no function '${opts.function}' in ${file} (functions: ${known})`, null);

@@ -2,7 +2,7 @@
 // (also how a counterexample is replayed by hand).
 import type { Command } from 'commander';
 import { InputError, formatRunResult, runProgram, runResultToJson, DEFAULT_MAX_STEPS, type RunOptions, type RunResult } from '../../lib/index.js';
-import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
+import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions, PROPERTIES } from '../program-input.js';
 import { EXIT } from '../exit-codes.js';
 import { parseAssignments, parseIntegerList, runCommand } from '../common.js';
 
@@ -78,7 +78,7 @@ Exit codes for run:
     )
     .action((path: string, opts: RunCliOptions) =>
       runCommand(() => {
-        const { file, program } = loadProgram(path, opts);
+        const { file, program } = loadProgram(path, opts, PROPERTIES);
         const options: RunOptions = {
           ...(opts.function !== undefined ? { entry: opts.function } : {}),
           inputs: parseAssignments(opts.input.flatMap((i) => i.split(','))),

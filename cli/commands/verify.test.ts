@@ -230,3 +230,28 @@ test('--pin LINE:EXPR: a correct pin is certified with the invariants, a wrong o
   t.is(malformed.code, 3);
   t.regex(malformed.stderr, /--pin expects LINE:EXPR/);
 });
+
+// A counter that restarts below 10 and aborts above it: runs from 0..10 never end, the others do.
+const RESTARTS = 'extern int __VERIFIER_nondet_int(void);\nextern void abort(void);\nint main() {\n  int x = __VERIFIER_nondet_int();\n  while (x >= 0) {\n    if (x > 10) abort();\n    x = 5;\n  }\n  return 0;\n}\n';
+
+test('verify --property termination: unsafe with a recurrent condition and the run shown, safe with the bounds; exit codes as for reachability', async (t) => {
+  const endless = file('restarts.c', RESTARTS);
+  const r = await farkas(['verify', endless, '--property', 'termination', '--json', '--timeout', '100']);
+  t.is(r.code, 1, r.stderr);
+  const json = JSON.parse(r.stdout) as { verdict: string; property: string; certified: boolean; nonTermination: { condition: string; nondet: string[]; stepsShown: number } };
+  t.like(json, { verdict: 'unsafe', property: 'termination', certified: true });
+  // The run shown is the program's own: replayed here, it goes on past the steps reported.
+  const program = parseProgram(RESTARTS, endless, { property: 'termination' });
+  const run = runProgram(program, { entry: 'main', nondet: json.nonTermination.nondet.map(BigInt), nondetDefault: null, maxSteps: json.nonTermination.stepsShown });
+  t.is(run.outcome.kind, 'step-limit');
+  const text = await farkas(['verify', endless, '--property', 'termination', '--timeout', '100']);
+  t.regex(text.stdout, /unsafe: a run does not end/);
+  t.regex(text.stdout, /where nondet_1 is the value read into x at line 4/);
+  const ends = await farkas(['verify', file('ends.c', UNSAFE), '--property', 'termination', '--timeout', '100']);
+  t.is(ends.code, 0, ends.stderr);
+  t.regex(ends.stdout, /safe: every run ends/);
+  t.regex(ends.stdout, /loop at line 4: at most max\(0, nondet_1\) iterations/);
+  const witness = await farkas(['verify', endless, '--property', 'termination', '--witness', join(dir, 'w.yml')]);
+  t.is(witness.code, 3);
+  t.regex(witness.stderr, /--witness: not available with --property termination/);
+});

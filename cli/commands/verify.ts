@@ -2,15 +2,15 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex } from '../../lib/index.js';
-import { dataModelOption, loadProgram, propertyOption } from '../program-input.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination } from '../../lib/index.js';
+import { dataModelOption, loadProgram, propertyOption, PROPERTIES } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption, parseCount, parseSeconds } from '../options.js';
 import { jobsOption, parseJobs, portfolioProgressPrinter } from '../portfolio-output.js';
 import { formatPortfolio, portfolioJson } from '../report/portfolio.js';
-import { formatVerify, verifyJson } from '../report/verify.js';
+import { formatTermination, formatVerify, terminationJson, verifyJson } from '../report/verify.js';
 import { collectPins, parsePins } from '../pin-option.js';
 import { semanticsNote } from '../program-input.js';
 
@@ -69,7 +69,8 @@ has proved the invariants; otherwise 'unknown' with the reason.
 ${EXIT_CODES_HELP}`)
     .action((path: string, opts: VerifyCliOptions, command: Command) =>
       runCommand(async () => {
-        const { file, source, program } = loadProgram(path, opts);
+        const { file, source, program } = loadProgram(path, opts, PROPERTIES);
+        if (program.property === 'termination') return verifyTermination(file, program, opts);
         if (opts.emit !== undefined) {
           process.stdout.write(emitProblem(program, opts, command.getOptionValueSource('cutset') === 'default'));
           return EXIT.OK;
@@ -117,6 +118,25 @@ ${EXIT_CODES_HELP}`)
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
+}
+
+/** `--property termination`: every run ends (certified bounds), or one does not (a recurrent set and
+ * a run of the program inside it), or unknown. Verdicts as for reachability: safe when the property
+ * holds, unsafe when it is violated. */
+async function verifyTermination(file: string, program: Program, opts: VerifyCliOptions): Promise<number> {
+  const given = (['emit', 'witness', 'cex', 'crossCheck', 'emitDimacs', 'step'] as const).filter((k) => opts[k] !== undefined && opts[k] !== false);
+  if (opts.pin.length > 0) given.push('pin' as never);
+  if (given.length > 0) {
+    const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new InputError('error', `${given.map(flag).join(', ')}: not available with --property termination`, null);
+  }
+  const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
+  const result = await termination(program, {
+    ...(opts.function !== undefined ? { function: opts.function } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  });
+  process.stdout.write(opts.json ? JSON.stringify(terminationJson(file, result, program), null, 2) + '\n' : formatTermination(file, result, program));
+  return result.verdict === 'terminates' ? EXIT.OK : result.verdict === 'non-terminating' ? EXIT.UNSAFE : EXIT.UNKNOWN;
 }
 
 function emitProblem(program: Program, opts: VerifyCliOptions, defaultCutset: boolean): string {

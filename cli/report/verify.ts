@@ -1,6 +1,7 @@
 // Text and JSON renderings of verify results (and of the engines' results, which share the contract),
 // shared by the commands and the UI.
-import type { Program, VerifyResult } from '../../lib/index.js';
+import type { Program, TerminationResult, VerifyResult } from '../../lib/index.js';
+import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
 
 /** The semantics an answer rests on, for --json: data model, property and its premise. */
@@ -99,3 +100,56 @@ export function formatVerify(file: string, r: VerifyResult, program?: Program): 
 }
 
 
+
+/** The termination property's answer: verdict safe (every run ends), unsafe (one does not), unknown. */
+export function terminationJson(file: string, r: TerminationResult, program?: Program): object {
+  const verdict = r.verdict === 'terminates' ? 'safe' : r.verdict === 'non-terminating' ? 'unsafe' : 'unknown';
+  return {
+    file,
+    function: r.function,
+    verdict,
+    ...semanticsJson(program),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    certified: r.verdict !== 'unknown',
+    ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, precondition: l.precondition, invariants: l.invariants })) } : {}),
+    ...(r.endless
+      ? {
+          nonTermination: {
+            condition: r.endless.condition.expression,
+            invariants: r.endless.condition.invariants,
+            inputs: Object.fromEntries([...r.endless.input].map(([k, v]) => [k, v.toString()])),
+            nondet: r.endless.nondet.map(String),
+            stepsShown: r.endless.steps,
+          },
+        }
+      : {}),
+    nondetInputs: r.nondetInputs.map((i) => ({ parameter: i.parameter, line: i.line, target: i.target })),
+    millis: r.millis,
+  };
+}
+
+export function formatTermination(file: string, r: TerminationResult, program?: Program): string {
+  const lines: string[] = [];
+  const verdict = r.verdict === 'terminates'
+    ? 'safe: every run ends (a certified bound on every loop and recursion)'
+    : r.verdict === 'non-terminating'
+      ? 'unsafe: a run does not end (certified recurrent set, run shown)'
+      : `unknown (${r.reason ?? 'no reason given'})`;
+  lines.push(`${file}: function ${r.function}: ${verdict}`);
+  if (program) lines.push(semanticsNote(program));
+  const readAt = (text: string) => r.nondetInputs.filter((i) => new RegExp(`\\b${i.parameter}\\b`).test(text)).map((i) => `${i.parameter} is ${i.target === '*' ? 'the choice' : (i.target.startsWith('__') ? 'the value read' : `the value read into ${i.target}`)} at line ${i.line}`);
+  for (const l of r.bounds ?? []) lines.push(`  loop at line ${l.line}: at most ${atLeastZero(l.bound ?? '?')} iterations${l.precondition === '1' ? '' : ` if ${l.precondition}`}`);
+  const boundReads = readAt((r.bounds ?? []).map((l) => `${l.bound} ${l.precondition}`).join(' '));
+  if (boundReads.length > 0) lines.push(`  where ${boundReads.join('; ')}`);
+  if (r.endless) {
+    const e = r.endless;
+    const fixed = readAt(e.condition.expression);
+    lines.push(`  never ends from: ${e.condition.expression}`);
+    if (fixed.length > 0) lines.push(`  where ${fixed.join('; ')} (every read at a line takes the same value)`);
+    for (const inv of e.condition.invariants) lines.push(`    invariant at line ${inv.line}: ${inv.expression}`);
+    const inputs = [...e.input].map(([k, v]) => `${k}=${v}`).join(', ');
+    lines.push(`  run shown: ${inputs || '(no inputs)'}${e.nondet.length > 0 ? `; nondet ${e.nondet.slice(0, 12).join(',')}${e.nondet.length > 12 ? ',…' : ''}` : ''}: ${e.steps} steps without ending`);
+  }
+  lines.push(`time: ${(r.millis / 1000).toFixed(2)} s`);
+  return lines.join('\n') + '\n';
+}

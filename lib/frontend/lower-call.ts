@@ -1,8 +1,8 @@
 // Lowering of calls: the verification builtins (assume/assert/reach_error/abort/exit) and calls of
 // defined procedures (arguments already converted to the parameter types by typed.ts). assume/assert
 // conditions are tested as one formula when their side effects happen unconditionally. Under the
-// no-overflow property an assertion only stops the run (SV-COMP's reach_error aborts): the property
-// checked is the overflow checks'.
+// no-overflow and termination properties an assertion only stops the run (SV-COMP's reach_error
+// aborts): the property checked is the overflow checks', or that every run ends.
 import type { SourcePos } from '../ir/cfg.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -25,7 +25,7 @@ export function lowerCall(ctx: FunctionContext, t: CallExpr, target: string | nu
     return result === null ? null : L.variable(result);
   }
   if (valueNeeded) voidValueError(t.pos);
-  const stopsOnly = ctx.program.property === 'no-overflow';
+  const stopsOnly = ctx.program.property !== 'unreach-call';
   switch (t.builtin) {
     case 'assume':
       lowerAssume(ctx, t.args[0]!, t.pos);

@@ -11,6 +11,7 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { locationPos, type Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
+import type { RunOutcomeKind } from '../interpreter/types.js';
 import type { ConditionAnswer } from './types.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { firstContradiction, measured, nondetRead, runText, type GuardInput, type GuardRunOptions } from '../guard/runs.js';
@@ -95,14 +96,16 @@ export function guardFailingConditions(program: Program, fn: string, conditions:
   });
 }
 
-/** Recurrent sets of `nonterm`: no run from inside one returns. */
-export function guardRecurrentSets(program: Program, fn: string, answers: readonly ConditionAnswer[], options: GuardRunOptions = {}): void {
+/** Recurrent sets of `nonterm`: no run from inside one returns (or, with `runEnds`, ends otherwise:
+ * under the termination property a blocked run ends too). */
+export function guardRecurrentSets(program: Program, fn: string, answers: readonly ConditionAnswer[], options: GuardRunOptions & { readonly runEnds?: (kind: RunOutcomeKind) => boolean } = {}): void {
+  const ends = options.runEnds ?? ((kind: RunOutcomeKind) => kind === 'exit');
   measured(() => {
     for (const answer of claimed(answers)) {
       if (!overParameters(program, fn, answer.formula)) continue;
       const found = firstContradiction(program, fn, { ...options, within: answer.formula }, (run) =>
-        run.outcome.kind === 'exit'
-          ? new ClaimContradicted('non-termination condition', runText(run.inputs, nondetRead(run)), `under ${answer.expression} the run returns after ${run.steps} steps`)
+        ends(run.outcome.kind)
+          ? new ClaimContradicted('non-termination condition', runText(run.inputs, nondetRead(run)), `under ${answer.expression} the run ends (${run.outcome.kind}) after ${run.steps} steps`)
           : null);
       if (found) throw found;
     }

@@ -9,6 +9,7 @@
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Edge, Location, Procedure, Program } from '../ir/cfg.js';
+import { negate } from '../frontend/pure.js';
 
 export function withFalseAtExit(program: Program, fn: string): Program {
   const proc = program.procedures.get(fn)!;
@@ -18,6 +19,62 @@ export function withFalseAtExit(program: Program, fn: string): Program {
   locations.push({ id: newExit, loopHeader: false, label: 'exit' });
   edges.push({ id: edges.length, from: proc.exit, to: newExit, stmt: { kind: 'assert', cond: F.FALSE }, pos: proc.locations[proc.exit]?.pos ?? proc.pos });
   return replace(program, { ...proc, locations: relabel(locations, proc.exit), edges, exit: newExit });
+}
+
+/**
+ * Claim 3 for the termination property: a run also ends where it blocks — abort(), a failing assume(),
+ * a failing assertion (an assume under that property), a signed overflow (undefined behaviour: no
+ * endless run is claimed through one) or a location with no way on. Each such place gets one more edge,
+ * guarded by "no other edge is enabled", to `assert(false)`; with `assert(false)` at the exit too, a
+ * precondition of the new program is a set of inputs from which no run ends. Left out, as runs never
+ * block there: the two complementary edges of a branch, and the assume that follows a havoc (a value's
+ * C range, or the equation that defines a ghost quotient). Every procedure is rewritten: the callees'
+ * blocks end the run as well once they are inlined.
+ */
+export function withBlockingAsFailure(program: Program): Program {
+  const procedures = new Map([...program.procedures].map(([name, proc]) => [name, blockingAsFailure(proc)] as const));
+  return { ...program, procedures };
+}
+
+function blockingAsFailure(proc: Procedure): Procedure {
+  const locations: Location[] = [...proc.locations];
+  const edges: Edge[] = [...proc.edges];
+  const fresh = (): number => {
+    locations.push({ id: locations.length, loopHeader: false });
+    return locations.length - 1;
+  };
+  const fail = (from: number, pos: Edge['pos']): void => {
+    edges.push({ id: edges.length, from, to: fresh(), stmt: { kind: 'assert', cond: F.FALSE }, pos });
+  };
+  for (const loc of proc.locations) {
+    if (loc.id === proc.exit || loc.choice) continue;
+    const outs = proc.edges.filter((e) => e.from === loc.id);
+    const ins = proc.edges.filter((e) => e.to === loc.id);
+    const pos = outs[0]?.pos ?? ins[0]?.pos ?? loc.pos ?? proc.pos;
+    if (outs.length === 0) {
+      if (ins.length > 0) fail(loc.id, pos);
+      continue;
+    }
+    const guards = outs.map((e) => (e.stmt.kind === 'assume' ? e.stmt.cond : null));
+    if (guards.some((g) => g === null)) continue; // an edge that is always taken
+    if (ins.length > 0 && ins.every((e) => e.stmt.kind === 'havoc')) continue;
+    if (guards.length === 2 && complementary(guards[0]!, guards[1]!)) continue;
+    const none = F.not(F.or(...(guards as F.Formula[])));
+    if (none.kind === 'false') continue;
+    if (none.kind === 'true') {
+      fail(loc.id, pos);
+      continue;
+    }
+    const blocked = fresh();
+    edges.push({ id: edges.length, from: loc.id, to: blocked, stmt: { kind: 'assume', cond: none }, pos });
+    fail(blocked, pos);
+  }
+  return { ...proc, locations, edges };
+}
+
+/** The two guards of a branch as the front end writes them: one is the other negated. */
+function complementary(a: F.Formula, b: F.Formula): boolean {
+  return F.toC(negate(a)) === F.toC(b) || F.toC(negate(b)) === F.toC(a);
 }
 
 /** Claim 2 without B1: each `assert(p)` becomes `assert(!p)` (kept to show why B1 is needed). */

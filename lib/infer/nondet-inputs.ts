@@ -5,8 +5,9 @@
 // the original: the nondet stream is the values its steps take, in execution order. A recursive
 // function is left as it is: its inner calls run the same procedure, whose reads only the outermost
 // call could take as parameters (the calls pass none).
+import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import type { Edge, Procedure, Program } from '../ir/cfg.js';
+import type { Edge, Location, Procedure, Program } from '../ir/cfg.js';
 import type { RunResult } from '../interpreter/types.js';
 import { backEdges, naturalLoop, loopsOf } from './counters.js';
 import { recursiveProcedures } from '../ir/inline.js';
@@ -34,16 +35,7 @@ export function nondetAsParameters(program: Program, fn: string): NondetParamete
     // A ghost (a quotient, a wrap-around count) is computed from the state, not an input.
     .filter((e) => e.stmt.kind === 'havoc' && !e.stmt.ghost && !inLoop.has(e.from))
     .sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col || a.id - b.id);
-  const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
-  const byEdge = new Map<number, string>();
-  const inputs: NondetInput[] = [];
-  for (const e of havocs) {
-    let name = `nondet_${inputs.length + 1}`;
-    for (let k = 1; taken.has(name); k++) name = `nondet_${inputs.length + 1}_${k}`;
-    taken.add(name);
-    byEdge.set(e.id, name);
-    inputs.push({ parameter: name, line: e.pos.line, target: (e.stmt as { target: string }).target });
-  }
+  const { byEdge, inputs } = parametersFor(program, proc, havocs.map((e) => ({ edges: [e], pos: e.pos, target: (e.stmt as { target: string }).target })));
   const edges: Edge[] = proc.edges.map((e) => {
     const p = byEdge.get(e.id);
     return p && e.stmt.kind === 'havoc' ? { ...e, stmt: { kind: 'assign', target: e.stmt.target, expr: L.variable(p) } } : e;
@@ -63,4 +55,64 @@ export function nondetStreamOf(rewritten: NondetParameters, fn: string, run: Run
     else stream.push(...(step.nondet ?? []));
   }
   return stream;
+}
+
+/**
+ * Non-termination of a whole program: every nondet choice of `fn` fixed by a parameter. A read outside
+ * loops becomes `nondet_K` as above; a read or a `*` choice inside a loop becomes one value that every
+ * visit takes. That is one resolution of the non-determinism, so each run of the new program whose
+ * parameters lie in the reads' C ranges (the front end's assume after a read states the range where the
+ * analyses need it) is a run of the original:
+ * an input from which the new program never ends gives a run of the original that never ends
+ * (`nondetStreamOf` replays it). Callees keep their reads: a recurrent set must hold for all their
+ * values. A recursive function is left as it is, as above.
+ */
+export function nondetFixedByParameters(program: Program, fn: string): NondetParameters {
+  const proc = program.procedures.get(fn)!;
+  if (recursiveProcedures(program).has(fn)) return { program, inputs: [], byEdge: new Map() };
+  const choices = proc.locations.filter((l) => l.choice).map((l) => proc.edges.filter((e) => e.from === l.id).sort((a, b) => a.id - b.id));
+  const reads: NondetRead[] = [
+    ...proc.edges.filter((e) => e.stmt.kind === 'havoc' && !e.stmt.ghost).map((e) => ({ edges: [e], pos: e.pos, target: (e.stmt as { target: string }).target })),
+    ...choices.map((edges) => ({ edges, pos: edges[0]!.pos, target: '*' })),
+  ].sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col || a.edges[0]!.id - b.edges[0]!.id);
+  const { byEdge, inputs } = parametersFor(program, proc, reads);
+  const locations: Location[] = proc.locations.map(({ choice: _, ...l }) => l);
+  const edges: Edge[] = [...proc.edges];
+  for (const [id, p] of byEdge) {
+    const e = proc.edges[id]!;
+    const value = L.variable(p);
+    if (e.stmt.kind !== 'havoc') {
+      // The two unguarded edges of a choice: non-zero takes the one with the smaller id, as in a run.
+      const first = Math.min(...proc.edges.filter((o) => o.from === e.from).map((o) => o.id));
+      edges[id] = { ...e, stmt: { kind: 'assume', cond: id === first ? F.not(F.eqZero(value)) : F.eqZero(value) } };
+      continue;
+    }
+    edges[id] = { ...e, stmt: { kind: 'assign', target: e.stmt.target, expr: value } };
+  }
+  const rewritten: Procedure = { ...proc, params: [...proc.params, ...inputs.map((i) => i.parameter)], locations, edges };
+  const procedures = new Map(program.procedures);
+  procedures.set(fn, rewritten);
+  return { program: { ...program, procedures }, inputs, byEdge };
+}
+
+/** A nondet read: its edges (one havoc, or the two edges of a choice), where it is, what it sets. */
+interface NondetRead {
+  readonly edges: readonly Edge[];
+  readonly pos: Edge['pos'];
+  readonly target: string;
+}
+
+/** `nondet_K` for the K-th read, in the given order, renamed past the names the program uses. */
+function parametersFor(program: Program, proc: Procedure, reads: readonly NondetRead[]): Pick<NondetParameters, 'byEdge' | 'inputs'> {
+  const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
+  const byEdge = new Map<number, string>();
+  const inputs: NondetInput[] = [];
+  for (const read of reads) {
+    let name = `nondet_${inputs.length + 1}`;
+    for (let k = 1; taken.has(name); k++) name = `nondet_${inputs.length + 1}_${k}`;
+    taken.add(name);
+    for (const e of read.edges) byEdge.set(e.id, name);
+    inputs.push({ parameter: name, line: read.pos.line, target: read.target });
+  }
+  return { byEdge, inputs };
 }

@@ -50,19 +50,8 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   guardRecurrentSets(program, fn, conditions);
   if (conditions.length === 0) {
     // No input keeps it running: try to prove that, with a certified bound on every loop.
-    const proved = deadline.left > TERMINATION_PROOF_MIN_MS ? await bounds(program, { ...options, function: fn, deadline }) : null;
-    // Every loop that can run must be bounded: callees' loops are not counted by bounds, so a call to
-    // one leaves the question open.
-    const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
-    // A loop is bounded for every input by one unconditional bound, or by the two cases of a split
-    // (a loop is its line and column: two loops may share a line).
-    const everyInput = (loops: readonly LoopBound[], loop: LoopBound): boolean => {
-      const answers = loops.filter((l) => l.line === loop.line && l.col === loop.col && l.certified);
-      return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length === 2;
-    };
-    if (proved && proved.calleesWithLoops.length === 0 && proved.loops.every((l) => everyInput(proved.loops, l)) && proved.procedures.every(unconditional)) {
-      return { function: fn, verdict: 'terminates', conditions: [], bounds: proved.loops, stats: result.stats };
-    }
+    const proved = deadline.left > TERMINATION_PROOF_MIN_MS ? await boundedForEveryInput(program, fn, { ...options, deadline }) : null;
+    if (proved) return { function: fn, verdict: 'terminates', conditions: [], bounds: proved, stats: result.stats };
   }
   return {
     function: fn,
@@ -71,6 +60,23 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
     ...(conditions.length === 0 ? { reason: result.reason ?? 'no non-termination condition found' } : {}),
     stats: result.stats,
   };
+}
+
+/**
+ * The ranking argument for "terminates": a certified bound for every loop of `fn`, for every input,
+ * and for every recursion; null when one is missing. Callees' loops are not counted by bounds, so a
+ * call of one leaves the question open.
+ */
+export async function boundedForEveryInput(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): Promise<readonly LoopBound[] | null> {
+  const proved = await bounds(program, { ...options, function: fn });
+  const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
+  // A loop is bounded for every input by one unconditional bound, or by the two cases of a split
+  // (a loop is its line and column: two loops may share a line).
+  const everyInput = (loop: LoopBound): boolean => {
+    const answers = proved.loops.filter((l) => l.line === loop.line && l.col === loop.col && l.certified);
+    return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length === 2;
+  };
+  return proved.calleesWithLoops.length === 0 && proved.loops.every(everyInput) && proved.procedures.every(unconditional) ? proved.loops : null;
 }
 
 /** The first loop-head states of a run from an input inside the condition that does not return. */

@@ -103,8 +103,9 @@ export interface GlobalVar {
 /** Sizes of C's integer types: `long` is 32-bit under ILP32, 64-bit under LP64. */
 export type DataModel = 'ILP32' | 'LP64';
 
-/** The property a program is lowered for: reachability of an error (its assertions), or signed overflow. */
-export type Property = 'unreach-call' | 'no-overflow';
+/** The property a program is lowered for: reachability of an error (its assertions), signed overflow,
+ * or termination (every run ends: a failing assertion, abort() or a blocked assume ends it too). */
+export type Property = 'unreach-call' | 'no-overflow' | 'termination';
 
 export interface Program {
   readonly file: string;

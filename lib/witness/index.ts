@@ -28,6 +28,7 @@ export async function witnessFor(input: WitnessInput): Promise<WitnessOutcome> {
   // The data model is the program's; for reachability, the configuration states the premise the
   // answer rests on (signed overflow, undefined behaviour in C, is assumed absent).
   const property = program.property ?? 'unreach-call';
+  if (property === 'termination') return { kind: 'none', reason: 'witnesses for the termination property are not supported' };
   const premise = property === 'unreach-call' ? '; premise: no signed overflow' : '';
   const metadata = () => witnessMetadata({ file, source, dataModel: program.dataModel ?? 'ILP32', property }, `cutset ${result.cutset}, schedule ${result.schedule}${premise}`);
   if (result.verdict === 'safe') {

@@ -1,0 +1,96 @@
+import test from 'ava';
+import { parseProgram } from '../frontend/index.js';
+import { runProgram } from '../interpreter/index.js';
+import * as F from '../ir/formula.js';
+import { withBlockingAsFailure } from './instrument.js';
+import { nondetFixedByParameters, nondetStreamOf } from './nondet-inputs.js';
+import { termination } from './termination.js';
+
+const HEADER = 'extern int __VERIFIER_nondet_int(void); extern void abort(void); extern void __VERIFIER_assert(int);\n';
+const lower = (body: string) => parseProgram(HEADER + body, 't.c', { property: 'termination' });
+const values = (o: Record<string, number>) => new Map(Object.entries(o).map(([k, v]) => [k, BigInt(v)] as [string, bigint]));
+
+test('nondet fixed by parameters: a read in a loop and a * choice take one value each, and a run replays on the original', (t) => {
+  const program = lower(`int main() {
+    int x = __VERIFIER_nondet_int();
+    int s = 0;
+    while (x > 0) {
+      int d = __VERIFIER_nondet_int();
+      if (*) s = s + d; else s = s - 1;
+      x = x - 1;
+    }
+    return s;
+  }`);
+  const fixed = nondetFixedByParameters(program, 'main');
+  t.deepEqual(fixed.inputs.map((i) => [i.parameter, i.target === '*' ? '*' : 'read']), [['nondet_1', 'read'], ['nondet_2', 'read'], ['nondet_3', '*']]);
+  t.false(fixed.program.procedures.get('main')!.locations.some((l) => l.choice));
+  const run = runProgram(fixed.program, { entry: 'main', inputs: values({ nondet_1: 3, nondet_2: 5, nondet_3: 1 }), nondet: [], nondetDefault: null, recordTrace: true });
+  t.is(run.outcome.kind, 'exit');
+  const stream = nondetStreamOf(fixed, 'main', run);
+  // x once, then d and the choice on each of the three iterations: every visit takes the same values.
+  t.deepEqual(stream, [3n, 5n, 1n, 5n, 1n, 5n, 1n].map(BigInt));
+  const original = runProgram(program, { entry: 'main', inputs: new Map(), nondet: stream, nondetDefault: null });
+  t.deepEqual(original.outcome, run.outcome);
+  t.true(original.outcome.kind === 'exit' && original.outcome.returnValue === 15n);
+});
+
+test('blocking as failure: abort() in a loop fails an assertion, a branch gets no extra edge, a run that goes on still does', (t) => {
+  const program = lower(`int f(int x) {
+    while (x >= 0) {
+      if (x > 10) abort();
+      x = 5;
+    }
+    return x;
+  }`);
+  const blocked = withBlockingAsFailure(program);
+  const run = (x: number) => runProgram(blocked, { entry: 'f', inputs: values({ x }), nondet: [], nondetDefault: 0n, maxSteps: 500 }).outcome.kind;
+  t.is(run(11), 'assertion-failed');
+  t.is(run(3), 'step-limit');
+  t.is(run(-1), 'exit');
+  // Complementary branches gain no edge (an addition would: its overflow premise can block a run).
+  const branches = lower('int g(int x) { if (x > 0) x = 1; else x = 2; while (x < 5) { if (x == 1) x = 7; else x = 9; } return x; }');
+  t.is(withBlockingAsFailure(branches).procedures.get('g')!.edges.length, branches.procedures.get('g')!.edges.length);
+});
+
+test('blocking as failure: the assumption that defines a ghost quotient is not a place where a run blocks', (t) => {
+  const program = lower('int f(int x) { int y = 0; while (y < 1000) { y = y + x / 3 + 1; } return y; }');
+  const blocked = withBlockingAsFailure(program);
+  for (const x of [-7, 0, 5, 29]) {
+    const original = runProgram(program, { entry: 'f', inputs: values({ x }), nondet: [], nondetDefault: 0n, maxSteps: 5000 });
+    const rewritten = runProgram(blocked, { entry: 'f', inputs: values({ x }), nondet: [], nondetDefault: 0n, maxSteps: 5000 });
+    t.is(rewritten.outcome.kind, original.outcome.kind, `x = ${x}`);
+  }
+});
+
+test('termination: a counting loop over a nondet bound terminates, with its bound', async (t) => {
+  const r = await termination(lower('int main() { int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) i++; return i; }'), { timeoutMs: 120_000 });
+  t.is(r.verdict, 'terminates', r.reason);
+  t.is(r.bounds?.length, 1);
+  t.true(r.bounds!.every((b) => b.certified));
+});
+
+test('termination: a failing assertion ends the run', async (t) => {
+  const r = await termination(lower('int main() { int x = __VERIFIER_nondet_int(); while (x > 0) { __VERIFIER_assert(x < 0); } return 0; }'), { timeoutMs: 120_000 });
+  t.is(r.verdict, 'terminates', r.reason);
+});
+
+test('termination: a loop that aborts above 10 runs for ever below it; the recurrent condition leaves the aborting inputs out', async (t) => {
+  const program = lower('int main() { int x = __VERIFIER_nondet_int(); while (x >= 0) { if (x > 10) abort(); x = 5; } return 0; }');
+  const r = await termination(program, { timeoutMs: 180_000 });
+  t.is(r.verdict, 'non-terminating', r.reason);
+  const condition = r.endless!.condition.formula;
+  const inside = (v: number) => F.evaluate(condition, (name) => (name === 'nondet_1' ? BigInt(v) : 0n));
+  t.false(inside(11));
+  t.false(inside(-1));
+  // The run shown is the original program's, fed the nondet values reported.
+  const run = runProgram(program, { entry: 'main', inputs: r.endless!.input, nondet: r.endless!.nondet, nondetDefault: null, maxSteps: r.endless!.steps });
+  t.is(run.outcome.kind, 'step-limit');
+  const value = r.endless!.nondet[0]!;
+  t.true(value >= 0n && value <= 10n);
+});
+
+test('termination: while (*) does not terminate: the choice is fixed to go on', async (t) => {
+  const r = await termination(lower('int main() { int x = 0; while (__VERIFIER_nondet_int()) { x = 1 - x; } return x; }'), { timeoutMs: 180_000 });
+  t.is(r.verdict, 'non-terminating', r.reason);
+  t.true(r.endless!.nondet.every((v) => v !== 0n));
+});

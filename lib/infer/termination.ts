@@ -1,0 +1,129 @@
+// The termination property (SV-COMP's `LTL(F end)`, `verify --property termination`): does every run
+// of the function end? Two searches, each with its own certificate:
+// - terminates: a certified bound on every loop and every recursion, for every input and every nondet
+//   value (bounds, as `nonterm` proves termination);
+// - does not terminate: the nondet choices are fixed by parameters (one value per read site:
+//   nondet-inputs.ts), blocking counts as ending (instrument.ts), and a weakest precondition of
+//   `assert(false)` at the exit is a recurrent set — every run from an input inside it goes on for ever.
+//   It is held to a run of the original program from an input inside it, fed the same nondet values,
+//   that goes past the step budget without ending, and to the claim guard's runs.
+// Otherwise the answer is unknown, with the reason.
+import * as F from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interpreter/index.js';
+import { withBlockingAsFailure, withFalseAtExit } from './instrument.js';
+import { nondetAsParameters, nondetFixedByParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
+import { candidateInputs } from './points.js';
+import { wp, type WpOptions } from './wp.js';
+import type { ConditionAnswer } from './types.js';
+import { Problem } from '../problem/prepare.js';
+import type { LoopBound } from './bounds.js';
+import { boundedForEveryInput } from './nonterm.js';
+import { guardRecurrentSets } from './conditions-guard.js';
+import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROBE_INPUTS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
+
+export interface EndlessRun {
+  /** The certified condition over the parameters and the fixed nondet values (`nondet_K`). */
+  readonly condition: ConditionAnswer;
+  /** An input inside it: the function's parameters… */
+  readonly input: ReadonlyMap<string, bigint>;
+  /** …and the nondet stream the original program read along the run shown. */
+  readonly nondet: readonly bigint[];
+  /** Steps the original program took on it without ending. */
+  readonly steps: number;
+}
+
+export interface TerminationResult {
+  readonly function: string;
+  readonly verdict: 'terminates' | 'non-terminating' | 'unknown';
+  /** terminates: the certified bound of every loop (recursions are bounded too). */
+  readonly bounds?: readonly LoopBound[];
+  /** non-terminating: the recurrent condition and a run of the original program inside it. */
+  readonly endless?: EndlessRun;
+  /** The nondet reads the answer's conditions and bounds name as parameters (`nondet_K`), in source
+   * order: those outside loops for the bounds, every one (fixed to one value per read) for a recurrent set. */
+  readonly nondetInputs: readonly NondetInput[];
+  readonly reason?: string;
+  readonly millis: number;
+}
+
+export async function termination(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<TerminationResult> {
+  const fn = Problem.of(program, options.function).function;
+  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+  const started = Date.now();
+  const done = (r: Found): TerminationResult => ({ function: fn, ...r, millis: Date.now() - started });
+  const fixed = nondetFixedByParameters(program, fn);
+  const overParameters = fixed.program.procedures.get(fn)!.params.length > 0;
+  // Most programs end, and the bounds search goes first with half the time; unless a sampled run goes
+  // on past the step budget: then the recurrent set is looked for first. The order only saves time.
+  const recurrentFirst = overParameters && sampledRunGoesOn(fixed, fn);
+  const searches = recurrentFirst ? [recurrentSet, everyLoopBounded] : [everyLoopBounded, recurrentSet];
+  const reasons: string[] = [];
+  for (const [k, search] of searches.entries()) {
+    if (k > 0 && deadline.left < TERMINATION_PROOF_MIN_MS) {
+      reasons.push(deadline.timeoutReason('no time left for the other search'));
+      break;
+    }
+    const found = await search(k === 0 ? deadline.part(recurrentFirst ? 0.75 : 0.5) : deadline);
+    if (typeof found === 'string') reasons.push(found);
+    else return done(found);
+  }
+  return done({ verdict: 'unknown', reason: reasons.join('; '), nondetInputs: [] });
+
+  // The bounds are over the parameters and the reads outside loops (each read once per call: the
+  // rewritten program has the same runs).
+  async function everyLoopBounded(within: Deadline): Promise<Found | string> {
+    const once = nondetAsParameters(program, fn);
+    const bounded = await boundedForEveryInput(once.program, fn, { ...options, deadline: within });
+    return bounded ? { verdict: 'terminates', bounds: bounded, nondetInputs: once.inputs } : within.passed ? within.timeoutReason('no bound for every loop') : 'no certified bound for every loop';
+  }
+
+  async function recurrentSet(within: Deadline): Promise<Found | string> {
+    if (!overParameters) return 'no recurrent set: the function has no input or nondet read to state one over';
+    const instrumented = withFalseAtExit(withBlockingAsFailure(fixed.program), fn);
+    const result = await wp(instrumented, { ...options, function: fn, deadline: within });
+    for (const answer of result.preconditions) {
+      if (!answer.certified) continue;
+      const shown = endlessRun(program, fixed, fn, answer.formula);
+      if (!shown) continue;
+      // Certified on the instrumented program: held to runs of the program with the nondet values
+      // fixed (each one a run of the original), which must neither return nor block.
+      guardRecurrentSets(fixed.program, fn, [answer], { runEnds: (kind) => kind !== 'step-limit' });
+      return { verdict: 'non-terminating', endless: { condition: answer, ...shown }, nondetInputs: fixed.inputs };
+    }
+    return result.preconditions.length > 0
+      ? 'no recurrent condition found has an input whose run goes on'
+      : `no recurrent set found${result.reason ? ` (${result.reason})` : ''}`;
+  }
+}
+
+type Found = Omit<TerminationResult, 'function' | 'millis'>;
+
+/** Whether a run of the program with the nondet values fixed, from one of the first candidate inputs,
+ * goes past the step budget. */
+function sampledRunGoesOn(fixed: NondetParameters, fn: string): boolean {
+  const params = fixed.program.procedures.get(fn)!.params;
+  return candidateInputs(params).slice(0, TERMINATION_PROBE_INPUTS).some((input) =>
+    runProgram(fixed.program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: NONTERM_SHOWN_RUN_STEPS, foldIntoRange: true }).outcome.kind === 'step-limit');
+}
+
+/**
+ * An input inside `condition` on which the original program runs past the step budget: the program
+ * with the nondet values fixed is run first (recording the values it reads), then the original is fed
+ * the same values (the two programs take the same steps; twice the budget only makes sure of it).
+ */
+function endlessRun(program: Program, fixed: NondetParameters, fn: string, condition: F.Formula): Omit<EndlessRun, 'condition'> | null {
+  const params = fixed.program.procedures.get(fn)!.params;
+  const own = new Set(program.procedures.get(fn)!.params);
+  for (const input of candidateInputs(params).slice(0, NONTERM_SHOWN_INPUTS)) {
+    if (!F.evaluate(condition, (v) => input.get(v) ?? 0n)) continue;
+    const run = runProgram(fixed.program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: 2 * NONTERM_SHOWN_RUN_STEPS, recordTrace: true });
+    if (run.outcome.kind !== 'step-limit') continue;
+    const nondet = nondetStreamOf(fixed, fn, run);
+    const inputs = new Map([...input].filter(([k]) => own.has(k)));
+    const original = runProgram(program, { entry: fn, inputs, nondet, nondetDefault: null, maxSteps: NONTERM_SHOWN_RUN_STEPS });
+    if (original.outcome.kind !== 'step-limit') continue;
+    return { input: inputs, nondet: original.nondetConsumed, steps: original.steps };
+  }
+  return null;
+}

@@ -22,6 +22,7 @@ export { findLoopBoundContradiction, guardLoopBounds, type LoopBoundContradictio
 export { cex, instrumentForCex, type CexResult, type CexCondition, type CexOptions, type ConcreteCounterexample } from './infer/cex.js';
 export { nonterm, type NontermResult, type NontermCondition } from './infer/nonterm.js';
 export { termination, type TerminationResult, type EndlessRun } from './infer/termination.js';
+export type { RankedLoop } from './infer/ranking.js';
 
 // What the CLI uses besides the above (cli/ imports lib only through this file).
 export { polyToString } from './constraints/system.js';

@@ -164,6 +164,8 @@ export const COUNTED_RUN_STEPS = 200_000;
 export const NONTERM_SHOWN_RUN_STEPS = 2000;
 /** … found among this many candidate inputs. */
 export const NONTERM_SHOWN_INPUTS = 4000;
+/** verify --property termination: ranking functions tried per loop (its exit conditions, both ways). */
+export const RANKING_CANDIDATES = 4;
 /** verify --property termination: candidate inputs run to see whether one goes past
  * NONTERM_SHOWN_RUN_STEPS (then the recurrent set is looked for before the bounds). */
 export const TERMINATION_PROBE_INPUTS = 64;

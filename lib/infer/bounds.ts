@@ -22,7 +22,7 @@ import { constraintEngine } from '../engines/index.js';
 import type { VerifyResult } from '../problem/result.js';
 import { candidateInputs } from './points.js';
 import { wp } from './wp.js';
-import type { ConditionOptions } from './search.js';
+import { constraintOptionsOf, type ConditionOptions } from './search.js';
 import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
 import { loopsOf, withIterationCounters, type CounterInstrumentation} from './counters.js';
@@ -166,11 +166,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
     constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]]), assumeAtEntry ? { assumeAtEntry } : {}).program, {
       function: fn,
       deadline,
-      constraints: {
-        ...(options.cutset ? { cutset: options.cutset } : {}),
-        ...(options.schedule ? { schedule: options.schedule } : {}),
-        ...(options.backend ? { backend: options.backend } : {}),
-      },
+      constraints: constraintOptionsOf(options),
     });
   const line = lineOf(program, fn, header);
   // Where two cases fit the runs far better than one bound for all (|x| against x + 2020), the
@@ -502,10 +498,8 @@ async function proveCalls(
     return constraintEngine.run(asserted.program, {
       function: asserted.wrapper,
       deadline: options.deadline,
-      constraints: {
-        ...(options.schedule ? { schedule: options.schedule } : {}),
-        ...(options.backend ? { backend: options.backend } : {}),
-      },
+      // The wrapper's own cut-set: the engine's default.
+      constraints: constraintOptionsOf({ ...options, cutset: undefined }),
     });
   }, options.deadline);
   if (!search.proved) return { reason: search.reason };

@@ -87,7 +87,15 @@ export function nondetFixedByParameters(program: Program, fn: string): NondetPar
       edges[id] = { ...e, stmt: { kind: 'assume', cond: id === first ? F.not(F.eqZero(value)) : F.eqZero(value) } };
       continue;
     }
-    edges[id] = { ...e, stmt: { kind: 'assign', target: e.stmt.target, expr: value } };
+    const { target } = e.stmt;
+    edges[id] = { ...e, stmt: { kind: 'assign', target, expr: value } };
+    // The assume of the read's C range goes: a read never gives a value outside it, so the program
+    // need not block there (and a recurrent set need not state the range's large constants).
+    const next = proc.edges.filter((o) => o.from === e.to);
+    const range = next.length === 1 && next[0]!.stmt.kind === 'assume' ? next[0]! : null;
+    if (e.stmt.range && range && [...F.variablesOf((range.stmt as { cond: F.Formula }).cond)].every((v) => v === target)) {
+      edges[range.id] = { ...range, stmt: { kind: 'skip' } };
+    }
   }
   const rewritten: Procedure = { ...proc, params: [...proc.params, ...inputs.map((i) => i.parameter)], locations, edges };
   const procedures = new Map(program.procedures);

@@ -51,7 +51,7 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   if (conditions.length === 0) {
     // No input keeps it running: try to prove that, with a certified bound on every loop.
     const proved = deadline.left > TERMINATION_PROOF_MIN_MS ? await boundedForEveryInput(program, fn, { ...options, deadline }) : null;
-    if (proved) return { function: fn, verdict: 'terminates', conditions: [], bounds: proved, stats: result.stats };
+    if (proved?.complete) return { function: fn, verdict: 'terminates', conditions: [], bounds: proved.bounded, stats: result.stats };
   }
   return {
     function: fn,
@@ -62,12 +62,17 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   };
 }
 
-/**
- * The ranking argument for "terminates": a certified bound for every loop of `fn`, for every input,
- * and for every recursion; null when one is missing. Callees' loops are not counted by bounds, so a
- * call of one leaves the question open.
- */
-export async function boundedForEveryInput(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): Promise<readonly LoopBound[] | null> {
+/** What the bounds search proved for every input: the loops so bounded, the others, and whether every
+ * recursion is bounded and no callee has a loop (bounds counts neither). */
+export interface EveryInputBounds {
+  readonly bounded: readonly LoopBound[];
+  readonly unbounded: readonly { readonly line: number; readonly col: number }[];
+  readonly callsBounded: boolean;
+  /** Every loop bounded and every call: a ranking argument for "terminates". */
+  readonly complete: boolean;
+}
+
+export async function boundedForEveryInput(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): Promise<EveryInputBounds> {
   const proved = await bounds(program, { ...options, function: fn });
   const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
   // A loop is bounded for every input by one unconditional bound, or by the two cases of a split
@@ -76,7 +81,10 @@ export async function boundedForEveryInput(program: Program, fn: string, options
     const answers = proved.loops.filter((l) => l.line === loop.line && l.col === loop.col && l.certified);
     return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length === 2;
   };
-  return proved.calleesWithLoops.length === 0 && proved.loops.every(everyInput) && proved.procedures.every(unconditional) ? proved.loops : null;
+  const bounded = proved.loops.filter(everyInput);
+  const unbounded = proved.loops.filter((l) => !everyInput(l)).map((l) => ({ line: l.line, col: l.col }));
+  const callsBounded = proved.calleesWithLoops.length === 0 && proved.procedures.every(unconditional);
+  return { bounded, unbounded, callsBounded, complete: callsBounded && unbounded.length === 0 };
 }
 
 /** The first loop-head states of a run from an input inside the condition that does not return. */

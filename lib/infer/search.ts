@@ -36,6 +36,16 @@ export interface ConditionOptions {
   readonly onProgress?: (e: ConditionEvent) => void;
 }
 
+/** The constraint engine's options a condition search hands on when it proves a program of its own
+ * (an instrumented one): the user's cut-set, schedule and back end. */
+export function constraintOptionsOf(options: Pick<ConditionOptions, 'cutset' | 'schedule' | 'backend'>): { cutset?: CutsetStrategy; schedule?: string | Schedule; backend?: string | SatBackend } {
+  return {
+    ...(options.cutset ? { cutset: options.cutset } : {}),
+    ...(options.schedule ? { schedule: options.schedule } : {}),
+    ...(options.backend ? { backend: options.backend } : {}),
+  };
+}
+
 export class SearchContext {
   readonly started = Date.now();
   readonly deadline: Deadline;

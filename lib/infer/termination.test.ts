@@ -5,6 +5,9 @@ import * as F from '../ir/formula.js';
 import { withBlockingAsFailure } from './instrument.js';
 import { nondetFixedByParameters, nondetStreamOf } from './nondet-inputs.js';
 import { termination } from './termination.js';
+import { rankingCandidates, withRankingChecks } from './ranking.js';
+import { backEdges, loopsOf, naturalLoop } from './counters.js';
+import * as L from '../ir/linear.js';
 
 const HEADER = 'extern int __VERIFIER_nondet_int(void); extern void abort(void); extern void __VERIFIER_assert(int);\n';
 const lower = (body: string) => parseProgram(HEADER + body, 't.c', { property: 'termination' });
@@ -93,4 +96,24 @@ test('termination: while (*) does not terminate: the choice is fixed to go on', 
   const r = await termination(lower('int main() { int x = 0; while (__VERIFIER_nondet_int()) { x = 1 - x; } return x; }'), { timeoutMs: 180_000 });
   t.is(r.verdict, 'non-terminating', r.reason);
   t.true(r.endless!.nondet.every((v) => v !== 0n));
+});
+
+test('termination: a loop too long to count by runs is ranked by its exit condition', async (t) => {
+  const program = lower('int main() { unsigned int x = 0; while (x < 0x0fffffff) { x = x + 2; } return 0; }');
+  const r = await termination(program, { timeoutMs: 180_000 });
+  t.is(r.verdict, 'terminates', r.reason);
+  t.deepEqual(r.ranked?.map((l) => l.ranking), ['-x + 268435454']);
+});
+
+test('ranking checks: the instrumented program fails on a run where the candidate does not fall, and not where it does', (t) => {
+  const program = lower('int f(int x) { while (x < 100) { x = x + 3; } return x; }');
+  const proc = program.procedures.get('f')!;
+  const back = backEdges(proc);
+  const [header] = loopsOf(proc);
+  const body = naturalLoop(proc, header!, back);
+  const candidates = rankingCandidates(proc, body);
+  t.deepEqual(candidates.map((c) => L.toC(c)), ['-x + 99', 'x - 100']);
+  const run = (r: L.Linear) => runProgram(withRankingChecks(program, 'f', header!, body, back, r), { entry: 'f', inputs: values({ x: 5 }), nondet: [], nondetDefault: 0n }).outcome.kind;
+  t.is(run(candidates[0]!), 'exit');
+  t.is(run(candidates[1]!), 'assertion-failed');
 });

@@ -1,7 +1,8 @@
 // The termination property (SV-COMP's `LTL(F end)`, `verify --property termination`): does every run
 // of the function end? Two searches, each with its own certificate:
 // - terminates: a certified bound on every loop and every recursion, for every input and every nondet
-//   value (bounds, as `nonterm` proves termination);
+//   value (bounds, as `nonterm` proves termination), or for a loop without one a certified ranking
+//   function (ranking.ts);
 // - does not terminate: the nondet choices are fixed by parameters (one value per read site:
 //   nondet-inputs.ts), blocking counts as ending (instrument.ts), and a weakest precondition of
 //   `assert(false)` at the exit is a recurrent set — every run from an input inside it goes on for ever.
@@ -19,6 +20,7 @@ import type { ConditionAnswer } from './types.js';
 import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
 import { boundedForEveryInput } from './nonterm.js';
+import { rankLoops, type RankedLoop } from './ranking.js';
 import { guardRecurrentSets } from './conditions-guard.js';
 import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROBE_INPUTS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
@@ -36,8 +38,10 @@ export interface EndlessRun {
 export interface TerminationResult {
   readonly function: string;
   readonly verdict: 'terminates' | 'non-terminating' | 'unknown';
-  /** terminates: the certified bound of every loop (recursions are bounded too). */
+  /** terminates: the certified bound of each loop that has one (recursions are bounded too)… */
   readonly bounds?: readonly LoopBound[];
+  /** …and a certified ranking function for each other loop (callees' loops included). */
+  readonly ranked?: readonly RankedLoop[];
   /** non-terminating: the recurrent condition and a run of the original program inside it. */
   readonly endless?: EndlessRun;
   /** The nondet reads the answer's conditions and bounds name as parameters (`nondet_K`), in source
@@ -72,10 +76,15 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
 
   // The bounds are over the parameters and the reads outside loops (each read once per call: the
   // rewritten program has the same runs).
+  // A loop without such a bound (its runs too long to count, say) may still have a ranking function.
   async function everyLoopBounded(within: Deadline): Promise<Found | string> {
     const once = nondetAsParameters(program, fn);
-    const bounded = await boundedForEveryInput(once.program, fn, { ...options, deadline: within });
-    return bounded ? { verdict: 'terminates', bounds: bounded, nondetInputs: once.inputs } : within.passed ? within.timeoutReason('no bound for every loop') : 'no certified bound for every loop';
+    const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: within.part(0.5) });
+    if (b.complete) return { verdict: 'terminates', bounds: b.bounded, nondetInputs: once.inputs };
+    if (!b.callsBounded && Problem.of(program, fn).needsSummaries) return 'no certified bound on a recursion';
+    const ranking = await rankLoops(program, fn, b.bounded, { ...options, deadline: within });
+    if (ranking.complete) return { verdict: 'terminates', bounds: b.bounded, ranked: ranking.ranked, nondetInputs: once.inputs };
+    return `no certified bound or ranking function for every loop (${ranking.reason})`;
   }
 
   async function recurrentSet(within: Deadline): Promise<Found | string> {

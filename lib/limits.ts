@@ -176,6 +176,8 @@ export const TRACE_RUN_STEPS = 200_000;
 
 /** Least number of solver queries each answer of wp/cex/nonterm after the first may take. */
 export const FURTHER_ANSWER_MIN_QUERIES = 20;
+/** wp: moves to a weaker neighbour (each a query) after an answer is found. */
+export const WEAKER_NEIGHBOUR_MOVES = 8;
 /** sp: queries for the template search to strengthen the data-driven answer. */
 export const STRENGTHEN_QUERIES = 10;
 

@@ -198,3 +198,14 @@ test('cex: B1 (the error variable) finds n >= 6 for an assertion checked in a lo
   t.deepEqual(withoutB1.conditions, []);
   t.deepEqual(withoutB1.dropped.map((d) => d.expression), ['n <= 0']);
 });
+
+test('wp follows a neighbour it cannot refute: drain3 gets y + 3*x >= 12, which holds on x=3, y=3 outside the other answers', async (t) => {
+  const program = parseProgram('void drain3(int x, int y) { while (x > 0) { x = x - 1; y = y + 3; } assert(y >= 12); }\n', 'drain3.c');
+  const r = await wp(program, { timeoutMs: 240_000 });
+  const matches = await Promise.all(r.preconditions.map((a) => equivalentTo(t, a.formula, 'y + 3*x >= 12', ['x', 'y'])));
+  t.true(matches.includes(true), r.preconditions.map((a) => a.expression).join('; '));
+  const answer = r.preconditions[matches.indexOf(true)]!;
+  t.true(answer.certified);
+  t.true(F.evaluate(answer.formula, (v) => (v === 'x' ? 3n : 3n)));
+  t.is(runProgram(program, { entry: 'drain3', inputs: new Map([['x', 3n], ['y', 3n]]), nondet: [], nondetDefault: 0n }).outcome.kind, 'exit');
+});

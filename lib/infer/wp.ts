@@ -11,7 +11,7 @@
 // Several answers (footnote 1): each further one must cover a passing input outside the earlier ones.
 // Every answer is certified by the independent checker, and each neighbour gets a failing input,
 // replayed on the original program, as evidence that the answer is locally weakest.
-import { SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget, FURTHER_ANSWER_MIN_QUERIES } from '../limits.js';
+import { SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget, FURTHER_ANSWER_MIN_QUERIES, WEAKER_NEIGHBOUR_MOVES } from '../limits.js';
 import { guardPreconditions } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -114,7 +114,7 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
       break;
     }
     if (answers.length === 0) firstAnswerQueries = ctx.queries.length;
-    const answer = await search.report(found);
+    const answer = await search.report(strategy === 'neighbourhood' ? await search.followWeaker(found) : found);
     for (let i = answers.length - 1; i >= 0; i--) {
       if (await containedIn(ctx, answers[i]!.formula, answer.formula)) {
         answers.splice(i, 1);
@@ -270,6 +270,47 @@ class WpSearch {
       if (q.status !== 'sat' || !(await this.ctx.certify(q.invariants, { precondition: q.relation }))) break;
       current = { atoms: q.atoms, invariants: q.invariants, attempt: current.attempt };
       currentRelation = q.relation;
+    }
+    return current;
+  }
+
+  /**
+   * Fig. 6's move to a weaker neighbour, taken where the search stopped: a neighbour of the answer
+   * (or the answer without one of its conjuncts) in which no failing input is known or found beyond
+   * the answer (as the report looks for one) is tried as a precondition in its own right; the first one certified
+   * replaces the answer, and its neighbours are tried in turn, up to WEAKER_NEIGHBOUR_MOVES moves.
+   * (drain3's `x + y >= 10 && x >= 1` becomes `2 * x + y >= 11 && x >= 1`, …, `3 * x + y >= 12`.)
+   */
+  async followWeaker(found: Candidate): Promise<Candidate> {
+    let current = found;
+    for (let move = 0; move < WEAKER_NEIGHBOUR_MOVES && !this.ctx.timedOut; move++) {
+      const atoms = current.atoms.map(normaliseInequality);
+      const relation = conjunction(atoms);
+      const dropped = atoms.length > 1 ? atoms.map((_, j) => atoms.filter((__, i) => i !== j)) : [];
+      let next: Candidate | null = null;
+      for (const candidate of [...dropped, ...neighbours(atoms, 1).map((nb) => nb.atoms)]) {
+        const formula = conjunction(candidate);
+        const holds = (r: InputRun) => F.evaluate(formula, (v) => r.input.get(v) ?? 0n);
+        if (this.failing.some(holds)) continue;
+        const failure = await failingInputIn(this.runner, this.params, formula, relation, { steps: REGION_FAILURE_STEPS });
+        if (failure) {
+          this.failing.unshift(failure);
+          continue;
+        }
+        // The invariants may need wider coefficients than the answer did: the current step and later ones.
+        for (const attempt of this.attempts.slice(Math.max(0, this.attempts.indexOf(current.attempt)))) {
+          this.ctx.iterations++;
+          const q = await this.ctx.query({ ...attempt, conjuncts: 0, knownTarget: formula, runs: [] }, 'is a weaker neighbour a precondition?');
+          if (q.status === 'sat' && (await this.ctx.certify(q.invariants, { precondition: formula }))) {
+            next = { atoms: candidate, invariants: q.invariants, attempt };
+            break;
+          }
+          if (this.ctx.timedOut) break;
+        }
+        if (next || this.ctx.timedOut) break;
+      }
+      if (!next) break;
+      current = next;
     }
     return current;
   }

@@ -32,7 +32,7 @@ export { EMIT_KINDS, exportProblem, type EmitKind } from './export/index.js';
 export { type FrontendOptions } from './frontend/index.js';
 export { type BoundsEvent } from './infer/bounds.js';
 export { refuteWithCex } from './infer/refute.js';
-export { type ConditionStats, type IncompleteSearch } from './infer/types.js';
+export { type ConditionStats, type Coverage, type IncompleteSearch } from './infer/types.js';
 export { DEFAULT_MAX_STEPS, formatRunResult, runResultToJson, type RunOptions, type RunResult } from './interpreter/index.js';
 export { locationPos, type DataModel, type Property } from './ir/cfg.js';
 export { printProcedure, printProgram, programToDot } from './ir/print.js';

@@ -87,6 +87,11 @@ test('cex: the failing condition n >= 11, replayed with its trace; --show-instru
   t.is(c.line, 6);
   t.true(BigInt(c.input.n) >= 11n);
   t.is(c.trace.outcome.kind, 'assertion-failed');
+  // n >= 11 is the whole failing set: it covers every failing input the search observed.
+  t.true(out.coverage.observed > 0);
+  t.is(out.coverage.covered, out.coverage.observed);
+  const text = await farkas('cex', 'benchmarks/conditions/bound-ten.c');
+  t.regex(text.stdout, new RegExp(`coverage: covers every one of the ${Number(out.coverage.observed).toLocaleString('en-US')} observed failing inputs`));
   const shown = await farkas('cex', 'benchmarks/conditions/bound-ten.c', '--show-instrumented');
   t.is(shown.code, 0);
   t.regex(shown.stdout, /err := 1/);

@@ -1,5 +1,5 @@
 // Text and JSON renderings of wp, sp, nonterm and cex results, shared by the commands and the UI.
-import { type Program, FURTHER_ANSWER_MIN_QUERIES, type NontermResult, type CexResult, formatRunResult, runResultToJson, type ConditionAnswer, type ConditionStats, type IncompleteSearch, type NeighbourEvidence, type SpResult, type WpResult } from '../../lib/index.js';
+import { type Program, type Coverage, FURTHER_ANSWER_MIN_QUERIES, type NontermResult, type CexResult, formatRunResult, runResultToJson, type ConditionAnswer, type ConditionStats, type IncompleteSearch, type NeighbourEvidence, type SpResult, type WpResult } from '../../lib/index.js';
 
 export const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
 
@@ -60,6 +60,14 @@ export function answerLines(a: ConditionAnswer, what: 'precondition' | 'postcond
   return lines;
 }
 
+/** "covers 981 of 1,045 observed failing inputs" (all of them: "covers every one of …"). */
+export function coverageText(c: Coverage, kind: 'safe' | 'failing'): string {
+  const n = (k: number) => k.toLocaleString('en-US');
+  return c.covered === c.observed
+    ? `coverage: covers every one of the ${n(c.observed)} observed ${kind} input${c.observed === 1 ? '' : 's'}`
+    : `coverage: covers ${n(c.covered)} of ${n(c.observed)} observed ${kind} inputs (${n(c.observed - c.covered)} outside every answer)`;
+}
+
 export function statsLine(s: ConditionStats): string {
   const clauses = s.queries.reduce((a, q) => Math.max(a, q.clauses), 0);
   return `search: ${s.queries.length} solver calls, ${s.iterations} iterations, ${s.concreteRuns} concrete runs, largest query ${clauses} clauses, ${(s.millis / 1000).toFixed(1)} s`;
@@ -70,6 +78,7 @@ export function formatWp(file: string, r: WpResult): string {
   const lines = [`${file}: function ${r.function}(${r.parameters.join(', ')}): ${r.preconditions.length} precondition(s) [${r.strategy}]`];
   r.preconditions.forEach((a, i) => lines.push(...answerLines(a, 'precondition', i)));
   if (r.reason) lines.push(`reason: ${r.reason}`);
+  if (r.coverage && r.preconditions.length > 0) lines.push(coverageText(r.coverage, 'safe'));
   if (r.incomplete) lines.push(`incomplete: ${incompleteText(r.incomplete, INCOMPLETE_WP)}`);
   lines.push(statsLine(r.stats));
   return lines.join('\n') + '\n';
@@ -106,6 +115,7 @@ export function formatCex(file: string, r: CexResult, trace?: Program): string {
   });
   for (const d of r.dropped) lines.push(`dropped: ${d.expression} (${d.reason})`);
   if (r.reason) lines.push(`reason: ${r.reason}`);
+  if (r.coverage && r.conditions.length > 0) lines.push(coverageText(r.coverage, 'failing'));
   if (r.incomplete) lines.push(`incomplete: ${incompleteText(r.incomplete, INCOMPLETE_CEX)}`);
   lines.push(statsLine(r.stats));
   return lines.join('\n') + '\n';
@@ -119,6 +129,7 @@ export function wpJson(file: string, r: WpResult): Record<string, unknown> {
     parameters: r.parameters,
     preconditions: r.preconditions.map(answerJson),
     ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.coverage ? { coverage: r.coverage } : {}),
     ...(r.incomplete ? { incomplete: incompleteJson(r.incomplete, INCOMPLETE_WP) } : {}),
     stats: statsJson(r.stats),
   };
@@ -168,6 +179,7 @@ export function cexJson(file: string, r: CexResult): Record<string, unknown> {
     })),
     dropped: r.dropped,
     ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.coverage ? { coverage: r.coverage } : {}),
     ...(r.incomplete ? { incomplete: incompleteJson(r.incomplete, INCOMPLETE_CEX) } : {}),
     stats: statsJson(r.stats),
   };

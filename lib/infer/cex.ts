@@ -19,8 +19,8 @@ import { Problem } from '../problem/prepare.js';
 import { withErrorVariable, withNegatedAssertions } from './instrument.js';
 import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
 import { candidateInputs, failingInputIn, inputRunner } from './points.js';
-import { wp, type WpOptions } from './wp.js';
-import type { ConditionAnswer, ConditionStats, IncompleteSearch } from './types.js';
+import { coverageOf, wp, type WpOptions } from './wp.js';
+import type { ConditionAnswer, ConditionStats, Coverage, IncompleteSearch } from './types.js';
 import { withIterationCounters } from './counters.js';
 import { observeIterations } from './bounds.js';
 import { fitBounds } from './bounds-fit.js';
@@ -48,6 +48,9 @@ export interface CexResult {
   readonly reason?: string;
   /** Failing inputs were left outside every condition when the time for more ran out. */
   readonly incomplete?: IncompleteSearch;
+  /** Of the sampled failing inputs (of the program with nondet reads as parameters), how many lie
+   * inside a condition reported. */
+  readonly coverage?: Coverage;
   readonly stats: ConditionStats;
 }
 
@@ -124,7 +127,8 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   // Certified on the instrumented program: held to runs of the program itself before they are returned.
   guardFailingConditions(program, fn, conditions.map((c) => ({ answer: c, input: c.input, nondet: c.nondet })));
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
-  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(result.incomplete ? { incomplete: result.incomplete } : {}), stats: result.stats };
+  const coverage = result.observedInputs ? coverageOf(result.observedInputs, conditions.map((c) => c.formula)) : undefined;
+  return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(result.incomplete ? { incomplete: result.incomplete } : {}), ...(coverage ? { coverage } : {}), stats: result.stats };
 }
 
 /** A failing run of the rewritten program (nondet reads as parameters), replayed on the original

@@ -54,6 +54,13 @@ export interface IncompleteSearch {
   readonly budgetQueries: number;
 }
 
+/** How many of the sampled inputs the answers aim at (wp: safe ones; cex: failing ones) lie inside
+ * at least one answer. */
+export interface Coverage {
+  readonly covered: number;
+  readonly observed: number;
+}
+
 export interface WpResult {
   readonly function: string;
   readonly strategy: 'neighbourhood' | 'binary';
@@ -64,6 +71,10 @@ export interface WpResult {
   /** Set when sampled passing inputs lie outside every answer and the search for a further one
    * ran out of its time: the answers are not known to cover every safe input. */
   readonly incomplete?: IncompleteSearch;
+  /** Of the sampled inputs the answers aim to cover, how many they do… */
+  readonly coverage?: Coverage;
+  /** …and those inputs (cex counts again over the conditions it keeps). */
+  readonly observedInputs?: readonly ReadonlyMap<string, bigint>[];
   readonly stats: ConditionStats;
 }
 

@@ -32,7 +32,7 @@ import { conjunction, neighbours } from './neighbours.js';
 import { SearchContext, type ConditionOptions } from './search.js';
 import { equivalentOverRationals } from '../certify/rational-implication.js';
 import { observedPrecondition } from './observed.js';
-import type { ConditionAnswer, IncompleteSearch, NeighbourEvidence, WpResult } from './types.js';
+import type { ConditionAnswer, Coverage, IncompleteSearch, NeighbourEvidence, WpResult } from './types.js';
 
 export interface WpOptions extends ConditionOptions {
   readonly strategy?: 'neighbourhood' | 'binary';
@@ -90,7 +90,8 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
     if (unconditional) {
       options.onProgress?.({ kind: 'answer', expression: unconditional.expression });
       guardPreconditions(program, fn, [unconditional]);
-      return { function: fn, strategy, parameters: params, preconditions: [unconditional], stats: ctx.stats(runner.runs) };
+      const observedInputs = passing.map((r) => r.input);
+      return { function: fn, strategy, parameters: params, preconditions: [unconditional], coverage: coverageOf(observedInputs, [F.TRUE]), observedInputs, stats: ctx.stats(runner.runs) };
     }
   }
   // An answer that a later one contains is dropped and does not count: binary search can stop at a
@@ -102,8 +103,10 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   // would otherwise run to the timeout after the answer is known.
   let firstAnswerQueries = 0;
   let incomplete: IncompleteSearch | undefined;
+  // The sampled safe inputs the answers are to cover.
+  const aimedAt = (): State[] => passing.filter((r) => !r.blockedEarly && (r.returned || options.coverCutOffRuns !== false)).map((r) => r.input);
   for (let k = 0, tries = 0; k < (options.maxAnswers ?? 3) && tries < 2 * (options.maxAnswers ?? 3); k++, tries++) {
-    const uncovered = passing.filter((r) => !r.blockedEarly && (r.returned || options.coverCutOffRuns !== false)).map((r) => r.input).filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
+    const uncovered = aimedAt().filter((s) => !answers.some((a) => F.evaluate(a.formula, (v) => s.get(v) ?? 0n)));
     if (uncovered.length === 0) break;
     const budget = Math.max(FURTHER_ANSWER_MIN_QUERIES, firstAnswerQueries);
     if (answers.length > 0) ctx.limitNextPart(budget);
@@ -128,7 +131,15 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   if (failing.length === 0 && answers.length === 0) reason = 'no sampled input fails an assertion';
   // Certified on the prepared procedure: held to runs of the program itself before they are returned.
   guardPreconditions(program, fn, answers);
-  return { function: fn, strategy, parameters: params, preconditions: answers, ...(reason ? { reason } : {}), ...(incomplete ? { incomplete } : {}), stats: ctx.stats(runner.runs) };
+  const observedInputs = aimedAt();
+  const coverage = coverageOf(observedInputs, answers.map((a) => a.formula));
+  return { function: fn, strategy, parameters: params, preconditions: answers, ...(reason ? { reason } : {}), ...(incomplete ? { incomplete } : {}), coverage, observedInputs, stats: ctx.stats(runner.runs) };
+}
+
+/** How many of `inputs` lie inside at least one of `answers`. */
+export function coverageOf(inputs: readonly ReadonlyMap<string, bigint>[], answers: readonly Formula[]): Coverage {
+  const covered = inputs.filter((s) => answers.some((f) => F.evaluate(f, (v) => s.get(v) ?? 0n))).length;
+  return { covered, observed: inputs.length };
 }
 
 /**

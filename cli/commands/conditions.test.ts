@@ -49,6 +49,10 @@ test('wp on a function without parameters and bad options are input errors (exit
   const r = await farkas('wp', file);
   t.is(r.code, 3);
   t.regex(r.stderr, /noparams\.c:1:\d+: error: function 'main' has no parameters/);
+  // nonterm points a whole program to the termination property.
+  const n = await farkas('nonterm', file);
+  t.is(n.code, 3);
+  t.regex(n.stderr, /noparams\.c:1:\d+: error: function 'main' has no parameters: .*'farkas verify --property termination'/);
   const s = await farkas('wp', file, '--strategy', 'random');
   t.is(s.code, 3);
   t.notRegex(s.stderr + r.stderr, /at .*\.js:\d+/);

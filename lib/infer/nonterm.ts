@@ -7,6 +7,7 @@
 import { guardRecurrentSets } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
+import { InputError } from '../diagnostics.js';
 import { runProgram } from '../interpreter/index.js';
 import { statesAlong, type State } from '../observe/samples.js';
 import { withFalseAtExit } from './instrument.js';
@@ -40,6 +41,11 @@ export interface NontermResult {
 
 export async function nonterm(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<NontermResult> {
   const fn = Problem.of(program, options.function).function;
+  const proc = program.procedures.get(fn)!;
+  if (proc.params.length === 0) {
+    // A whole program reads its inputs with __VERIFIER_nondet_*(): the termination property is its question.
+    throw new InputError('error', `function '${fn}' has no parameters: a non-termination condition is over the function's parameters (choose one with --function; for a whole program, 'farkas verify --property termination')`, proc.pos);
+  }
   const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
   const instrumented = withFalseAtExit(program, fn);
   const result = await wp(instrumented, { ...options, function: fn, deadline });

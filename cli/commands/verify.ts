@@ -124,12 +124,17 @@ ${EXIT_CODES_HELP}`)
  * a run of the program inside it), or unknown. Verdicts as for reachability: safe when the property
  * holds, unsafe when it is violated. */
 async function verifyTermination(file: string, program: Program, opts: VerifyCliOptions): Promise<number> {
-  const given = (['emit', 'witness', 'cex', 'crossCheck', 'emitDimacs', 'step'] as const).filter((k) => opts[k] !== undefined && opts[k] !== false);
-  if (opts.pin.length > 0) given.push('pin' as never);
-  if (given.length > 0) {
-    const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-    throw new InputError('error', `${given.map(flag).join(', ')}: not available with --property termination`, null);
-  }
+  const given: Record<string, boolean> = {
+    '--emit': opts.emit !== undefined,
+    '--witness': opts.witness !== undefined,
+    '--cex': opts.cex === true,
+    '--cross-check': opts.crossCheck === true,
+    '--emit-dimacs': opts.emitDimacs !== undefined,
+    '--step': opts.step !== undefined,
+    '--pin': opts.pin.length > 0,
+  };
+  const flags = Object.keys(given).filter((flag) => given[flag]);
+  if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available with --property termination`, null);
   const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
   const result = await termination(program, {
     ...(opts.function !== undefined ? { function: opts.function } : {}),

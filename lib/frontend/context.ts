@@ -70,8 +70,7 @@ export function rangeAssumed(type: IntType): boolean {
 }
 
 export function rangeFormula(target: string, type: IntType): Formula {
-  const v = L.variable(target);
-  return F.and(F.compare(v, '>=', L.constant(type.range.lo)), F.compare(v, '<=', L.constant(type.range.hi)));
+  return F.inRange(L.variable(target), type.range);
 }
 
 export class FunctionContext implements TypingScope {

@@ -10,6 +10,7 @@ import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Edge, Location, Procedure, Program } from '../ir/cfg.js';
 import { negate } from '../frontend/pure.js';
+import { rangeAssumeAfter } from './nondet-inputs.js';
 
 export function withFalseAtExit(program: Program, fn: string): Program {
   const proc = program.procedures.get(fn)!;
@@ -27,8 +28,9 @@ export function withFalseAtExit(program: Program, fn: string): Program {
  * endless run is claimed through one) or a location with no way on. Each such place gets one more edge,
  * guarded by "no other edge is enabled", to `assert(false)`; with `assert(false)` at the exit too, a
  * precondition of the new program is a set of inputs from which no run ends. Left out, as runs never
- * block there: the two complementary edges of a branch, and the assume that follows a havoc (a value's
- * C range, or the equation that defines a ghost quotient). Every procedure is rewritten: the callees'
+ * block there: the two complementary edges of a branch, and the assume that follows a havoc when it is
+ * the value's C range or the equation that defines a ghost quotient (a program's own assume after a
+ * read is kept). Every procedure is rewritten: the callees'
  * blocks end the run as well once they are inlined.
  */
 export function withBlockingAsFailure(program: Program): Program {
@@ -57,7 +59,8 @@ function blockingAsFailure(proc: Procedure): Procedure {
     }
     const guards = outs.map((e) => (e.stmt.kind === 'assume' ? e.stmt.cond : null));
     if (guards.some((g) => g === null)) continue; // an edge that is always taken
-    if (ins.length > 0 && ins.every((e) => e.stmt.kind === 'havoc')) continue;
+    // After a ghost, its defining assume always has a solution; after a read, its range assume.
+    if (ins.length > 0 && ins.every((e) => e.stmt.kind === 'havoc' && (e.stmt.ghost || rangeAssumeAfter(proc, e) !== null))) continue;
     if (guards.length === 2 && complementary(guards[0]!, guards[1]!)) continue;
     const none = F.not(F.or(...(guards as F.Formula[])));
     if (none.kind === 'false') continue;

@@ -61,9 +61,9 @@ export function nondetStreamOf(rewritten: NondetParameters, fn: string, run: Run
  * Non-termination of a whole program: every nondet choice of `fn` fixed by a parameter. A read outside
  * loops becomes `nondet_K` as above; a read or a `*` choice inside a loop becomes one value that every
  * visit takes. That is one resolution of the non-determinism, so each run of the new program whose
- * parameters lie in the reads' C ranges (the front end's assume after a read states the range where the
- * analyses need it) is a run of the original:
- * an input from which the new program never ends gives a run of the original that never ends
+ * parameters lie in the reads' C ranges is a run of the original (the front end's assume of the range
+ * after a read is dropped: no read leaves it, and conditions stay free of its constants): an input
+ * from which the new program never ends gives a run of the original that never ends
  * (`nondetStreamOf` replays it). Callees keep their reads: a recurrent set must hold for all their
  * values. A recursive function is left as it is, as above.
  */
@@ -90,12 +90,10 @@ export function nondetFixedByParameters(program: Program, fn: string): NondetPar
     const { target } = e.stmt;
     edges[id] = { ...e, stmt: { kind: 'assign', target, expr: value } };
     // The assume of the read's C range goes: a read never gives a value outside it, so the program
-    // need not block there (and a recurrent set need not state the range's large constants).
-    const next = proc.edges.filter((o) => o.from === e.to);
-    const range = next.length === 1 && next[0]!.stmt.kind === 'assume' ? next[0]! : null;
-    if (e.stmt.range && range && [...F.variablesOf((range.stmt as { cond: F.Formula }).cond)].every((v) => v === target)) {
-      edges[range.id] = { ...range, stmt: { kind: 'skip' } };
-    }
+    // need not block there (and a recurrent set need not state the range's large constants). Only
+    // that assume: one of the program's own would change its runs.
+    const range = rangeAssumeAfter(proc, e);
+    if (range) edges[range.id] = { ...range, stmt: { kind: 'skip' } };
   }
   const rewritten: Procedure = { ...proc, params: [...proc.params, ...inputs.map((i) => i.parameter)], locations, edges };
   const procedures = new Map(program.procedures);
@@ -123,4 +121,14 @@ function parametersFor(program: Program, proc: Procedure, reads: readonly Nondet
     inputs.push({ parameter: name, line: read.pos.line, target: read.target });
   }
   return { byEdge, inputs };
+}
+
+/** The front end's assume of a havoc's C range, when it is the only edge after the havoc (it states
+ * exactly `lo <= target <= hi`); null otherwise. Real runs never block there. */
+export function rangeAssumeAfter(proc: Procedure, havoc: Edge): Edge | null {
+  if (havoc.stmt.kind !== 'havoc' || !havoc.stmt.range) return null;
+  const next = proc.edges.filter((o) => o.from === havoc.to);
+  const only = next.length === 1 ? next[0]! : null;
+  if (!only || only.stmt.kind !== 'assume') return null;
+  return F.toC(only.stmt.cond) === F.toC(F.inRange(L.variable(havoc.stmt.target), havoc.stmt.range)) ? only : null;
 }

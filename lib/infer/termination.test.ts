@@ -117,3 +117,14 @@ test('ranking checks: the instrumented program fails on a run where the candidat
   t.is(run(candidates[0]!), 'exit');
   t.is(run(candidates[1]!), 'assertion-failed');
 });
+
+test("termination: the program's own assume after a read is kept: runs it blocks are not in the recurrent condition", async (t) => {
+  const program = lower('extern void __VERIFIER_assume(int);\nint main() { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 5); while (x > 0) { x = 7; } return 0; }');
+  const fixed = nondetFixedByParameters(program, 'main');
+  t.true(fixed.program.procedures.get('main')!.edges.some((e) => e.stmt.kind === 'assume' && F.toC(e.stmt.cond) === 'x >= 6'));
+  const r = await termination(program, { timeoutMs: 180_000 });
+  t.is(r.verdict, 'non-terminating', r.reason);
+  const inside = (v: number) => F.evaluate(r.endless!.condition.formula, (name) => (name === 'nondet_1' ? BigInt(v) : 0n));
+  t.false(inside(0));
+  t.false(inside(5));
+});

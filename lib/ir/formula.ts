@@ -40,6 +40,11 @@ export function truncatedMultiple(e: Linear, mt: Linear, m: bigint): Formula {
   return or(nonNegative, negative);
 }
 
+/** `lo <= e <= hi`: a C type's range, as the front end assumes it after a value is chosen. */
+export function inRange(e: Linear, range: { readonly lo: bigint; readonly hi: bigint }): Formula {
+  return and(compare(e, '>=', L.constant(range.lo)), compare(e, '<=', L.constant(range.hi)));
+}
+
 export type Comparison = '<' | '<=' | '>' | '>=' | '==' | '!=';
 
 /** `a op b` as a normalised formula. */

@@ -1,5 +1,5 @@
 // Fuzzing every command against brute force (issue 19, item 5): `node dist/scripts/command-fuzz.js
-// --count N --seed S [--timeout SECONDS] [--commands verify,wp,sp,bounds,cex,nonterm] [--engines
+// --count N --seed S [--timeout SECONDS] [--minutes M] [--commands verify,wp,sp,bounds,cex,nonterm] [--engines
 // constraints,symbolic,...] [--only K] [--out DIR]`. Each random function (scripts/fuzz/
 // generate-commands.ts: loops nested and sequenced, parameters, assertions) goes through verify (the
 // constraint engine and every interpolation engine), wp, sp, bounds, cex and nonterm, and every claim
@@ -25,6 +25,8 @@ export interface CommandFuzzOptions {
   /** Run only these programs of the seed (the others are generated and skipped). */
   readonly only?: readonly number[];
   readonly box?: BoxOptions;
+  /** Stop generating programs once this many milliseconds have passed (a shard of a long run). */
+  readonly forMs?: number;
   /** Called after each program. */
   readonly onProgram?: (index: number, source: string, report: ProgramReport) => void;
 }
@@ -59,6 +61,7 @@ export async function fuzzCommands(options: CommandFuzzOptions): Promise<Command
   let failingPrograms = 0;
   let loopingPrograms = 0;
   for (let k = 0; k < options.count; k++) {
+    if (options.forMs !== undefined && Date.now() - started >= options.forMs) break;
     const generated = generator.program();
     if (options.only && !options.only.includes(k)) continue;
     const program = parseProgram(generated.source, `cmd-${options.seed}-${k}.c`);
@@ -129,13 +132,19 @@ async function main(): Promise<number> {
     .option('--engines <names>', `verify engines, comma-separated subset of ${verifyEngines().join(',')}`)
     .option('--only <k,...>', 'run only these programs of the seed (indices from 0, comma-separated)')
     .option('--out <dir>', 'where disagreeing programs are saved', 'scripts/fuzz-cases')
+    .option('--minutes <m>', 'start no program after this many minutes (the summary covers the programs run)')
     .option('--quiet', 'no line per program')
     .parse();
-  const opts = cli.opts<{ count: string; seed: string; timeout: string; commands?: string; engines?: string; only?: string; out: string; quiet?: boolean }>();
+  const opts = cli.opts<{ count: string; seed: string; timeout: string; commands?: string; engines?: string; only?: string; minutes?: string; out: string; quiet?: boolean }>();
   const count = Number(opts.count);
   const seed = Number(opts.seed);
   const timeoutMs = Number(opts.timeout) * 1000;
   const only = opts.only?.split(',').map(Number);
+  const forMs = opts.minutes === undefined ? undefined : Number(opts.minutes) * 60_000;
+  if (forMs !== undefined && !(forMs > 0)) {
+    process.stderr.write('command-fuzz: --minutes takes a positive number\n');
+    return 3;
+  }
   if (!Number.isInteger(count) || count < 0 || !Number.isInteger(seed) || !(timeoutMs > 0) || (only && !only.every((k) => Number.isInteger(k) && k >= 0))) {
     process.stderr.write('command-fuzz: --count, --seed and --only take integers, --timeout a positive number\n');
     return 3;
@@ -153,6 +162,7 @@ async function main(): Promise<number> {
     ...(commands ? { commands } : {}),
     ...(engines ? { engines } : {}),
     ...(only ? { only } : {}),
+    ...(forMs !== undefined ? { forMs } : {}),
     onProgram: (k, source, report) => {
       if (!opts.quiet) {
         const answers = report.answers.map((a) => `${a.command}=${a.answer}`).join(' ');

@@ -166,6 +166,9 @@ export const NONTERM_SHOWN_RUN_STEPS = 2000;
 export const NONTERM_SHOWN_INPUTS = 4000;
 /** verify --property termination: ranking functions tried per loop (its exit conditions, both ways). */
 export const RANKING_CANDIDATES = 4;
+/** verify --property termination: candidates for a recursion's ranking function run on the guard's
+ * inputs (of which at most RANKING_CANDIDATES, the ones no run contradicts, go to the engine). */
+export const RECURSION_RANKING_CANDIDATES = 40;
 /** verify --property termination: candidate inputs run to see whether one goes past
  * NONTERM_SHOWN_RUN_STEPS (then the recurrent set is looked for before the bounds). */
 export const TERMINATION_PROBE_INPUTS = 64;

@@ -251,6 +251,13 @@ test('verify --property termination: unsafe with a recurrent condition and the r
   t.is(ends.code, 0, ends.stderr);
   t.regex(ends.stdout, /safe: every run ends/);
   t.regex(ends.stdout, /loop at line 4: at most max\(0, nondet_1\) iterations/);
+  // A recursion is ranked over its parameters: the text names each procedure's ranking function, --json too.
+  const recursive = file('fib.c', 'extern int __VERIFIER_nondet_int(void);\nint fib(int n) { if (n < 1) return 0; if (n == 1) return 1; return fib(n - 1) + fib(n - 2); }\nint main() { int x = __VERIFIER_nondet_int(); if (x > 40) return 0; return fib(x); }\n');
+  const fib = await farkas(['verify', recursive, '--property', 'termination', '--timeout', '100']);
+  t.is(fib.code, 0, fib.stderr);
+  t.regex(fib.stdout, /recursion of fib \(line 2\): ranking function n - 1/);
+  const fibJson = JSON.parse((await farkas(['verify', recursive, '--property', 'termination', '--json', '--timeout', '100'])).stdout) as { verdict: string; recursionRankingFunctions: unknown };
+  t.deepEqual(fibJson.recursionRankingFunctions, [{ procedure: 'fib', line: 2, ranking: 'n - 1' }]);
   const witness = await farkas(['verify', endless, '--property', 'termination', '--witness', join(dir, 'w.yml')]);
   t.is(witness.code, 3);
   t.regex(witness.stderr, /--witness: not available with --property termination/);

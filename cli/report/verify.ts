@@ -113,6 +113,7 @@ export function terminationJson(file: string, r: TerminationResult, program?: Pr
     certified: r.verdict !== 'unknown',
     ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, precondition: l.precondition, invariants: l.invariants })) } : {}),
     ...(r.ranked ? { rankingFunctions: r.ranked.map((l) => ({ line: l.line, ranking: l.ranking, invariants: l.invariants })) } : {}),
+    ...(r.rankedRecursion ? { recursionRankingFunctions: r.rankedRecursion.map((p) => ({ procedure: p.procedure, line: p.line, ranking: p.ranking })) } : {}),
     ...(r.endless
       ? {
           nonTermination: {
@@ -132,7 +133,7 @@ export function terminationJson(file: string, r: TerminationResult, program?: Pr
 export function formatTermination(file: string, r: TerminationResult, program?: Program): string {
   const lines: string[] = [];
   const verdict = r.verdict === 'terminates'
-    ? `safe: every run ends (a certified ${r.ranked && r.ranked.length > 0 ? 'bound or ranking function' : 'bound'} on every loop and recursion)`
+    ? `safe: every run ends (a certified ${(r.ranked?.length ?? 0) + (r.rankedRecursion?.length ?? 0) > 0 ? 'bound or ranking function' : 'bound'} on every loop and recursion)`
     : r.verdict === 'non-terminating'
       ? 'unsafe: a run does not end (certified recurrent set, run shown)'
       : `unknown (${r.reason ?? 'no reason given'})`;
@@ -141,6 +142,7 @@ export function formatTermination(file: string, r: TerminationResult, program?: 
   const readAt = (text: string) => r.nondetInputs.filter((i) => new RegExp(`\\b${i.parameter}\\b`).test(text)).map((i) => `${i.parameter} is ${i.target === '*' ? 'the choice' : (i.target.startsWith('__') ? 'the value read' : `the value read into ${i.target}`)} at line ${i.line}`);
   for (const l of r.bounds ?? []) lines.push(`  loop at line ${l.line}: at most ${atLeastZero(l.bound ?? '?')} iterations${l.precondition === '1' ? '' : ` if ${l.precondition}`}`);
   for (const l of r.ranked ?? []) lines.push(`  loop at line ${l.line}: ranking function ${l.ranking} (not negative at each iteration's start, falls by at least 1 in each)`);
+  for (const p of r.rankedRecursion ?? []) lines.push(`  recursion of ${p.procedure} (line ${p.line}): ranking function ${p.ranking} (not negative at each recursive call, at least 1 smaller in the call)`);
   const boundReads = readAt((r.bounds ?? []).map((l) => `${l.bound} ${l.precondition}`).join(' '));
   if (boundReads.length > 0) lines.push(`  where ${boundReads.join('; ')}`);
   if (r.endless) {

@@ -43,13 +43,14 @@ export interface RankingResult {
 }
 
 /**
- * Ranks each loop of `fn` (its calls inlined) except those at `skip` (bounded otherwise). Recursive
- * calls are left to the bounds search: with one, the result is incomplete.
+ * Ranks each loop of `fn` (its non-recursive calls inlined) except those at `skip` (bounded
+ * otherwise). A recursive call stays a call (the engine proves the loop's checks with procedure
+ * summaries): the loop is ranked on the runs where the call returns, and the recursion itself is
+ * ranked apart (recursion-ranking.ts).
  */
 export async function rankLoops(program: Program, fn: string, skip: readonly LoopPosition[], options: ConditionOptions): Promise<RankingResult> {
   const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
   const problem = Problem.of(program, fn);
-  if (problem.needsSummaries) return { complete: false, ranked: [], reason: 'a recursive call: no ranking function is searched for recursion' };
   const inlined = problem.inlined.program;
   const proc = inlined.procedures.get(fn)!;
   const back = backEdges(proc);
@@ -98,7 +99,8 @@ export function rankingCandidates(proc: Procedure, body: ReadonlySet<number>): L
   return out;
 }
 
-function atomsOf(f: Formula): { rel: F.Relation; expr: Linear }[] {
+/** The atoms of a formula (negations dropped: a ranking candidate is read both ways). */
+export function atomsOf(f: Formula): { rel: F.Relation; expr: Linear }[] {
   switch (f.kind) {
     case 'atom':
       return [{ rel: f.rel, expr: f.expr }];
@@ -119,17 +121,10 @@ function atomsOf(f: Formula): { rel: F.Relation; expr: Linear }[] {
  * back edge.
  */
 export function withRankingChecks(program: Program, fn: string, header: number, body: ReadonlySet<number>, back: ReadonlySet<number>, r: Linear): Program {
-  const procedures = new Map([...program.procedures].map(([name, p]) => [name, { ...p, edges: p.edges.map((e) => (e.stmt.kind === 'assert' ? { ...e, stmt: { kind: 'assume' as const, cond: e.stmt.cond } } : e)) }] as const));
+  const procedures = assertionsAssumed(program);
   const proc = procedures.get(fn)!;
-  const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
-  let old = '__rank_old';
-  for (let k = 1; taken.has(old); k++) old = `__rank_old${k}`;
-  const locations: Location[] = [...proc.locations];
-  const edges: Edge[] = [...proc.edges];
-  const fresh = (): number => {
-    locations.push({ id: locations.length, loopHeader: false });
-    return locations.length - 1;
-  };
+  const old = ghostName(program, proc);
+  const { locations, edges, fresh } = editing(proc);
   // Splits edge e into e's own statement followed by `stmts`, each on an edge of its own.
   const append = (e: Edge, stmts: readonly Edge['stmt'][]): void => {
     let at = fresh();
@@ -151,6 +146,31 @@ export function withRankingChecks(program: Program, fn: string, header: number, 
   }
   procedures.set(fn, { ...proc, locals: [...proc.locals, old], locations, edges });
   return { ...program, procedures };
+}
+
+/** The program's procedures with each assertion an assumption: under the termination property a
+ * failing one ends the run, which is all it does for a ranking argument. */
+export function assertionsAssumed(program: Program): Map<string, Procedure> {
+  return new Map([...program.procedures].map(([name, p]) => [name, { ...p, edges: p.edges.map((e) => (e.stmt.kind === 'assert' ? { ...e, stmt: { kind: 'assume' as const, cond: e.stmt.cond } } : e)) }] as const));
+}
+
+/** Copies of a procedure's locations and edges to add to, and a maker of new locations. */
+export function editing(proc: Procedure): { locations: Location[]; edges: Edge[]; fresh: () => number } {
+  const locations: Location[] = [...proc.locations];
+  const edges: Edge[] = [...proc.edges];
+  const fresh = (): number => {
+    locations.push({ id: locations.length, loopHeader: false });
+    return locations.length - 1;
+  };
+  return { locations, edges, fresh };
+}
+
+/** A name for the ghost `old` that no variable of `proc` or global takes. */
+export function ghostName(program: Program, proc: Procedure): string {
+  const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
+  let old = '__rank_old';
+  for (let k = 1; taken.has(old); k++) old = `__rank_old${k}`;
+  return old;
 }
 
 /** The ranking function is held to runs: none may fail the instrumented program's assertions. */

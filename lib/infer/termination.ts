@@ -21,6 +21,7 @@ import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
 import { boundedForEveryInput } from './nonterm.js';
 import { rankLoops, type RankedLoop } from './ranking.js';
+import { rankRecursion, recursiveCycles, type RankedProcedure, type RecursionRanking } from './recursion-ranking.js';
 import { guardRecurrentSets } from './conditions-guard.js';
 import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROBE_INPUTS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
@@ -40,8 +41,10 @@ export interface TerminationResult {
   readonly verdict: 'terminates' | 'non-terminating' | 'unknown';
   /** terminates: the certified bound of each loop that has one (recursions are bounded too)… */
   readonly bounds?: readonly LoopBound[];
-  /** …and a certified ranking function for each other loop (callees' loops included). */
+  /** …and a certified ranking function for each other loop (callees' loops included)… */
   readonly ranked?: readonly RankedLoop[];
+  /** …and for each recursion the bounds search did not bound, one per procedure of it. */
+  readonly rankedRecursion?: readonly RankedProcedure[];
   /** non-terminating: the recurrent condition and a run of the original program inside it. */
   readonly endless?: EndlessRun;
   /** The nondet reads the answer's conditions and bounds name as parameters (`nondet_K`), in source
@@ -61,16 +64,24 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
   // Most programs end: the bounds search goes first with half the time, then ranking functions for
   // the loops it left. A sampled run that goes on past the step budget either runs long (no bound can
   // be fitted to it, but a ranking function may exist) or for ever: then ranking functions alone get
-  // 40% of the time and the recurrent set the rest. The order only saves time.
+  // 40% of the time and the recurrent set the rest. With recursion, ranking functions go first (a
+  // bound on a recursion is rarely found, and a ranking function is cheap to check), then the bounds,
+  // then the recurrent set. The order only saves time.
   const runsGoOn = sampledRunGoesOn(fixed, fn);
-  const first = runsGoOn ? (within: Deadline) => everyLoopRanked(within, []) : everyLoopBounded;
+  const rankedFirst = (within: Deadline) => everyLoopRanked(within, []);
+  const searches: [(within: Deadline) => Promise<Found | string>, number][] = runsGoOn
+    ? [[rankedFirst, 0.4], [recurrentSet, 1]]
+    : Problem.of(program, fn).needsSummaries
+      ? [[rankedFirst, 0.3], [everyLoopBounded, 0.5], [recurrentSet, 1]]
+      : [[everyLoopBounded, 0.5], [recurrentSet, 1]];
+  let recursionRanking: Promise<RecursionRanking> | undefined;
   const reasons: string[] = [];
-  for (const [k, search] of [first, recurrentSet].entries()) {
+  for (const [k, [search, share]] of searches.entries()) {
     if (k > 0 && deadline.left < TERMINATION_PROOF_MIN_MS) {
       reasons.push(deadline.timeoutReason('no time left for the other search'));
       break;
     }
-    const found = await search(k === 0 ? deadline.part(runsGoOn ? 0.4 : 0.5) : deadline);
+    const found = await search(deadline.part(share));
     if (typeof found === 'string') reasons.push(found);
     else return done(found);
   }
@@ -83,13 +94,35 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
     const once = nondetAsParameters(program, fn);
     const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: within.part(0.5) });
     if (b.complete) return { verdict: 'terminates', bounds: b.bounded, nondetInputs: once.inputs };
-    if (!b.callsBounded && Problem.of(program, fn).needsSummaries) return 'no certified bound on a recursion';
-    return everyLoopRanked(within, b.bounded, once.inputs);
+    return everyLoopRanked(within, b.bounded, once.inputs, b.callsBounded);
   }
 
-  async function everyLoopRanked(within: Deadline, bounded: readonly LoopBound[], inputs: readonly NondetInput[] = []): Promise<Found | string> {
+  // A recursion the bounds search did not bound gets a ranking function over its parameters first
+  // (recursion-ranking.ts), then each loop not bounded one of its own. A loop inside a recursive
+  // procedure is neither bounded nor ranked here.
+  async function everyLoopRanked(within: Deadline, bounded: readonly LoopBound[], inputs: readonly NondetInput[] = [], recursionBounded = false): Promise<Found | string> {
+    let rankedRecursion: readonly RankedProcedure[] = [];
+    const problem = Problem.of(program, fn);
+    if (problem.needsSummaries && !recursionBounded) {
+      const cycles = recursiveCycles(problem.inlined.program, fn);
+      const looping = cycles.flat().find((p) => problem.inlined.program.procedures.get(p)!.locations.some((l) => l.loopHeader));
+      if (looping) return `no certified bound on a recursion, and ${looping} has a loop: recursion is ranked only without loops`;
+      // Searched once: the bounds search's fallback does not repeat what ranking first found.
+      recursionRanking ??= rankRecursion(program, fn, { ...options, deadline: within.part(0.5) });
+      const recursion = await recursionRanking;
+      if (!recursion.complete) return `no certified bound or ranking function for a recursion (${recursion.reason})`;
+      rankedRecursion = recursion.ranked;
+    }
     const ranking = await rankLoops(program, fn, bounded, { ...options, deadline: within });
-    if (ranking.complete) return { verdict: 'terminates', ...(bounded.length > 0 ? { bounds: bounded } : {}), ranked: ranking.ranked, nondetInputs: inputs };
+    if (ranking.complete) {
+      return {
+        verdict: 'terminates',
+        ...(bounded.length > 0 ? { bounds: bounded } : {}),
+        ranked: ranking.ranked,
+        ...(rankedRecursion.length > 0 ? { rankedRecursion } : {}),
+        nondetInputs: inputs,
+      };
+    }
     return `no certified ${bounded.length > 0 ? 'bound or ' : ''}ranking function for every loop (${ranking.reason})`;
   }
 

@@ -314,7 +314,8 @@ export function combineUnits(units: readonly FarkasInput[]): ConstraintSystem {
   for (const unit of units) {
     const { system } = buildFarkasSystem(unit);
     for (const u of system.unknowns) unknowns.set(u.name, u);
-    constraints.push(...system.constraints);
+    // Not push(...): a large system's constraints would overflow the call stack as arguments.
+    for (const c of system.constraints) constraints.push(c);
   }
   return { unknowns: [...unknowns.values()], constraints };
 }

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { withCallCounters } from './bounds-recursion.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseProgram } from '../frontend/index.js';
@@ -114,14 +115,29 @@ test('bounds split into two cases where no linear bound holds for every input: |
   }
 });
 
-test('bounds of a recursive procedure: a global call counter, n + 1 calls under n >= 1, proved with summaries', async (t) => {
-  const r = await bounds(load('benchmarks/bounds/rsum.c'), { timeoutMs: 200_000 });
-  t.deepEqual(r.loops, []);
-  t.deepEqual(r.procedures.map((p) => [p.procedure, p.bound, p.certified]), [['sum', 'n + 1', true]]);
-  // The precondition is the least input among the runs that recursed (n = 1); n >= 0 would also do.
-  t.regex(r.procedures[0]!.precondition, /^n >= [01]$/);
-  t.true(r.procedures[0]!.summaries.some((s) => s.includes('calls_sum')));
-  t.is(r.procedures[0]!.tight!.iterations, r.procedures[0]!.tight!.input.get('n')! + 1n);
+test('bounds of a recursive procedure: the call counter is checked on every entry, so a recursion that does not return gets no bound', async (t) => {
+  // down(n) returns for even n >= 0 and recurses for ever otherwise: no bound on its calls holds for
+  // n = -1 or n = 1. Checked after the call returned, n + 1 used to be certified (partial correctness).
+  const down = parseProgram('int down(int n) { if (n == 0) return 0; return down(n - 2); }\n', 'down.c');
+  const counted = withCallCounters(down, 'down', ['down'], new Map([['down', L.addConstant(L.variable('n'), 1n)]]));
+  const wrapped = (n: bigint) => runProgram(counted.program, { entry: counted.wrapper, inputs: new Map([['n', n]]), nondet: [], maxSteps: 20_000 }).outcome.kind;
+  t.is(wrapped(4n), 'exit');
+  t.is(wrapped(-1n), 'assertion-failed');
+  const r = await bounds(down, { timeoutMs: 60_000 });
+  for (const p of r.procedures.filter((q) => q.certified)) {
+    for (const n of [-1n, 1n, 3n]) t.false(F.evaluate(p.preconditionFormula, () => n), `${p.bound} if ${p.precondition} certified, but down(${n}) never returns`);
+  }
+  // rsum makes max(1, n + 1) calls: whatever is certified is not exceeded by a run from inside its precondition.
+  const sum = load('benchmarks/bounds/rsum.c');
+  const rs = await bounds(sum, { timeoutMs: 120_000 });
+  for (const p of rs.procedures.filter((q) => q.certified)) {
+    for (const n of [-3n, 0n, 1n, 5n, 40n]) {
+      if (!F.evaluate(p.preconditionFormula, () => n)) continue;
+      const run = runProgram(sum, { entry: 'sum', inputs: new Map([['n', n]]), nondet: [], recordTrace: true });
+      const calls = BigInt((run.trace ?? []).filter((s) => s.kind === 'call').length + 1);
+      t.true(calls <= L.evaluate(p.boundExpr!, () => n), `${calls} calls of sum(${n}) > ${p.bound}`);
+    }
+  }
 });
 
 test('bounds counts only the analysed function\'s loops: a called function with a loop is named, not silently taken as bounded', async (t) => {

@@ -23,6 +23,7 @@ export { cex, instrumentForCex, type CexResult, type CexCondition, type CexOptio
 export { nonterm, type NontermResult, type NontermCondition } from './infer/nonterm.js';
 export { termination, type TerminationResult, type EndlessRun } from './infer/termination.js';
 export type { RankedLoop } from './infer/ranking.js';
+export type { RankedProcedure } from './infer/recursion-ranking.js';
 
 // What the CLI uses besides the above (cli/ imports lib only through this file).
 export { polyToString } from './constraints/system.js';

@@ -169,6 +169,10 @@ export const RANKING_CANDIDATES = 4;
 /** verify --property termination: candidates for a recursion's ranking function run on the guard's
  * inputs (of which at most RANKING_CANDIDATES, the ones no run contradicts, go to the engine). */
 export const RECURSION_RANKING_CANDIDATES = 40;
+/** verify --property termination: a loop's candidates (plain and multiphase) run on the guard's inputs,
+ * at most this many interpreter steps each (of which at most RANKING_CANDIDATES go to the engine). */
+export const PHASED_RANKING_CANDIDATES = 120;
+export const RANKING_FILTER_STEPS = 20_000;
 /** verify --property termination: candidate inputs run to see whether one goes past
  * NONTERM_SHOWN_RUN_STEPS (then the recurrent set is looked for before the bounds). */
 export const TERMINATION_PROBE_INPUTS = 64;

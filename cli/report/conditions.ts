@@ -1,5 +1,6 @@
 // Text and JSON renderings of wp, sp, nonterm and cex results, shared by the commands and the UI.
 import { type Program, type Coverage, FURTHER_ANSWER_MIN_QUERIES, type NontermResult, type CexResult, formatRunResult, runResultToJson, type ConditionAnswer, type ConditionStats, type IncompleteSearch, type NeighbourEvidence, type SpResult, type WpResult } from '../../lib/index.js';
+import { rankingJson, rankingLines } from './verify.js';
 
 export const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
 
@@ -99,6 +100,7 @@ export function formatNonterm(file: string, r: NontermResult): string {
     if (c.input) lines.push(`  runs forever from ${fmt(c.input)}; first loop-head states: ${c.iterationsShown.map((s) => `[${fmt(s.values)}]`).join(' ')}`);
   });
   for (const l of r.bounds ?? []) lines.push(`  loop at line ${l.line}: at most ${l.bound} iterations (certified)`);
+  lines.push(...rankingLines(r));
   if (r.reason) lines.push(`reason: ${r.reason}`);
   lines.push(statsLine(r.stats));
   return lines.join('\n') + '\n';
@@ -159,6 +161,7 @@ export function nontermJson(file: string, r: NontermResult): Record<string, unkn
       iterations_shown: c.iterationsShown.map((s) => ({ line: s.line, values: values(s.values) })),
     })),
     ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, certified: l.certified })) } : {}),
+    ...rankingJson(r),
     ...(r.reason ? { reason: r.reason } : {}),
     stats: statsJson(r.stats),
   };

@@ -1,6 +1,6 @@
 // Text and JSON renderings of verify results (and of the engines' results, which share the contract),
 // shared by the commands and the UI.
-import type { Program, TerminationResult, VerifyResult } from '../../lib/index.js';
+import type { Program, RankedLoop, RankedProcedure, TerminationResult, VerifyResult } from '../../lib/index.js';
 import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
 
@@ -112,8 +112,7 @@ export function terminationJson(file: string, r: TerminationResult, program?: Pr
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
     certified: r.verdict !== 'unknown',
     ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, precondition: l.precondition, invariants: l.invariants })) } : {}),
-    ...(r.ranked ? { rankingFunctions: r.ranked.map((l) => ({ line: l.line, ranking: l.ranking, invariants: l.invariants })) } : {}),
-    ...(r.rankedRecursion ? { recursionRankingFunctions: r.rankedRecursion.map((p) => ({ procedure: p.procedure, line: p.line, ranking: p.ranking })) } : {}),
+    ...rankingJson(r),
     ...(r.endless
       ? {
           nonTermination: {
@@ -130,6 +129,24 @@ export function terminationJson(file: string, r: TerminationResult, program?: Pr
   };
 }
 
+/** The ranking functions of a termination proof, one line each (verify --property termination, nonterm). */
+export function rankingLines(r: { readonly ranked?: readonly RankedLoop[]; readonly rankedRecursion?: readonly RankedProcedure[] }): string[] {
+  return [
+    ...(r.ranked ?? []).map((l) =>
+      l.phases
+        ? `  loop at line ${l.line}: multiphase ranking function ${l.ranking} (in each phase its function is not negative at an iteration's start and falls by at least 1 while the run stays in the phase; a run never goes back to an earlier phase)`
+        : `  loop at line ${l.line}: ranking function ${l.ranking} (not negative at each iteration's start, falls by at least 1 in each)`),
+    ...(r.rankedRecursion ?? []).map((p) => `  recursion of ${p.procedure} (line ${p.line}): ranking function ${p.ranking} (not negative at each recursive call, at least 1 smaller in the call)`),
+  ];
+}
+
+export function rankingJson(r: { readonly ranked?: readonly RankedLoop[]; readonly rankedRecursion?: readonly RankedProcedure[] }): object {
+  return {
+    ...(r.ranked ? { rankingFunctions: r.ranked.map((l) => ({ line: l.line, ranking: l.ranking, ...(l.phases ? { phases: l.phases } : {}), invariants: l.invariants })) } : {}),
+    ...(r.rankedRecursion ? { recursionRankingFunctions: r.rankedRecursion.map((p) => ({ procedure: p.procedure, line: p.line, ranking: p.ranking })) } : {}),
+  };
+}
+
 export function formatTermination(file: string, r: TerminationResult, program?: Program): string {
   const lines: string[] = [];
   const verdict = r.verdict === 'terminates'
@@ -141,8 +158,7 @@ export function formatTermination(file: string, r: TerminationResult, program?: 
   if (program) lines.push(semanticsNote(program));
   const readAt = (text: string) => r.nondetInputs.filter((i) => new RegExp(`\\b${i.parameter}\\b`).test(text)).map((i) => `${i.parameter} is ${i.target === '*' ? 'the choice' : (i.target.startsWith('__') ? 'the value read' : `the value read into ${i.target}`)} at line ${i.line}`);
   for (const l of r.bounds ?? []) lines.push(`  loop at line ${l.line}: at most ${atLeastZero(l.bound ?? '?')} iterations${l.precondition === '1' ? '' : ` if ${l.precondition}`}`);
-  for (const l of r.ranked ?? []) lines.push(`  loop at line ${l.line}: ranking function ${l.ranking} (not negative at each iteration's start, falls by at least 1 in each)`);
-  for (const p of r.rankedRecursion ?? []) lines.push(`  recursion of ${p.procedure} (line ${p.line}): ranking function ${p.ranking} (not negative at each recursive call, at least 1 smaller in the call)`);
+  lines.push(...rankingLines(r));
   const boundReads = readAt((r.bounds ?? []).map((l) => `${l.bound} ${l.precondition}`).join(' '));
   if (boundReads.length > 0) lines.push(`  where ${boundReads.join('; ')}`);
   if (r.endless) {

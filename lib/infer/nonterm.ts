@@ -3,7 +3,8 @@
 // the conditions under which the function never returns. Each comes with its certificate (the
 // invariants proving the exit unreachable: a recurrent set, checked by z3) and a concrete input inside
 // it whose run the interpreter shows for the first iterations without returning. With no condition,
-// the function is shown to terminate when every loop has a certified bound for every input (bounds).
+// the function is shown to terminate when every loop and recursion has a certified bound for every
+// input or a ranking function (termination-proof.ts).
 import { guardRecurrentSets } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
@@ -15,7 +16,11 @@ import { candidateInputs } from './points.js';
 import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
 import { Problem } from '../problem/prepare.js';
-import { bounds, type LoopBound } from './bounds.js';
+import type { LoopBound } from './bounds.js';
+import type { RankedLoop } from './ranking.js';
+import type { RankedProcedure } from './recursion-ranking.js';
+import { nondetFixedByParameters } from './nondet-inputs.js';
+import { sampledRunGoesOn, terminationProofs, type TerminationProof } from './termination-proof.js';
 import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
 export interface IterationShown {
@@ -33,8 +38,11 @@ export interface NontermResult {
   readonly function: string;
   readonly verdict: 'non-terminating' | 'terminates' | 'unknown';
   readonly conditions: readonly NontermCondition[];
-  /** "terminates": the ranking argument — a certified bound for every loop, for every input. */
+  /** "terminates": the ranking argument — a certified bound for every input, or a ranking function,
+   * for every loop and recursion. */
   readonly bounds?: readonly LoopBound[];
+  readonly ranked?: readonly RankedLoop[];
+  readonly rankedRecursion?: readonly RankedProcedure[];
   readonly reason?: string;
   readonly stats: ConditionStats;
 }
@@ -47,50 +55,50 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
     throw new InputError('error', `function '${fn}' has no parameters: a non-termination condition is over the function's parameters (choose one with --function; for a whole program, 'farkas verify --property termination')`, proc.pos);
   }
   const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+  const started = Date.now();
+  // "terminates" needs a certified bound or ranking function for every loop and recursion. When no
+  // sampled run goes on, that proof goes first with half the time; else the conditions get 60%
+  // first, and the proof what is left when none was found. The order only saves time.
+  const proofs = terminationProofs(program, fn, options);
+  const terminates = (proof: TerminationProof, stats: ConditionStats): NontermResult => ({
+    function: fn,
+    verdict: 'terminates',
+    conditions: [],
+    ...(proof.bounds && proof.bounds.length > 0 ? { bounds: proof.bounds } : {}),
+    ...(proof.ranked && proof.ranked.length > 0 ? { ranked: proof.ranked } : {}),
+    ...(proof.rankedRecursion ? { rankedRecursion: proof.rankedRecursion } : {}),
+    stats,
+  });
+  const runsGoOn = sampledRunGoesOn(nondetFixedByParameters(program, fn).program, fn);
+  const reasons: string[] = [];
+  if (!runsGoOn) {
+    const proof = await proofs.bounded(deadline.part(0.5));
+    if (typeof proof !== 'string') return terminates(proof, { queries: [], iterations: 0, concreteRuns: 0, millis: Date.now() - started });
+    reasons.push(proof);
+  }
   const instrumented = withFalseAtExit(program, fn);
-  const result = await wp(instrumented, { ...options, function: fn, deadline });
+  const result = await wp(instrumented, { ...options, function: fn, deadline: runsGoOn ? deadline.part(0.6) : deadline });
   // The exit is also unreachable where an assume() blocks every run: such a condition is only kept
   // with an input inside it whose run really goes on (past the step budget).
   const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) })).filter((c) => c.input !== undefined);
   // Certified on the program with `assert(false)` at the exit: held to runs of the program itself.
   guardRecurrentSets(program, fn, conditions);
-  if (conditions.length === 0) {
-    // No input keeps it running: try to prove that, with a certified bound on every loop.
-    const proved = deadline.left > TERMINATION_PROOF_MIN_MS ? await boundedForEveryInput(program, fn, { ...options, deadline }) : null;
-    if (proved?.complete) return { function: fn, verdict: 'terminates', conditions: [], bounds: proved.bounded, stats: result.stats };
+  if (conditions.length === 0 && runsGoOn && deadline.left > TERMINATION_PROOF_MIN_MS) {
+    // Ranking functions, then bounds alone (a loop whose sampled runs go on may still be bounded).
+    for (const search of [(within: Deadline) => proofs.rankedFirst(within.part(0.5)), (within: Deadline) => proofs.bounded(within, false)]) {
+      if (deadline.left < TERMINATION_PROOF_MIN_MS) break;
+      const proof = await search(deadline);
+      if (typeof proof !== 'string') return terminates(proof, result.stats);
+      reasons.push(proof);
+    }
   }
   return {
     function: fn,
     verdict: conditions.length > 0 ? 'non-terminating' : 'unknown',
     conditions,
-    ...(conditions.length === 0 ? { reason: result.reason ?? 'no non-termination condition found' } : {}),
+    ...(conditions.length === 0 ? { reason: [result.reason ?? 'no non-termination condition found', ...reasons].join('; ') } : {}),
     stats: result.stats,
   };
-}
-
-/** What the bounds search proved for every input: the loops so bounded, the others, and whether every
- * recursion is bounded and no callee has a loop (bounds counts neither). */
-export interface EveryInputBounds {
-  readonly bounded: readonly LoopBound[];
-  readonly unbounded: readonly { readonly line: number; readonly col: number }[];
-  readonly callsBounded: boolean;
-  /** Every loop bounded and every call: a ranking argument for "terminates". */
-  readonly complete: boolean;
-}
-
-export async function boundedForEveryInput(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): Promise<EveryInputBounds> {
-  const proved = await bounds(program, { ...options, function: fn });
-  const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
-  // A loop is bounded for every input by one unconditional bound, or by the two cases of a split
-  // (a loop is its line and column: two loops may share a line).
-  const everyInput = (loop: LoopBound): boolean => {
-    const answers = proved.loops.filter((l) => l.line === loop.line && l.col === loop.col && l.certified);
-    return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length === 2;
-  };
-  const bounded = proved.loops.filter(everyInput);
-  const unbounded = proved.loops.filter((l) => !everyInput(l)).map((l) => ({ line: l.line, col: l.col }));
-  const callsBounded = proved.calleesWithLoops.length === 0 && proved.procedures.every(unconditional);
-  return { bounded, unbounded, callsBounded, complete: callsBounded && unbounded.length === 0 };
 }
 
 /** The first loop-head states of a run from an input inside the condition that does not return. */

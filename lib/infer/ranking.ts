@@ -20,13 +20,16 @@ import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from './counters.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { firstContradiction, measured, nondetRead, runText } from '../guard/runs.js';
 import { constraintOptionsOf, type ConditionOptions } from './search.js';
-import { Deadline, CONDITION_SEARCH_TIMEOUT_MS, RANKING_CANDIDATES } from '../limits.js';
+import { Deadline, CONDITION_SEARCH_TIMEOUT_MS, PHASED_RANKING_CANDIDATES, RANKING_CANDIDATES, RANKING_FILTER_STEPS } from '../limits.js';
 
 export interface RankedLoop {
   readonly line: number;
   readonly col: number;
-  /** The ranking function, a C expression over the variables at the loop. */
+  /** The ranking function, a C expression over the variables at the loop; for a multiphase one, its
+   * phases in words (`y while y >= 0, then x - 1`)… */
   readonly ranking: string;
+  /** …and each phase: the condition that holds in it (all but the last), and its function. */
+  readonly phases?: readonly { readonly condition?: string; readonly ranking: string }[];
   readonly invariants: readonly { readonly line: number; readonly expression: string }[];
 }
 
@@ -60,20 +63,31 @@ export async function rankLoops(program: Program, fn: string, skip: readonly Loo
     if (skip.some((s) => s.line === pos.line && s.col === pos.col)) continue;
     const body = naturalLoop(proc, header, back);
     let found: RankedLoop | null = null;
-    for (const r of rankingCandidates(proc, body).slice(0, RANKING_CANDIDATES)) {
-      if (deadline.passed) break;
-      const ghost = withRankingChecks(inlined, fn, header, body, back, r);
+    let proved = 0;
+    for (const phases of phasedCandidates(proc, body).slice(0, PHASED_RANKING_CANDIDATES)) {
+      if (deadline.passed || proved >= RANKING_CANDIDATES) break;
+      const ghost = withRankingChecks(inlined, fn, header, body, back, phases);
+      // A few runs rule out most candidates before the engine is asked (the guard runs in full after a proof).
+      if (measured(() => firstContradiction(ghost, fn, { stepBudget: RANKING_FILTER_STEPS }, (run) => (run.outcome.kind === 'assertion-failed' ? true : null)))) continue;
+      proved++;
       const result = await constraintEngine.run(ghost, {
         function: fn,
         deadline,
         constraints: constraintOptionsOf(options),
       });
       if (result.verdict !== 'safe' || !result.certified) continue;
-      guardRanking(ghost, fn, L.toC(r), pos.line);
-      found = { line: pos.line, col: pos.col, ranking: L.toC(r), invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })) };
+      const text = phasesText(phases);
+      guardRanking(ghost, fn, text, pos.line);
+      found = {
+        line: pos.line,
+        col: pos.col,
+        ranking: text,
+        ...(phases.length > 1 ? { phases: phases.map((p, i) => ({ ...(i < phases.length - 1 ? { condition: F.toC(p.cond) } : {}), ranking: L.toC(p.r) })) } : {}),
+        invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
+      };
       break;
     }
-    if (!found) return { complete: false, ranked, reason: deadline.passed ? deadline.timeoutReason(`no ranking function for the loop at line ${pos.line}`) : `no ranking function among the loop's exit conditions for the loop at line ${pos.line}` };
+    if (!found) return { complete: false, ranked, reason: deadline.passed ? deadline.timeoutReason(`no ranking function for the loop at line ${pos.line}`) : `no ranking function among the loop's exit conditions and their phases for the loop at line ${pos.line}` };
     ranked.push(found);
   }
   return { complete: true, ranked };
@@ -99,6 +113,39 @@ export function rankingCandidates(proc: Procedure, body: ReadonlySet<number>): L
   return out;
 }
 
+/**
+ * One phase of a ranking argument: while `cond` holds (and no earlier phase's), r is not negative at
+ * each iteration's start and falls by at least 1 in each that stays in the phase; a run never returns
+ * to an earlier phase. The last phase's condition is true. One phase is a plain ranking function.
+ */
+export interface Phase {
+  readonly cond: Formula;
+  readonly r: Linear;
+}
+
+/**
+ * Candidates in order: the exit conditions alone, then one or two earlier phases in which a variable
+ * the body assigns is not negative (r = v) or not positive (r = -v) — a counter that has to run out
+ * before the exit condition's function starts to fall (`x = x + y; y = y - 1`: y while y >= 0, then x).
+ */
+export function phasedCandidates(proc: Procedure, body: ReadonlySet<number>): Phase[][] {
+  const finals = rankingCandidates(proc, body);
+  const assigned = [...new Set(proc.edges.flatMap((e) => (body.has(e.from) && (e.stmt.kind === 'assign' || e.stmt.kind === 'havoc') && !e.stmt.target.startsWith('__') ? [e.stmt.target] : [])))].sort();
+  const earlier = assigned.flatMap((v) => [
+    { v, cond: F.geqZero(L.variable(v)), r: L.variable(v) },
+    { v, cond: F.geqZero(L.variable(v, -1n)), r: L.variable(v, -1n) },
+  ]);
+  const last = (r: Linear): Phase => ({ cond: F.TRUE, r });
+  const out: Phase[][] = finals.map((r) => [last(r)]);
+  for (const a of earlier) for (const r of finals) out.push([a, last(r)]);
+  for (const a of earlier) for (const b of earlier) if (a.v !== b.v) for (const r of finals) out.push([a, b, last(r)]);
+  return out;
+}
+
+function phasesText(phases: readonly Phase[]): string {
+  return phases.map((p, i) => (i < phases.length - 1 ? `${L.toC(p.r)} while ${F.toC(p.cond)}` : `${phases.length > 1 ? 'then ' : ''}${L.toC(p.r)}`)).join(', ');
+}
+
 /** The atoms of a formula (negations dropped: a ranking candidate is read both ways). */
 export function atomsOf(f: Formula): { rel: F.Relation; expr: Linear }[] {
   switch (f.kind) {
@@ -115,36 +162,65 @@ export function atomsOf(f: Formula): { rel: F.Relation; expr: Linear }[] {
 }
 
 /**
- * The program whose assertions say that r ranks the loop at `header`: the program's own assertions
- * become assumptions (under the termination property a failing one ends the run, which is all it
- * does here), `assert(r >= 0); old = r` on each edge into the body, `assert(r <= old - 1)` on each
- * back edge.
+ * The program whose assertions say that the phases rank the loop at `header`: the program's own
+ * assertions become assumptions, and with one phase, `assert(r >= 0); old = r` on each edge into the
+ * body and `assert(r <= old - 1)` on each back edge. With several, the edge into the body branches on
+ * the phase the state is in (the first whose condition holds): `assert(r_i >= 0); phase = i; old =
+ * r_i`; the back edge branches on the phase the iteration began in: the state reached is in no earlier
+ * phase, and if it is still in phase i, `r_i <= old - 1`.
  */
-export function withRankingChecks(program: Program, fn: string, header: number, body: ReadonlySet<number>, back: ReadonlySet<number>, r: Linear): Program {
+export function withRankingChecks(program: Program, fn: string, header: number, body: ReadonlySet<number>, back: ReadonlySet<number>, phases: readonly Phase[]): Program {
   const procedures = assertionsAssumed(program);
   const proc = procedures.get(fn)!;
   const old = ghostName(program, proc);
+  const phase = ghostName(program, proc, '__rank_phase');
   const { locations, edges, fresh } = editing(proc);
-  // Splits edge e into e's own statement followed by `stmts`, each on an edge of its own.
-  const append = (e: Edge, stmts: readonly Edge['stmt'][]): void => {
+  type Stmt = Edge['stmt'];
+  const assume = (cond: Formula): Stmt => ({ kind: 'assume', cond });
+  const check = (cond: Formula): Stmt => ({ kind: 'assert', cond });
+  // Splits edge e into e's own statement followed by stages, each a choice of branches (statement
+  // chains whose first assumptions exclude each other; one branch is a plain chain).
+  const append = (e: Edge, stages: readonly (readonly (readonly Stmt[])[])[]): void => {
     let at = fresh();
     edges[e.id] = { ...e, to: at };
-    stmts.forEach((stmt, i) => {
-      const to = i === stmts.length - 1 ? e.to : fresh();
-      edges.push({ id: edges.length, from: at, to, stmt, pos: e.pos });
-      at = to;
+    stages.forEach((branches, k) => {
+      const join = k === stages.length - 1 ? e.to : fresh();
+      for (const chain of branches) {
+        let from = at;
+        chain.forEach((stmt, i) => {
+          const to = i === chain.length - 1 ? join : fresh();
+          edges.push({ id: edges.length, from, to, stmt, pos: e.pos });
+          from = to;
+        });
+        if (chain.length === 0) edges.push({ id: edges.length, from, to: join, stmt: { kind: 'skip' }, pos: e.pos });
+      }
+      at = join;
     });
   };
-  const enter: Edge['stmt'][] = [{ kind: 'assert', cond: F.geqZero(r) }, { kind: 'assign', target: old, expr: r }];
-  const fall: Edge['stmt'] = { kind: 'assert', cond: F.geqZero(L.addConstant(L.sub(L.variable(old), r), -1n)) };
+  const falls = (r: Linear): Formula => F.geqZero(L.addConstant(L.sub(L.variable(old), r), -1n));
+  // In phase i: no earlier phase's condition holds, and (but in the last) its own does.
+  const notEarlier = (i: number): Formula => F.and(...phases.slice(0, i).map((p) => F.not(p.cond)));
+  const inPhase = (i: number): Formula => F.and(notEarlier(i), phases[i]!.cond);
+  const single = phases.length === 1;
+  const enter: Stmt[][] = single
+    ? [[check(F.geqZero(phases[0]!.r)), { kind: 'assign', target: old, expr: phases[0]!.r }]]
+    : phases.map((p, i) => [assume(inPhase(i)), check(F.geqZero(p.r)), { kind: 'assign', target: phase, expr: L.constant(i) }, { kind: 'assign', target: old, expr: p.r }]);
+  const began = (i: number): Formula => F.eqZero(L.addConstant(L.variable(phase), BigInt(-i)));
+  const fall: Stmt[][] = single
+    ? [[check(falls(phases[0]!.r))]]
+    : phases.flatMap((p, i) => {
+        const stays = [assume(F.and(began(i), p.cond)), ...(i > 0 ? [check(notEarlier(i))] : []), check(falls(p.r))];
+        const leaves = [assume(F.and(began(i), F.not(p.cond))), ...(i > 0 ? [check(notEarlier(i))] : [])];
+        return i < phases.length - 1 ? [stays, leaves] : [stays];
+      });
   const entries = new Set(bodyEntryEdges(proc, header, body).map((e) => e.id));
   for (const e of proc.edges) {
     const closes = back.has(e.id) && e.to === header;
     // An edge that enters the body and closes the loop (an empty body) gets both.
-    if (entries.has(e.id)) append(e, closes ? [...enter, fall] : enter);
+    if (entries.has(e.id)) append(e, closes ? [enter, fall] : [enter]);
     else if (closes) append(e, [fall]);
   }
-  procedures.set(fn, { ...proc, locals: [...proc.locals, old], locations, edges });
+  procedures.set(fn, { ...proc, locals: [...proc.locals, old, ...(single ? [] : [phase])], locations, edges });
   return { ...program, procedures };
 }
 
@@ -165,12 +241,12 @@ export function editing(proc: Procedure): { locations: Location[]; edges: Edge[]
   return { locations, edges, fresh };
 }
 
-/** A name for the ghost `old` that no variable of `proc` or global takes. */
-export function ghostName(program: Program, proc: Procedure): string {
+/** A name for a ghost (`old`) that no variable of `proc` or global takes. */
+export function ghostName(program: Program, proc: Procedure, base = '__rank_old'): string {
   const taken = new Set([...program.globals.map((g) => g.name), ...proc.params, ...proc.locals]);
-  let old = '__rank_old';
-  for (let k = 1; taken.has(old); k++) old = `__rank_old${k}`;
-  return old;
+  let name = base;
+  for (let k = 1; taken.has(name); k++) name = `${base}${k}`;
+  return name;
 }
 
 /** The ranking function is held to runs: none may fail the instrumented program's assertions. */

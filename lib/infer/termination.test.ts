@@ -5,7 +5,7 @@ import * as F from '../ir/formula.js';
 import { withBlockingAsFailure } from './instrument.js';
 import { nondetFixedByParameters, nondetStreamOf } from './nondet-inputs.js';
 import { termination } from './termination.js';
-import { rankingCandidates, withRankingChecks } from './ranking.js';
+import { phasedCandidates, rankLoops, rankingCandidates, withRankingChecks, type Phase } from './ranking.js';
 import { backEdges, loopsOf, naturalLoop } from './counters.js';
 import * as L from '../ir/linear.js';
 
@@ -113,9 +113,30 @@ test('ranking checks: the instrumented program fails on a run where the candidat
   const body = naturalLoop(proc, header!, back);
   const candidates = rankingCandidates(proc, body);
   t.deepEqual(candidates.map((c) => L.toC(c)), ['-x + 99', 'x - 100']);
-  const run = (r: L.Linear) => runProgram(withRankingChecks(program, 'f', header!, body, back, r), { entry: 'f', inputs: values({ x: 5 }), nondet: [], nondetDefault: 0n }).outcome.kind;
+  const run = (r: L.Linear) => runProgram(withRankingChecks(program, 'f', header!, body, back, [{ cond: F.TRUE, r }]), { entry: 'f', inputs: values({ x: 5 }), nondet: [], nondetDefault: 0n }).outcome.kind;
   t.is(run(candidates[0]!), 'exit');
   t.is(run(candidates[1]!), 'assertion-failed');
+});
+
+test('multiphase ranking: y while y >= 0, then x - 1 ranks x = x + y; y = y - 1, and the checks fail where a phase is wrong', async (t) => {
+  const program = lower('int f(int x, int y) { while (x > 0) { x = x + y; y = y - 1; } return 0; }');
+  const proc = program.procedures.get('f')!;
+  const back = backEdges(proc);
+  const [header] = loopsOf(proc);
+  const body = naturalLoop(proc, header!, back);
+  const texts = phasedCandidates(proc, body).map((phases) => phases.map((p) => `${F.toC(p.cond)}: ${L.toC(p.r)}`).join('; '));
+  t.true(texts.includes('y >= 0: y; 1: x - 1'), texts.slice(0, 12).join(' | '));
+  const run = (phases: Phase[], x: number, y: number) => runProgram(withRankingChecks(program, 'f', header!, body, back, phases), { entry: 'f', inputs: values({ x, y }), nondet: [], nondetDefault: 0n }).outcome.kind;
+  const x1 = L.addConstant(L.variable('x'), -1n);
+  const right: Phase[] = [{ cond: F.geqZero(L.variable('y')), r: L.variable('y') }, { cond: F.TRUE, r: x1 }];
+  t.is(run(right, 10, 5), 'exit');
+  t.is(run(right, 3, -4), 'exit');
+  // x - 1 alone does not fall while y > 0, and -y (while y <= 0) rises as y falls.
+  t.is(run([{ cond: F.TRUE, r: x1 }], 10, 5), 'assertion-failed');
+  t.is(run([{ cond: F.geqZero(L.variable('y', -1n)), r: L.variable('y', -1n) }, { cond: F.TRUE, r: x1 }], 10, -1), 'assertion-failed');
+  const ranked = await rankLoops(program, 'f', [], { timeoutMs: 60_000 });
+  t.true(ranked.complete, ranked.reason);
+  t.is(ranked.ranked[0]!.ranking, 'y while y >= 0, then x - 1');
 });
 
 test("termination: the program's own assume after a read is kept: runs it blocks are not in the recurrent condition", async (t) => {

@@ -13,17 +13,17 @@ import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import { withBlockingAsFailure, withFalseAtExit } from './instrument.js';
-import { nondetAsParameters, nondetFixedByParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
+import { nondetFixedByParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
 import { candidateInputs } from './points.js';
 import { wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer } from './types.js';
 import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
-import { boundedForEveryInput } from './nonterm.js';
-import { rankLoops, type RankedLoop } from './ranking.js';
-import { rankRecursion, recursiveCycles, type RankedProcedure, type RecursionRanking } from './recursion-ranking.js';
+import type { RankedLoop } from './ranking.js';
+import type { RankedProcedure } from './recursion-ranking.js';
+import { sampledRunGoesOn, terminationProofs, type TerminationProof } from './termination-proof.js';
 import { guardRecurrentSets } from './conditions-guard.js';
-import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROBE_INPUTS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
+import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
 export interface EndlessRun {
   /** The certified condition over the parameters and the fixed nondet values (`nondet_K`). */
@@ -64,17 +64,21 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
   // Most programs end: the bounds search goes first with half the time, then ranking functions for
   // the loops it left. A sampled run that goes on past the step budget either runs long (no bound can
   // be fitted to it, but a ranking function may exist) or for ever: then ranking functions alone get
-  // 40% of the time and the recurrent set the rest. With recursion, ranking functions go first (a
+  // 40% of the time, the recurrent set most of the rest, and the bounds alone what is left (a loop
+  // whose sampled runs go on may still be bounded). With recursion, ranking functions go first (a
   // bound on a recursion is rarely found, and a ranking function is cheap to check), then the bounds,
   // then the recurrent set. The order only saves time.
-  const runsGoOn = sampledRunGoesOn(fixed, fn);
-  const rankedFirst = (within: Deadline) => everyLoopRanked(within, []);
+  const runsGoOn = sampledRunGoesOn(fixed.program, fn);
+  const proofs = terminationProofs(program, fn, options);
+  const proved = (search: (within: Deadline) => Promise<TerminationProof | string>) => async (within: Deadline): Promise<Found | string> => {
+    const found = await search(within);
+    return typeof found === 'string' ? found : { verdict: 'terminates', ...found };
+  };
   const searches: [(within: Deadline) => Promise<Found | string>, number][] = runsGoOn
-    ? [[rankedFirst, 0.4], [recurrentSet, 1]]
+    ? [[proved(proofs.rankedFirst), 0.4], [recurrentSet, 0.7], [proved((within) => proofs.bounded(within, false)), 1]]
     : Problem.of(program, fn).needsSummaries
-      ? [[rankedFirst, 0.3], [everyLoopBounded, 0.5], [recurrentSet, 1]]
-      : [[everyLoopBounded, 0.5], [recurrentSet, 1]];
-  let recursionRanking: Promise<RecursionRanking> | undefined;
+      ? [[proved(proofs.rankedFirst), 0.3], [proved(proofs.bounded), 0.5], [recurrentSet, 1]]
+      : [[proved(proofs.bounded), 0.5], [recurrentSet, 1]];
   const reasons: string[] = [];
   for (const [k, [search, share]] of searches.entries()) {
     if (k > 0 && deadline.left < TERMINATION_PROOF_MIN_MS) {
@@ -86,45 +90,6 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
     else return done(found);
   }
   return done({ verdict: 'unknown', reason: reasons.join('; '), nondetInputs: [] });
-
-  // The bounds are over the parameters and the reads outside loops (each read once per call: the
-  // rewritten program has the same runs).
-  // A loop without such a bound (its runs too long to count, say) may still have a ranking function.
-  async function everyLoopBounded(within: Deadline): Promise<Found | string> {
-    const once = nondetAsParameters(program, fn);
-    const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: within.part(0.5) });
-    if (b.complete) return { verdict: 'terminates', bounds: b.bounded, nondetInputs: once.inputs };
-    return everyLoopRanked(within, b.bounded, once.inputs, b.callsBounded);
-  }
-
-  // A recursion the bounds search did not bound gets a ranking function over its parameters first
-  // (recursion-ranking.ts), then each loop not bounded one of its own. A loop inside a recursive
-  // procedure is neither bounded nor ranked here.
-  async function everyLoopRanked(within: Deadline, bounded: readonly LoopBound[], inputs: readonly NondetInput[] = [], recursionBounded = false): Promise<Found | string> {
-    let rankedRecursion: readonly RankedProcedure[] = [];
-    const problem = Problem.of(program, fn);
-    if (problem.needsSummaries && !recursionBounded) {
-      const cycles = recursiveCycles(problem.inlined.program, fn);
-      const looping = cycles.flat().find((p) => problem.inlined.program.procedures.get(p)!.locations.some((l) => l.loopHeader));
-      if (looping) return `no certified bound on a recursion, and ${looping} has a loop: recursion is ranked only without loops`;
-      // Searched once: the bounds search's fallback does not repeat what ranking first found.
-      recursionRanking ??= rankRecursion(program, fn, { ...options, deadline: within.part(0.5) });
-      const recursion = await recursionRanking;
-      if (!recursion.complete) return `no certified bound or ranking function for a recursion (${recursion.reason})`;
-      rankedRecursion = recursion.ranked;
-    }
-    const ranking = await rankLoops(program, fn, bounded, { ...options, deadline: within });
-    if (ranking.complete) {
-      return {
-        verdict: 'terminates',
-        ...(bounded.length > 0 ? { bounds: bounded } : {}),
-        ranked: ranking.ranked,
-        ...(rankedRecursion.length > 0 ? { rankedRecursion } : {}),
-        nondetInputs: inputs,
-      };
-    }
-    return `no certified ${bounded.length > 0 ? 'bound or ' : ''}ranking function for every loop (${ranking.reason})`;
-  }
 
   async function recurrentSet(within: Deadline): Promise<Found | string> {
     if (!overParameters) return 'no recurrent set: the function has no input or nondet read to state one over';
@@ -146,15 +111,6 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
 }
 
 type Found = Omit<TerminationResult, 'function' | 'millis'>;
-
-/** Whether a run of the program with the nondet values fixed, from one of the first candidate inputs,
- * goes past the step budget. */
-function sampledRunGoesOn(fixed: NondetParameters, fn: string): boolean {
-  const params = fixed.program.procedures.get(fn)!.params;
-  const inputs = params.length > 0 ? candidateInputs(params).slice(0, TERMINATION_PROBE_INPUTS) : [new Map<string, bigint>()];
-  return inputs.some((input) =>
-    runProgram(fixed.program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: NONTERM_SHOWN_RUN_STEPS, foldIntoRange: true }).outcome.kind === 'step-limit');
-}
 
 /**
  * An input inside `condition` on which the original program runs past the step budget: the program

@@ -1,0 +1,110 @@
+// The "terminates" half of the termination searches (`verify --property termination` and `nonterm`):
+// a certified bound on every loop and recursion (bounds), or where none was found a certified ranking
+// function — per loop (ranking.ts) and per recursion (recursion-ranking.ts).
+import type { Program } from '../ir/cfg.js';
+import { runProgram } from '../interpreter/index.js';
+import { nondetAsParameters, type NondetInput } from './nondet-inputs.js';
+import { candidateInputs } from './points.js';
+import type { WpOptions } from './wp.js';
+import { Problem } from '../problem/prepare.js';
+import { bounds, type LoopBound } from './bounds.js';
+import { rankLoops, type RankedLoop } from './ranking.js';
+import { rankRecursion, recursiveCycles, type RankedProcedure, type RecursionRanking } from './recursion-ranking.js';
+import { NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROBE_INPUTS, type Deadline } from '../limits.js';
+
+/** Why every run ends: bounds for some loops and recursions, ranking functions for the others. */
+export interface TerminationProof {
+  readonly bounds?: readonly LoopBound[];
+  readonly ranked?: readonly RankedLoop[];
+  readonly rankedRecursion?: readonly RankedProcedure[];
+  /** The nondet reads the bounds name as parameters (`nondet_K`). */
+  readonly nondetInputs: readonly NondetInput[];
+}
+
+export interface TerminationProofs {
+  /** Bounds first (half the time), then ranking functions for what they left (unless `rankAfter` is false). */
+  readonly bounded: (within: Deadline, rankAfter?: boolean) => Promise<TerminationProof | string>;
+  /** Ranking functions for every loop and recursion, no bounds. */
+  readonly rankedFirst: (within: Deadline) => Promise<TerminationProof | string>;
+}
+
+/** The two orders of the search; a recursion's ranking is searched once for both. Each returns the
+ * proof, or why there is none. */
+export function terminationProofs(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): TerminationProofs {
+  let recursionRanking: Promise<RecursionRanking> | undefined;
+
+  // The bounds are over the parameters and the reads outside loops (each read once per call: the
+  // rewritten program has the same runs).
+  // A loop without such a bound (its runs too long to count, say) may still have a ranking function.
+  async function bounded(within: Deadline, rankAfter = true): Promise<TerminationProof | string> {
+    const once = nondetAsParameters(program, fn);
+    const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: rankAfter ? within.part(0.5) : within });
+    if (b.complete) return { bounds: b.bounded, nondetInputs: once.inputs };
+    if (!rankAfter) return `no certified bound for every loop and recursion${within.passed ? ` (${within.timeoutReason()})` : ''}`;
+    return ranked(within, b.bounded, once.inputs, b.callsBounded);
+  }
+
+  // A recursion the bounds search did not bound gets a ranking function over its parameters first
+  // (recursion-ranking.ts), then each loop not bounded one of its own. A loop inside a recursive
+  // procedure is neither bounded nor ranked here.
+  async function ranked(within: Deadline, bounded: readonly LoopBound[], inputs: readonly NondetInput[] = [], recursionBounded = false): Promise<TerminationProof | string> {
+    let rankedRecursion: readonly RankedProcedure[] = [];
+    const problem = Problem.of(program, fn);
+    if (problem.needsSummaries && !recursionBounded) {
+      const cycles = recursiveCycles(problem.inlined.program, fn);
+      const looping = cycles.flat().find((p) => problem.inlined.program.procedures.get(p)!.locations.some((l) => l.loopHeader));
+      if (looping) return `no certified bound on a recursion, and ${looping} has a loop: recursion is ranked only without loops`;
+      // Searched once: the bounds search's fallback does not repeat what ranking first found.
+      recursionRanking ??= rankRecursion(program, fn, { ...options, deadline: within.part(0.5) });
+      const recursion = await recursionRanking;
+      if (!recursion.complete) return `no certified bound or ranking function for a recursion (${recursion.reason})`;
+      rankedRecursion = recursion.ranked;
+    }
+    const ranking = await rankLoops(program, fn, bounded, { ...options, deadline: within });
+    if (ranking.complete) {
+      return {
+        ...(bounded.length > 0 ? { bounds: bounded } : {}),
+        ranked: ranking.ranked,
+        ...(rankedRecursion.length > 0 ? { rankedRecursion } : {}),
+        nondetInputs: inputs,
+      };
+    }
+    return `no certified ${bounded.length > 0 ? 'bound or ' : ''}ranking function for every loop (${ranking.reason})`;
+  }
+
+  return { bounded, rankedFirst: (within) => ranked(within, []) };
+}
+
+/** What the bounds search proved for every input: the loops so bounded, the others, and whether every
+ * recursion is bounded and no callee has a loop (bounds counts neither). */
+export interface EveryInputBounds {
+  readonly bounded: readonly LoopBound[];
+  readonly unbounded: readonly { readonly line: number; readonly col: number }[];
+  readonly callsBounded: boolean;
+  /** Every loop bounded and every call: a ranking argument for "terminates". */
+  readonly complete: boolean;
+}
+
+export async function boundedForEveryInput(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): Promise<EveryInputBounds> {
+  const proved = await bounds(program, { ...options, function: fn });
+  const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
+  // A loop is bounded for every input by one unconditional bound, or by the two cases of a split
+  // (a loop is its line and column: two loops may share a line).
+  const everyInput = (loop: LoopBound): boolean => {
+    const answers = proved.loops.filter((l) => l.line === loop.line && l.col === loop.col && l.certified);
+    return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length === 2;
+  };
+  const bounded = proved.loops.filter(everyInput);
+  const unbounded = proved.loops.filter((l) => !everyInput(l)).map((l) => ({ line: l.line, col: l.col }));
+  const callsBounded = proved.calleesWithLoops.length === 0 && proved.procedures.every(unconditional);
+  return { bounded, unbounded, callsBounded, complete: callsBounded && unbounded.length === 0 };
+}
+
+/** Whether a run of `program` (its nondet values fixed by parameters, or none read), from one of the
+ * first candidate inputs, goes past the step budget. */
+export function sampledRunGoesOn(program: Program, fn: string): boolean {
+  const params = program.procedures.get(fn)!.params;
+  const inputs = params.length > 0 ? candidateInputs(params).slice(0, TERMINATION_PROBE_INPUTS) : [new Map<string, bigint>()];
+  return inputs.some((input) =>
+    runProgram(program, { entry: fn, inputs: input, nondet: [], nondetDefault: 0n, maxSteps: NONTERM_SHOWN_RUN_STEPS, foldIntoRange: true }).outcome.kind === 'step-limit');
+}

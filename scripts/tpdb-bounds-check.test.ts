@@ -24,6 +24,11 @@ test('a certified bound is checked as max(0, bound), under its precondition when
 test('the answers of one loop become one expression: unconditional first, then the two cases of a split, then a conditional bound', (t) => {
   t.is(checkerExpression([answer('n', 'k >= 1'), answer('n + 1')]), 'max(0, n + 1)');
   t.is(checkerExpression([answer('x', 'x >= 0', true, true), answer('-x', 'x <= -1', true, true)]), 'max(0, x) if x >= 0 else max(0, -x)');
+  // A case split once more: the cases partition the inputs, chained in order.
+  t.is(
+    checkerExpression([answer('x + y + 2', 'y >= 0 && x >= 0', true, true), answer('y + 1', 'y >= 0 && x <= -1', true, true), answer('x + 1', 'y <= -1', true, true)]),
+    'max(0, x + y + 2) if y >= 0 and x >= 0 else max(0, y + 1) if y >= 0 and x <= -1 else max(0, x + 1)',
+  );
   t.is(checkerExpression([answer('n', 'k >= 1'), answer('m', 'k <= 0')]), 'max(0, n) if k >= 1');
   t.is(checkerExpression([answer('n', 'k >= 1', false), answer('m', 'k <= 0')]), 'max(0, m) if k <= 0');
 });

@@ -16,7 +16,7 @@ import { shutdownZ3 } from '../lib/sat/z3-context.js';
 
 /** The checker's expression for one loop from its answers (several when the bound is conditional or
  * split into cases), or null when it cannot be stated (then `none`): an unconditional bound, else the
- * two cases of a split as `b1 if c else b2`, else the first conditional bound as `b if c`. */
+ * cases of a split as `b1 if c1 else b2 if c2 else b3`, else the first conditional bound as `b if c`. */
 export function checkerExpression(answers: readonly LoopBound[]): string | null {
   // C's / and % truncate where Python's floor, and ! is not Python.
   const samePython = (c: string) => !/[/%]|!(?!=)/.test(c);
@@ -25,8 +25,11 @@ export function checkerExpression(answers: readonly LoopBound[]): string | null 
   const bound = (a: LoopBound) => `max(0, ${a.bound})`; // a negative bound allows no iteration
   const unconditional = certified.find((a) => a.precondition === '1');
   if (unconditional) return bound(unconditional);
-  const cases = certified.filter((a) => a.caseSplit);
-  if (cases.length === 2) return `${bound(cases[0]!)} if ${python(cases[0]!.precondition)} else ${bound(cases[1]!)}`;
+  // The cases of a split partition the inputs: each but the last under its condition, the last the rest.
+  const cases = answers.filter((a) => a.caseSplit && a.certified);
+  if (cases.length >= 2 && cases.length === certified.filter((a) => a.caseSplit).length) {
+    return cases.map((a, i) => (i < cases.length - 1 ? `${bound(a)} if ${python(a.precondition)} else ` : bound(a))).join('');
+  }
   const first = certified[0];
   return first ? `${bound(first)} if ${python(first.precondition)}` : null;
 }

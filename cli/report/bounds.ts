@@ -7,7 +7,7 @@ export function formatBounds(file: string, r: BoundsResult): string {
   lines.push(`${file}: function ${r.function}(${r.parameters.join(', ')}): ${new Set(r.loops.map((l) => l.line)).size} loop(s)`);
   if (r.loops.length === 0 && r.procedures.length === 0) lines.push(`no loops${r.calleesWithLoops.length === 0 ? ': every run of this function ends after finitely many steps' : ''}`);
   for (const l of r.loops) {
-    const under = l.precondition === '1' ? '' : ` if ${l.precondition}${l.caseSplit ? ' (one case of two: together they cover every input)' : ''}`;
+    const under = l.precondition === '1' ? '' : ` if ${l.precondition}${l.caseSplit ? ' (one case of a split: together the cases cover every input)' : ''}`;
     if (!l.bound) {
       lines.push(`loop at line ${l.line}: no bound (${l.reason ?? 'unknown'})`);
       continue;

@@ -115,6 +115,22 @@ test('bounds split into two cases where no linear bound holds for every input: |
   }
 });
 
+test('bounds split twice for a sum of maxima: max(0, x + 1) + max(0, y + 1) as three cases that cover every input', async (t) => {
+  const program = parseProgram('void f(int x, int y) {\n  while (x >= 0 || y >= 0) {\n    if (x >= 0) x = x - 1; else y = y - 1;\n  }\n}\n', 'parallel.c');
+  const r = await bounds(program, { timeoutMs: 300_000 });
+  t.true(r.loops.length >= 3 && r.loops.every((l) => l.certified && l.caseSplit), r.loops.map((l) => `${l.bound} if ${l.precondition}: ${l.reason ?? ''}`).join('; '));
+  for (const x of [-3n, -1n, 0n, 2n, 7n]) {
+    for (const y of [-2n, 0n, 1n, 5n]) {
+      const env = (v: string) => (v === 'x' ? x : y);
+      const covering = r.loops.filter((l) => F.evaluate(l.preconditionFormula, env));
+      t.is(covering.length, 1, `x=${x} y=${y}`);
+      const exact = (x >= 0n ? x + 1n : 0n) + (y >= 0n ? y + 1n : 0n);
+      const bound = L.evaluate(covering[0]!.boundExpr!, env);
+      t.true((bound < 0n ? 0n : bound) >= exact, `x=${x} y=${y}: ${covering[0]!.bound} < ${exact}`);
+    }
+  }
+});
+
 test('bounds of a recursive procedure: the call counter is checked on every entry, so a recursion that does not return gets no bound', async (t) => {
   // down(n) returns for even n >= 0 and recurses for ever otherwise: no bound on its calls holds for
   // n = -1 or n = 1. Checked after the call returned, n + 1 used to be certified (partial correctness).

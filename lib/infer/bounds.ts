@@ -62,7 +62,8 @@ export interface LoopBound {
   /** Conditional bounds: every neighbour of the precondition has a replayed input that breaks the bound. */
   readonly locallyWeakest?: boolean;
   /** One case of a bound split on a condition over the inputs: the loop's entries with caseSplit
-   * are the condition and its negation, each certified, so together they bound every input. */
+   * are the condition and its negation (either possibly split once more), each certified, so
+   * together they bound every input. */
   readonly caseSplit?: boolean;
   readonly invariants: readonly { readonly line: number; readonly expression: string }[];
   readonly tight?: TightnessEvidence;
@@ -313,9 +314,18 @@ function holdsOn(f: Formula, s: IterationSample): boolean {
 /** Conditions for a case split that make the fits to the runs tighter (or leave one case without
  * runs), tightest first. */
 function rankedSplits(program: Program, fn: string, params: readonly string[], samples: readonly IterationSample[]): RankedSplit[] {
+  const { plain, differences } = splitConditions(program, fn, params);
+  // The differences are ranked with the rest only when no condition of the program's own splits the
+  // runs far better: each wrong first choice costs failed proofs.
+  const ranked = rankConditions(plain, params, samples);
+  if (ranked[0]?.muchTighter || differences.length === 0) return ranked;
+  return rankConditions([...plain, ...differences], params, samples);
+}
+
+function rankConditions(conditions: readonly Formula[], params: readonly string[], samples: readonly IterationSample[]): RankedSplit[] {
   const bestSlack = (side: readonly IterationSample[]): bigint => fitBounds(params, side, 1)[0]?.slack ?? 0n;
   const whole = bestSlack(samples);
-  return splitConditions(program, fn, params)
+  return conditions
     .map((c) => {
       const slack = bestSlack(samples.filter((s) => holdsOn(c, s))) + bestSlack(samples.filter((s) => !holdsOn(c, s)));
       return { c, slack, muchTighter: 2n * slack <= whole && slack < whole };
@@ -325,38 +335,59 @@ function rankedSplits(program: Program, fn: string, params: readonly string[], s
 }
 
 /**
- * A bound split into two cases on a condition c over the inputs: the tightest fit to the observed runs
+ * A bound split into cases on a condition c over the inputs: the tightest fit to the observed runs
  * with c, proved with assume(c) at the entry, and the same for ¬c (a case no observed run enters gets
- * the bound 0). The conditions are tried in their rank (rankedSplits), at most MAX_CASE_SPLITS.
+ * the bound 0). A case with no bound of its own is split again on another condition, once (sums of
+ * maxima such as max(0, x) + max(0, y) need four cases). The conditions are tried in their rank
+ * (rankedSplits), at most MAX_CASE_SPLITS at each level; the cases returned partition the inputs.
  */
 async function searchCaseSplit(
   params: readonly string[], samples: readonly IterationSample[], ranked: readonly RankedSplit[],
   recount: (input: State, nondet: readonly bigint[]) => bigint | null, options: Internal, line: number,
   prove: (bound: Linear, assumeAtEntry: Formula) => Promise<VerifyResult>,
+  within: Formula = F.TRUE,
 ): Promise<LoopAnswer[] | null> {
   for (const { c } of ranked.slice(0, MAX_CASE_SPLITS)) {
     const cases: LoopAnswer[] = [];
-    for (const when of [c, negated(c)]) {
+    let complete = true;
+    for (const side of [c, negated(c)]) {
       if (options.deadline.passed) return null;
-      const inside = samples.filter((s) => holdsOn(when, s));
-      const search = await searchFittedBound(params, inside, recount, { ...options, candidates: CASE_CANDIDATES }, line, (bound) => prove(bound, when), options.deadline);
-      if (!search.proved) break;
-      const { bound, result } = search.proved;
-      const tight = tightInput(inside, bound, recount);
-      cases.push({
-        bound: L.toC(bound), boundExpr: bound, precondition: F.toC(when), preconditionFormula: when, certified: true, caseSplit: true,
-        invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
-        ...(tight ? { tight } : {}),
-      });
+      const when = within === F.TRUE ? side : F.and(within, side);
+      const inside = samples.filter((s) => holdsOn(side, s));
+      // As at the top: where a second split fits this side's runs far better, it goes first (a
+      // one-bound guess that cannot be proved costs a whole verify's budget).
+      const others = within === F.TRUE ? ranked.map((r) => r.c).filter((d) => F.toC(d) !== F.toC(c)) : [];
+      const sub = others.length > 0 ? rankConditions(others, params, inside) : [];
+      const splitAgain = () => searchCaseSplit(params, inside, sub, recount, options, line, prove, when);
+      let found = sub[0]?.muchTighter ? await splitAgain() : null;
+      if (!found) {
+        const search = await searchFittedBound(params, inside, recount, { ...options, candidates: CASE_CANDIDATES }, line, (bound) => prove(bound, when), options.deadline);
+        if (search.proved) {
+          const { bound, result } = search.proved;
+          const tight = tightInput(inside, bound, recount);
+          found = [{
+            bound: L.toC(bound), boundExpr: bound, precondition: F.toC(when), preconditionFormula: when, certified: true, caseSplit: true,
+            invariants: result.invariants.map((i) => ({ line: i.line, expression: i.expression })),
+            ...(tight ? { tight } : {}),
+          }];
+        } else if (sub.length > 0 && !sub[0]!.muchTighter) {
+          found = await splitAgain();
+        }
+      }
+      if (!found) {
+        complete = false;
+        break;
+      }
+      cases.push(...found);
     }
-    if (cases.length === 2) return cases;
+    if (complete) return cases;
   }
   return null;
 }
 
 /** Atoms of the function's conditions over its parameters only (an if's two edges give one), then
- * each parameter's sign: candidate case splits of a loop bound. */
-function splitConditions(program: Program, fn: string, params: readonly string[]): Formula[] {
+ * each parameter's sign, then the differences of two of them: candidate case splits of a loop bound. */
+function splitConditions(program: Program, fn: string, params: readonly string[]): { plain: Formula[]; differences: Formula[] } {
   const found = new Map<string, Formula>();
   const add = (atom: Formula): void => {
     if (atom.kind !== 'atom' || atom.rel !== '>=') return;
@@ -367,8 +398,18 @@ function splitConditions(program: Program, fn: string, params: readonly string[]
     if ((edge.stmt.kind !== 'assume' || edge.stmt.premise) && edge.stmt.kind !== 'assert') continue;
     for (const cube of F.dnf(edge.stmt.cond)) for (const atom of cube) add(atom);
   }
+  const tests = [...found.values()];
   for (const p of params) add(F.geqZero(L.variable(p)));
-  return [...found.values()];
+  const plain = [...found.values()];
+  // Which of two tests holds longer: the difference of two of the program's conditions decides a
+  // maximum of their distances (NoriSharma's max(M - i, N - j), y - x + max(0, y - z)).
+  for (let i = 0; i < tests.length; i++) {
+    for (let j = i + 1; j < tests.length; j++) {
+      const [a, b] = [tests[i]!, tests[j]!];
+      if (a.kind === 'atom' && b.kind === 'atom') add(F.geqZero(L.sub(a.expr, b.expr)));
+    }
+  }
+  return { plain, differences: [...found.values()].slice(plain.length) };
 }
 
 interface FittedSearch {

@@ -57,7 +57,7 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
   const started = Date.now();
   // "terminates" needs a certified bound or ranking function for every loop and recursion. When no
-  // sampled run goes on, that proof goes first with half the time; else the conditions get 60%
+  // sampled run goes on, that proof goes first with 70% of the time; else the conditions get 60%
   // first, and the proof what is left when none was found. The order only saves time.
   const proofs = terminationProofs(program, fn, options);
   const terminates = (proof: TerminationProof, stats: ConditionStats): NontermResult => ({
@@ -72,7 +72,7 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   const runsGoOn = sampledRunGoesOn(nondetFixedByParameters(program, fn).program, fn);
   const reasons: string[] = [];
   if (!runsGoOn) {
-    const proof = await proofs.bounded(deadline.part(0.5));
+    const proof = await proofs.bounded(deadline.part(0.7));
     if (typeof proof !== 'string') return terminates(proof, { queries: [], iterations: 0, concreteRuns: 0, millis: Date.now() - started });
     reasons.push(proof);
   }

@@ -88,11 +88,11 @@ export interface EveryInputBounds {
 export async function boundedForEveryInput(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): Promise<EveryInputBounds> {
   const proved = await bounds(program, { ...options, function: fn });
   const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
-  // A loop is bounded for every input by one unconditional bound, or by the two cases of a split
+  // A loop is bounded for every input by one unconditional bound, or by the cases of a split
   // (a loop is its line and column: two loops may share a line).
   const everyInput = (loop: LoopBound): boolean => {
     const answers = proved.loops.filter((l) => l.line === loop.line && l.col === loop.col && l.certified);
-    return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length === 2;
+    return answers.some(unconditional) || answers.filter((l) => l.caseSplit).length >= 2;
   };
   const bounded = proved.loops.filter(everyInput);
   const unbounded = proved.loops.filter((l) => !everyInput(l)).map((l) => ({ line: l.line, col: l.col }));

@@ -122,6 +122,15 @@ test('bounds: a bound one too small is flagged', (t) => {
   const at = (bound: L.Linear): LoopBound => ({ function: 'f', line, col, bound: L.toC(bound), boundExpr: bound, precondition: '1', preconditionFormula: F.TRUE, certified: true, invariants: [] });
   t.regex(checkLoopBounds(program, box, [at(L.addConstant(L.variable('a'), -1n))])[0]?.message ?? '', /certified bound a - 1 .* makes 1 iterations/);
   t.deepEqual(checkLoopBounds(program, box, [at(L.variable('a'))]), []);
+  // As bounds and its guard count: a do-while whose first statement is a failing assertion makes no
+  // iteration on that run (seed 5, program 189 was flagged with a + 7 at a = -8 before), one that
+  // passes it does.
+  const first = parseProgram('int f(int a) {\n  int k = 0;\n  do { assert(k <= a + 6); k = k + 1; } while (k < a);\n  return k;\n}\n', 'do.c');
+  const doBox = bruteForce(first, 'f');
+  const loop = doBox.edges.loops[0]!;
+  const bound = (b: L.Linear): LoopBound => ({ function: 'f', line: loop.line, col: loop.col, bound: L.toC(b), boundExpr: b, precondition: '1', preconditionFormula: F.TRUE, certified: true, invariants: [] });
+  t.deepEqual(checkLoopBounds(first, doBox, [bound(L.addConstant(L.variable('a'), 7n))]), []);
+  t.regex(checkLoopBounds(first, doBox, [bound(L.addConstant(L.variable('a'), 5n))])[0]?.message ?? '', /makes 1 iterations/);
 });
 
 test('cex: a condition admitting a returning input, and an input that does not fail, are flagged', (t) => {

@@ -11,7 +11,7 @@ import type { Formula } from '../../lib/ir/formula.js';
 import * as L from '../../lib/ir/linear.js';
 import type { Program } from '../../lib/ir/cfg.js';
 import { runProgram, type RunOutcome } from '../../lib/interpreter/index.js';
-import { loopEdges, mostIterations, runCountingIterations, type LoopEdges } from '../../lib/infer/bounds-guard.js';
+import { completedSteps, loopEdges, mostIterations, runCountingIterations, type LoopEdges } from '../../lib/infer/bounds-guard.js';
 import { runText } from '../../lib/guard/runs.js';
 import { ClaimContradicted } from '../../lib/guard/claim.js';
 import { InputError } from '../../lib/diagnostics.js';
@@ -100,7 +100,9 @@ export function bruteForce(program: Program, fn: string, options: BoxOptions = {
     const r = runProgram(program, { entry: fn, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps, recordTrace: true, watch: { locations: new Set([proc.exit]), firstAndLast: 0 } });
     const exitState = r.outcome.kind === 'exit' ? (r.watched?.get(proc.exit)?.at(-1) ?? null) : null;
     if (r.outcome.kind === 'exit' && !exitState) throw new Error('checker: a run returned without a state at the exit');
-    runs.push({ input, nondet, outcome: r.outcome, exitState, iterations: mostIterations(edges, r.trace ?? []), steps: r.steps });
+    // Iterations as bounds and its guard count them: an assertion that fails on the edge into the body
+    // (assumed by bounds) stops the run before that iteration (completedSteps drops the failing step).
+    runs.push({ input, nondet, outcome: r.outcome, exitState, iterations: mostIterations(edges, completedSteps(r)), steps: r.steps });
     return r.nondetConsumed.length > 0;
   };
   for (const input of inputs) {

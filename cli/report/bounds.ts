@@ -17,6 +17,7 @@ export function formatBounds(file: string, r: BoundsResult): string {
     for (const inv of l.invariants) lines.push(`    line ${inv.line}: ${inv.expression}`);
     if (l.tight) lines.push(`  tight on ${fmt(l.tight.input) || 'the default run'}${l.tight.nondet.length > 0 ? ` (nondet ${l.tight.nondet.join(',')})` : ''}: ${l.tight.iterations} iteration${l.tight.iterations === 1n ? '' : 's'}`);
   }
+  if (r.total && r.loops.length > 1) lines.push(`all loops together: at most ${r.total} iterations per call (each loop's bound times the iterations of the loop around it)`);
   for (const c of r.calleesWithLoops) lines.push(`function ${c} (called): its loops are not bounded here (farkas bounds --function ${c})`);
   for (const p of r.procedures) {
     if (!p.bound) {
@@ -55,6 +56,7 @@ export function boundsJson(file: string, r: BoundsResult): Record<string, unknow
       ...(l.tight ? { tight: { input: values(l.tight.input), nondet: l.tight.nondet.map(String), iterations: l.tight.iterations.toString() } } : {}),
       ...(l.reason ? { reason: l.reason } : {}),
     })),
+    ...(r.total ? { total: r.total } : {}),
     calleesWithLoops: r.calleesWithLoops,
     procedures: r.procedures.map((p) => ({
       function: p.function,

@@ -10,7 +10,7 @@ import * as L from '../ir/linear.js';
 import * as F from '../ir/formula.js';
 import { fitBounds } from './bounds-fit.js';
 import { withIterationCounters, loopsOf } from './counters.js';
-import { bounds, observeIterations } from './bounds.js';
+import { bounds, totalBound, observeIterations } from './bounds.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const load = (rel: string) => parseProgram(readFileSync(root + rel, 'utf8'), rel);
@@ -129,6 +129,15 @@ test('bounds split twice for a sum of maxima: max(0, x + 1) + max(0, y + 1) as t
       t.true((bound < 0n ? 0n : bound) >= exact, `x=${x} y=${y}: ${covering[0]!.bound} < ${exact}`);
     }
   }
+});
+
+test('the total over all loops: a product for the loop nested in another, a sum for the loop after it', async (t) => {
+  const program = parseProgram('void f(int n, int m) {\n  int i = 0;\n  while (i < n) {\n    int j = 0;\n    while (j < m) { j++; }\n    i++;\n  }\n  int k = 0;\n  while (k < m) k++;\n}\n', 'nest.c');
+  const r = await bounds(program, { timeoutMs: 200_000 });
+  t.deepEqual(r.loops.map((l) => [l.line, l.bound, l.certified]), [[3, 'n', true], [5, 'm', true], [9, 'm', true]]);
+  t.is(r.total, 'max(0, n) * (1 + max(0, m)) + max(0, m)');
+  // A loop without a bound for every input leaves no total.
+  t.is(totalBound(program.procedures.get('f')!, [{ header: 0, line: 3, col: 3 }], []), null);
 });
 
 test('bounds of a recursive procedure: the call counter is checked on every entry, so a recursion that does not return gets no bound', async (t) => {

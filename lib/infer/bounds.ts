@@ -12,7 +12,7 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import type { Program } from '../ir/cfg.js';
+import type { Procedure, Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import { mulberry32 } from '../random.js';
 import { nondetStream, stateKey, statesAlong, type State } from '../observe/samples.js';
@@ -25,7 +25,7 @@ import { wp } from './wp.js';
 import { constraintOptionsOf, type ConditionOptions } from './search.js';
 import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
-import { loopsOf, withIterationCounters, type CounterInstrumentation} from './counters.js';
+import { backEdges, loopsOf, naturalLoop, withIterationCounters, type CounterInstrumentation } from './counters.js';
 import { guardLoopBounds } from './bounds-guard.js';
 import { negated } from '../observe/houdini.js';
 import { CALL_COUNT_RUN_STEPS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, ITERATION_RUN_STEPS, OBSERVATION_STEPS } from '../limits.js';
@@ -114,6 +114,9 @@ export interface BoundsResult {
   /** Functions called (directly or not) that contain loops: only the analysed function's own loops are
    * counted, so theirs are not bounded here (analyse them with --function). */
   readonly calleesWithLoops: readonly string[];
+  /** Every loop's iterations in one call of the function together, from the certified bounds for
+   * every input: a sum over loops in sequence, times the enclosing loop's bound for nested ones. */
+  readonly total?: string;
   /** Observations: concrete runs, and how many of them did not return within the step budget. */
   readonly runs: number;
   readonly nonTerminatingRuns: number;
@@ -154,7 +157,40 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   // Each certificate is about the instrumented program: a bound is only returned once runs of the
   // original program, counted without the instrumentation, have not broken it (ClaimContradicted).
   guardLoopBounds(program, { function: fn, parameters: params, loops });
-  return { function: fn, parameters: params, loops, procedures, calleesWithLoops, runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
+  const total = totalBound(proc, counted.loops, loops);
+  return { function: fn, parameters: params, loops, procedures, calleesWithLoops, ...(total ? { total } : {}), runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
+}
+
+/**
+ * The iterations of all loops in one call, when every loop is bounded for every input (one
+ * unconditional bound, or the cases of a split, as a C conditional): T(L) = B(L) * (1 + the T of the
+ * loops directly inside L), summed over the outermost loops. In structured C a loop directly inside
+ * L's body is entered at most once per iteration of L, and each bound holds on every entry (it is
+ * over the function's parameters), so the product bounds the inner loop's iterations.
+ */
+export function totalBound(proc: Procedure, counted: readonly { readonly header: number; readonly line: number; readonly col: number }[], loops: readonly LoopBound[]): string | null {
+  const perEntry = new Map<number, string>();
+  for (const c of counted) {
+    const answers = loops.filter((l) => l.line === c.line && l.col === c.col && l.certified && l.bound !== null);
+    const whole = answers.find((l) => l.precondition === '1');
+    const cases = answers.filter((l) => l.caseSplit);
+    const atLeastZero = (b: string) => (/^\d+$/.test(b) ? b : `max(0, ${b})`);
+    if (whole) perEntry.set(c.header, atLeastZero(whole.bound!));
+    else if (cases.length >= 2) perEntry.set(c.header, `(${cases.map((l, i) => (i < cases.length - 1 ? `${l.precondition} ? ${atLeastZero(l.bound!)} : ` : atLeastZero(l.bound!))).join('')})`);
+    else return null;
+  }
+  if (counted.length === 0) return null;
+  const back = backEdges(proc);
+  const bodies = new Map(counted.map((c) => [c.header, naturalLoop(proc, c.header, back)] as const));
+  // The innermost other loop whose body holds the head: the parent.
+  const parent = (h: number): number | undefined =>
+    counted.filter((o) => o.header !== h && bodies.get(o.header)!.has(h)).sort((a, b) => bodies.get(a.header)!.size - bodies.get(b.header)!.size)[0]?.header;
+  const children = (h: number | undefined) => counted.filter((c) => parent(c.header) === h).map((c) => c.header);
+  const term = (h: number): string => {
+    const inner = children(h).map(term);
+    return inner.length === 0 ? perEntry.get(h)! : `${perEntry.get(h)!} * (1 + ${inner.join(' + ')})`;
+  };
+  return children(undefined).map(term).join(' + ');
 }
 
 type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;

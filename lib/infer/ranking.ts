@@ -93,7 +93,8 @@ export async function rankLoops(program: Program, fn: string, skip: readonly Loo
   return { complete: true, ranked };
 }
 
-/** The loop's exit conditions read as "not negative while the loop goes on", both ways for each atom. */
+/** The loop's exit conditions read as "not negative while the loop goes on", both ways for each atom
+ * (a `break` counts with the test before it). */
 export function rankingCandidates(proc: Procedure, body: ReadonlySet<number>): Linear[] {
   const out: Linear[] = [];
   const seen = new Set<string>();
@@ -102,9 +103,12 @@ export function rankingCandidates(proc: Procedure, body: ReadonlySet<number>): L
     seen.add(L.key(r));
     out.push(r);
   };
+  const tests = (e: Edge): Formula[] => (e.stmt.kind === 'assume' && !e.stmt.premise ? [e.stmt.cond] : []);
   for (const e of proc.edges) {
-    if (!body.has(e.from) || body.has(e.to) || e.stmt.kind !== 'assume' || e.stmt.premise) continue;
-    for (const atom of atomsOf(e.stmt.cond)) {
+    if (!body.has(e.from) || body.has(e.to)) continue;
+    // A jump out (`if (c) break;`) is preceded by the test that leads to it.
+    const conds = e.stmt.kind === 'assume' ? tests(e) : proc.edges.filter((p) => p.to === e.from && body.has(p.from)).flatMap(tests);
+    for (const atom of conds.flatMap(atomsOf)) {
       // Leaving on `e >= 0` stays while -e - 1 >= 0; leaving on `e == 0` stays while e != 0 (either sign).
       add(atom.rel === '>=' ? L.addConstant(L.negate(atom.expr), -1n) : L.negate(atom.expr));
       add(atom.expr);

@@ -118,6 +118,15 @@ test('ranking checks: the instrumented program fails on a run where the candidat
   t.is(run(candidates[1]!), 'assertion-failed');
 });
 
+test('ranking candidates: a break counts with the test before it', (t) => {
+  const program = lower('int f(int x) { while (1) { if (x > 100) break; x = x + 1; } return x; }');
+  const proc = program.procedures.get('f')!;
+  const back = backEdges(proc);
+  const [header] = loopsOf(proc);
+  const candidates = rankingCandidates(proc, naturalLoop(proc, header!, back)).map((c) => L.toC(c));
+  t.true(candidates.includes('-x + 100'), candidates.join(', '));
+});
+
 test('multiphase ranking: y while y >= 0, then x - 1 ranks x = x + y; y = y - 1, and the checks fail where a phase is wrong', async (t) => {
   const program = lower('int f(int x, int y) { while (x > 0) { x = x + y; y = y - 1; } return 0; }');
   const proc = program.procedures.get('f')!;

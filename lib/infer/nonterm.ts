@@ -83,9 +83,14 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
   const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) })).filter((c) => c.input !== undefined);
   // Certified on the program with `assert(false)` at the exit: held to runs of the program itself.
   guardRecurrentSets(program, fn, conditions);
-  if (conditions.length === 0 && runsGoOn && deadline.left > TERMINATION_PROOF_MIN_MS) {
-    // Ranking functions, then bounds alone (a loop whose sampled runs go on may still be bounded).
-    for (const search of [(within: Deadline) => proofs.rankedFirst(within.part(0.5)), (within: Deadline) => proofs.bounded(within, false)]) {
+  // Ranking functions, then bounds alone (a loop whose sampled runs go on may still be bounded); or,
+  // when the bounds search went first and stopped at the end of its share, the bounds again with all
+  // the time left.
+  const after = runsGoOn
+    ? [(within: Deadline) => proofs.rankedFirst(within.part(0.5)), (within: Deadline) => proofs.bounded(within, false)]
+    : proofs.boundsTimedOut() ? [(within: Deadline) => proofs.bounded(within, false)] : [];
+  if (conditions.length === 0) {
+    for (const search of after) {
       if (deadline.left < TERMINATION_PROOF_MIN_MS) break;
       const proof = await search(deadline);
       if (typeof proof !== 'string') return terminates(proof, result.stats);

@@ -26,6 +26,9 @@ export interface TerminationProofs {
   readonly bounded: (within: Deadline, rankAfter?: boolean) => Promise<TerminationProof | string>;
   /** Ranking functions for every loop and recursion, no bounds. */
   readonly rankedFirst: (within: Deadline) => Promise<TerminationProof | string>;
+  /** Whether the last bounds search stopped at the end of its share of the time (on a busy machine
+   * it may finish with more). */
+  readonly boundsTimedOut: () => boolean;
 }
 
 /** The two orders of the search; a recursion's ranking is searched once for both. Each returns the
@@ -36,9 +39,12 @@ export function terminationProofs(program: Program, fn: string, options: Omit<Wp
   // The bounds are over the parameters and the reads outside loops (each read once per call: the
   // rewritten program has the same runs).
   // A loop without such a bound (its runs too long to count, say) may still have a ranking function.
+  let boundsTimedOut = false;
   async function bounded(within: Deadline, rankAfter = true): Promise<TerminationProof | string> {
     const once = nondetAsParameters(program, fn);
-    const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: rankAfter ? within.part(0.5) : within });
+    const share = rankAfter ? within.part(0.5) : within;
+    const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: share });
+    boundsTimedOut = !b.complete && share.passed;
     if (b.complete) return { bounds: b.bounded, nondetInputs: once.inputs };
     if (!rankAfter) return `no certified bound for every loop and recursion${within.passed ? ` (${within.timeoutReason()})` : ''}`;
     return ranked(within, b.bounded, once.inputs, b.callsBounded);
@@ -72,7 +78,7 @@ export function terminationProofs(program: Program, fn: string, options: Omit<Wp
     return `no certified ${bounded.length > 0 ? 'bound or ' : ''}ranking function for every loop (${ranking.reason})`;
   }
 
-  return { bounded, rankedFirst: (within) => ranked(within, []) };
+  return { bounded, rankedFirst: (within) => ranked(within, []), boundsTimedOut: () => boundsTimedOut };
 }
 
 /** What the bounds search proved for every input: the loops so bounded, the others, and whether every

@@ -209,3 +209,16 @@ test('wp follows a neighbour it cannot refute: drain3 gets y + 3*x >= 12, which 
   t.true(F.evaluate(answer.formula, (v) => (v === 'x' ? 3n : 3n)));
   t.is(runProgram(program, { entry: 'drain3', inputs: new Map([['x', 3n], ['y', 3n]]), nondet: [], nondetDefault: 0n }).outcome.kind, 'exit');
 });
+
+test('nonterm: the invariants printed have each conjunct once (the precondition and the template gave i >= 1 twice)', async (t) => {
+  const { nonterm } = await import('./nonterm.js');
+  const program = parseProgram('int f(int i) {\n  while (i > 0) {\n    i = i + 1;\n  }\n  return 0;\n}\n', 'incr.c');
+  const r = await nonterm(program, { timeoutMs: 120_000 });
+  t.is(r.verdict, 'non-terminating');
+  const printed = r.conditions.flatMap((c) => c.invariants.map((i) => i.expression));
+  t.true(printed.length > 0);
+  for (const e of printed) {
+    const conjuncts = e.split(' && ');
+    t.is(new Set(conjuncts).size, conjuncts.length, e);
+  }
+});

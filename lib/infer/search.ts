@@ -12,6 +12,7 @@ import { constantBitsNeeded } from '../problem/prepare.js';
 import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type QueryStats } from './query.js';
 import type { ConditionProblem } from './condition-problem.js';
 import { lineOf } from './condition-problem.js';
+import { simplifyInvariant } from '../ir/simplify.js';
 import type { ConditionEvent } from './types.js';
 import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, satStepLimits } from '../limits.js';
 
@@ -113,9 +114,11 @@ export class SearchContext {
     return result.valid;
   }
 
+  /** The certified invariants as printed: each simplified to an equivalent formula (a conjunct the
+   * precondition and the template both gave appears once). */
   invariantReports(invariants: ReadonlyMap<number, Formula>): { line: number; expression: string }[] {
     const proc = this.problem.prepared.cut.proc;
-    return [...invariants].map(([loc, f]) => ({ line: lineOf(proc, loc), expression: F.toC(f) })).sort((a, b) => a.line - b.line);
+    return [...invariants].map(([loc, f]) => ({ line: lineOf(proc, loc), expression: F.toC(simplifyInvariant(f)) })).sort((a, b) => a.line - b.line);
   }
 
   stats(concreteRuns: number) {

@@ -1,17 +1,13 @@
 // `farkas ui FILE` (and `farkas FILE` on a terminal): the interactive terminal UI (cli/ui/). Without a
 // terminal (pipes, CI) it prints what `farkas verify` prints.
-import { createElement } from 'react';
 import { Option, type Command } from 'commander';
-import { render } from 'ink';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
 import { verify, type Program } from '../../lib/index.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption } from '../options.js';
 import { formatVerify } from '../report/verify.js';
-import { App } from '../ui/app.js';
-import { MODES } from '../ui/modes/index.js';
-import { processRunner } from '../ui/runner.js';
+import { MODE_KEYS } from '../ui/modes/keys.js';
 import { checkOutputDirectory } from '../output-paths.js';
 
 interface UiCliOptions extends ProgramInputOptions {
@@ -36,10 +32,10 @@ export function register(program: Command): void {
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
-    .addOption(new Option('-m, --mode <mode>', 'mode to start in').choices(MODES.map((m) => m.id)).default('verify'))
+    .addOption(new Option('-m, --mode <mode>', 'mode to start in').choices(MODE_KEYS.map((m) => m.id)).default('verify'))
     .option('--export-dir <dir>', "where 'x' writes FILE.MODE.json and 'W' FILE.witness.yml", '.')
     .addHelpText('after', `
-Keys: ${MODES.map((m) => `${m.key} ${m.id}`).join(', ')}; up/down select a cut-point; n/p step a counterexample;
+Keys: ${MODE_KEYS.map((m) => `${m.key} ${m.id}`).join(', ')}; up/down select a cut-point; n/p step a counterexample;
 t and +/- compose a template; c cut-set; a/e add/edit an assertion; i pin the selected invariant;
 l sp at the selected cut-point; o open a file; x export JSON; W export an SV-COMP witness (verify);
 ? help; q quit. Without a terminal (pipes, CI) the output is that of 'farkas verify'.
@@ -52,6 +48,11 @@ ${EXIT_CODES_HELP}`)
         const { file, source, program, dataModel, property } = loadProgram(path, opts);
         checkOutputDirectory(opts.exportDir, '--export-dir');
         if (!isInteractive()) return plainVerify(file, program, opts);
+        // ink, react and the modes load only when the screen opens: they are most of the start-up
+        // of every other command.
+        const [{ createElement }, { render }, { App }, { MODES }, { processRunner }] = await Promise.all([
+          import('react'), import('ink'), import('../ui/app.js'), import('../ui/modes/index.js'), import('../ui/runner.js'),
+        ]);
         const runner = processRunner();
         process.on('exit', () => runner.dispose());
         const app = render(

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { render } from 'ink-testing-library';
 import { MODES, modeById, modeByKey } from './index.js';
+import { MODE_KEYS } from './keys.js';
 import { conditionEvents, wpData, wpMode } from './wp.js';
 import { verifyMode, type VerifyData } from './verify.js';
 import { spData, spMode } from './sp.js';
@@ -265,4 +266,8 @@ test('verify: the Engines pane fills from the shared cross-check, one engine at 
     'done done done done done',
   ]);
   t.like(panes.at(-1)!.at(-1), { name: 'certificate check', verdict: 'valid' });
+});
+
+test('the modes\' ids and keys that ui --help and --mode use without loading the modes are the modes\' own', (t) => {
+  t.deepEqual(MODE_KEYS.map((m) => [m.id, m.key]), MODES.map((m) => [m.id, m.key]));
 });

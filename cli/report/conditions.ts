@@ -42,10 +42,16 @@ function statsJson(s: ConditionStats): Record<string, unknown> {
   return { solverCalls: s.queries.length, iterations: s.iterations, concreteRuns: s.concreteRuns, maxClauses: clauses, millis: s.millis, queries: s.queries };
 }
 
+/** A condition as shown to a reader: `1` (the C expression of true) is every input. The JSON keeps the
+ * C expression. */
+export function shownCondition(expression: string): string {
+  return expression === '1' ? '1 (true: every input)' : expression;
+}
+
 export function answerLines(a: ConditionAnswer, what: 'precondition' | 'postcondition', index?: number, witness: (n: NeighbourEvidence) => string = (n) => `fails at line ${n.line} on ${fmt(n.input)}`): string[] {
   const lines: string[] = [];
   const label = index !== undefined ? `${what} ${index + 1}` : what;
-  lines.push(`${label}: ${a.expression}`);
+  lines.push(`${label}: ${shownCondition(a.expression)}`);
   lines.push(`  certified: ${a.certified ? 'yes (z3, integer arithmetic)' : 'no'}${a.invariants.length > 0 ? ', with invariants:' : ''}`);
   for (const inv of a.invariants) lines.push(`    line ${inv.line}: ${inv.expression}`);
   const refuted = a.neighbours.filter((n) => n.replayed).length;

@@ -52,6 +52,15 @@ test('wp: preconditions as a list with their status and the neighbours\' witness
   t.deepEqual(JSON.parse(JSON.stringify(wpMode.exportJson(data))).preconditions.map((p: { expression: string }) => p.expression), ['i <= 0', 'i >= j']);
 });
 
+test('wp: the answer true reads as every input, not as "1. 1" (the export keeps the C expression)', (t) => {
+  const safe: WpResult = { ...wpResult, preconditions: [{ expression: '1', formula: F.TRUE, certified: true, invariants: [], neighbours: [], locallyOptimal: true }] };
+  const data = wpData(safe);
+  const frame = render(<wpMode.Result data={data} selected={null} traceIndex={0} pins={[]} width={70} height={10} color={false} />).lastFrame()!;
+  t.regex(frame, /1\. 1 \(true: every input\) {2}\[certified\]/);
+  t.notRegex(frame, /1\. 1 {2}\[/);
+  t.deepEqual(JSON.parse(JSON.stringify(wpMode.exportJson(data))).preconditions.map((p: { expression: string }) => p.expression), ['1']);
+});
+
 test('wp: a short pane says how many lines were left out', (t) => {
   const frame = render(<wpMode.Result data={wpData(wpResult)} selected={null} traceIndex={0} pins={[]} width={70} height={3} color={false} />).lastFrame()!;
   t.regex(frame, /… 4 more \(x exports all\)/);

@@ -4,6 +4,7 @@ import { type Program, wp, type ConditionEvent, type WpResult } from '../../../l
 import type { Emit, Job, SearchEvent } from '../protocol.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, type ResultLine } from './line-list.js';
+import { shownCondition } from '../../report/conditions.js';
 
 export interface ConditionView {
   readonly expression: string;
@@ -117,7 +118,7 @@ function Preconditions({ data, width, height, color }: ResultProps<WpData>) {
   lines.push({ text: `preconditions of ${data.function}(${data.parameters.join(', ')}), ${data.strategy}:`, dim: true });
   if (data.preconditions.length === 0) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
   data.preconditions.forEach((p, i) => {
-    lines.push({ text: `${i + 1}. ${p.expression}  ${p.certified ? '[certified]' : '[not certified]'}${p.locallyOptimal ? ' [locally weakest]' : ''}`, bold: true });
+    lines.push({ text: `${i + 1}. ${shownCondition(p.expression)}  ${p.certified ? '[certified]' : '[not certified]'}${p.locallyOptimal ? ' [locally weakest]' : ''}`, bold: true });
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   });
   lines.push({ text: `${data.queries} solver queries, ${data.concreteRuns} runs, ${(data.millis / 1000).toFixed(1)} s`, dim: true });

@@ -1,6 +1,6 @@
 // Text and JSON renderings of wp, sp, nonterm and cex results, shared by the commands and the UI.
 import { type Program, type Coverage, FURTHER_ANSWER_MIN_QUERIES, type NontermResult, type CexResult, formatRunResult, runResultToJson, type ConditionAnswer, type ConditionStats, type IncompleteSearch, type NeighbourEvidence, type SpResult, type WpResult } from '../../lib/index.js';
-import { rankingJson, rankingLines } from './verify.js';
+import { rankingJson, rankingLines } from './ranking.js';
 
 export const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
 

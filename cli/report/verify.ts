@@ -1,6 +1,7 @@
 // Text and JSON renderings of verify results (and of the engines' results, which share the contract),
 // shared by the commands and the UI.
-import type { Program, RankedLoop, RankedProcedure, TerminationResult, VerifyResult } from '../../lib/index.js';
+import type { Program, TerminationResult, VerifyResult } from '../../lib/index.js';
+import { rankingJson, rankingLines } from './ranking.js';
 import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
 
@@ -126,24 +127,6 @@ export function terminationJson(file: string, r: TerminationResult, program?: Pr
       : {}),
     nondetInputs: r.nondetInputs.map((i) => ({ parameter: i.parameter, line: i.line, target: i.target })),
     millis: r.millis,
-  };
-}
-
-/** The ranking functions of a termination proof, one line each (verify --property termination, nonterm). */
-export function rankingLines(r: { readonly ranked?: readonly RankedLoop[]; readonly rankedRecursion?: readonly RankedProcedure[] }): string[] {
-  return [
-    ...(r.ranked ?? []).map((l) =>
-      l.phases
-        ? `  loop at line ${l.line}: multiphase ranking function ${l.ranking} (in each phase its function is not negative at an iteration's start and falls by at least 1 while the run stays in the phase; a run never goes back to an earlier phase)`
-        : `  loop at line ${l.line}: ranking function ${l.ranking} (not negative at each iteration's start, falls by at least 1 in each)`),
-    ...(r.rankedRecursion ?? []).map((p) => `  recursion of ${p.procedure} (line ${p.line}): ranking function ${p.ranking} (not negative at each recursive call, at least 1 smaller in the call)`),
-  ];
-}
-
-export function rankingJson(r: { readonly ranked?: readonly RankedLoop[]; readonly rankedRecursion?: readonly RankedProcedure[] }): object {
-  return {
-    ...(r.ranked ? { rankingFunctions: r.ranked.map((l) => ({ line: l.line, ranking: l.ranking, ...(l.phases ? { phases: l.phases } : {}), invariants: l.invariants })) } : {}),
-    ...(r.rankedRecursion ? { recursionRankingFunctions: r.rankedRecursion.map((p) => ({ procedure: p.procedure, line: p.line, ranking: p.ranking })) } : {}),
   };
 }
 

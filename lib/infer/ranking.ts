@@ -217,11 +217,27 @@ export function withRankingChecks(program: Program, fn: string, header: number, 
         const leaves = [assume(F.and(began(i), F.not(p.cond))), ...(i > 0 ? [check(notEarlier(i))] : [])];
         return i < phases.length - 1 ? [stays, leaves] : [stays];
       });
+  // Stages before e's own statement: e keeps its id on a skip into them (the order of the edges
+  // leaving a location decides a choice), and its statement comes after them.
+  const prepend = (e: Edge, stages: readonly (readonly (readonly Stmt[])[])[]): void => {
+    const start = fresh();
+    const last = fresh();
+    edges[e.id] = { ...e, to: start, stmt: { kind: 'skip' } };
+    append({ ...e, id: edges.length, from: start, to: last, stmt: { kind: 'skip' } }, stages);
+    edges.push({ ...e, id: edges.length, from: last });
+  };
+  // r is measured where the back edge leaves it, at the head: an edge into the body whose statement
+  // changes the state (a do-while's or while (1)'s first statement) is measured before it, or a run
+  // whose first statement raises r by what the rest lowers it would pass (x += 2; ...; x -= 2).
+  const changesState = (e: Edge): boolean => e.stmt.kind !== 'assume' && e.stmt.kind !== 'skip';
   const entries = new Set(bodyEntryEdges(proc, header, body).map((e) => e.id));
   for (const e of proc.edges) {
     const closes = back.has(e.id) && e.to === header;
     // An edge that enters the body and closes the loop (an empty body) gets both.
-    if (entries.has(e.id)) append(e, closes ? [enter, fall] : [enter]);
+    if (entries.has(e.id) && changesState(e)) {
+      if (closes) append(e, [fall]);
+      prepend(closes ? edges[e.id]! : e, [enter]);
+    } else if (entries.has(e.id)) append(e, closes ? [enter, fall] : [enter]);
     else if (closes) append(e, [fall]);
   }
   procedures.set(fn, { ...proc, locals: [...proc.locals, old, ...(single ? [] : [phase])], locations, edges });

@@ -118,6 +118,21 @@ test('ranking checks: the instrumented program fails on a run where the candidat
   t.is(run(candidates[1]!), 'assertion-failed');
 });
 
+test('ranking checks measure r at the head: a first statement that raises r by what the rest lowers it is no ranking', async (t) => {
+  // x stays where it started for ever. Measured after `x = x + 2` on entry and after `x = x - 2` on
+  // the back edge, r = x seemed to fall by 2 each iteration, and termination was claimed.
+  const program = lower(`extern void __VERIFIER_assume(int);
+    int main() { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x >= 0 && x < 1000);
+      while (1) { x = x + 2; if (x < 0) break; x = x - 2; } return 0; }`);
+  const proc = program.procedures.get('main')!;
+  const back = backEdges(proc);
+  const [header] = loopsOf(proc);
+  const ghost = withRankingChecks(program, 'main', header!, naturalLoop(proc, header!, back), back, [{ cond: F.TRUE, r: L.variable('x') }]);
+  t.is(runProgram(ghost, { entry: 'main', inputs: new Map(), nondet: [5n], nondetDefault: 0n, maxSteps: 1000 }).outcome.kind, 'assertion-failed');
+  const r = await termination(program, { timeoutMs: 120_000 });
+  t.not(r.verdict, 'terminates', JSON.stringify(r.ranked));
+});
+
 test('ranking candidates: a break counts with the test before it', (t) => {
   const program = lower('int f(int x) { while (1) { if (x > 100) break; x = x + 1; } return x; }');
   const proc = program.procedures.get('f')!;

@@ -68,7 +68,7 @@ export async function rankLoops(program: Program, fn: string, skip: readonly Loo
       if (deadline.passed || proved >= RANKING_CANDIDATES) break;
       const ghost = withRankingChecks(inlined, fn, header, body, back, phases);
       // A few runs rule out most candidates before the engine is asked (the guard runs in full after a proof).
-      if (measured(() => firstContradiction(ghost, fn, { stepBudget: RANKING_FILTER_STEPS }, (run) => (run.outcome.kind === 'assertion-failed' ? true : null)))) continue;
+      if (failsOnRuns(ghost, fn, RANKING_FILTER_STEPS)) continue;
       proved++;
       const result = await constraintEngine.run(ghost, {
         function: fn,
@@ -267,6 +267,12 @@ export function ghostName(program: Program, proc: Procedure, base = '__rank_old'
   let name = base;
   for (let k = 1; taken.has(name); k++) name = `${base}${k}`;
   return name;
+}
+
+/** Whether a run of an instrumented program (ranking checks as assertions) fails one of its checks,
+ * within `stepBudget` interpreter steps in all (the guard's budget by default). */
+export function failsOnRuns(ghost: Program, fn: string, stepBudget?: number): boolean {
+  return measured(() => firstContradiction(ghost, fn, stepBudget !== undefined ? { stepBudget } : {}, (run) => (run.outcome.kind === 'assertion-failed' ? true : null)) ?? false);
 }
 
 /** The ranking function is held to runs: none may fail the instrumented program's assertions. */

@@ -19,8 +19,7 @@ import type { Edge, Procedure, Program } from '../ir/cfg.js';
 import { recursiveProcedures } from '../ir/inline.js';
 import { Problem } from '../problem/prepare.js';
 import { constraintEngine } from '../engines/index.js';
-import { assertionsAssumed, atomsOf, editing, ghostName } from './ranking.js';
-import { firstContradiction, measured } from '../guard/runs.js';
+import { assertionsAssumed, atomsOf, editing, failsOnRuns, ghostName } from './ranking.js';
 import { constraintOptionsOf, type ConditionOptions } from './search.js';
 import { Deadline, CONDITION_SEARCH_TIMEOUT_MS, RANKING_CANDIDATES, RECURSION_RANKING_CANDIDATES } from '../limits.js';
 
@@ -54,13 +53,13 @@ export async function rankRecursion(program: Program, fn: string, options: Condi
     // engine with procedure summaries gets the whole program.
     const candidates = positionCandidates(procs).slice(0, RECURSION_RANKING_CANDIDATES);
     const entered = callersOf(inlined, fn, cycle).every((caller) => caller === fn || cycle.includes(caller));
-    const survivors = candidates.filter((r) => !contradictedOnRuns(withRecursionChecks(inlined, cycle, r), fn));
+    const survivors = candidates.filter((r) => !failsOnRuns(withRecursionChecks(inlined, cycle, r), fn));
     let found: Linear | null = null;
     for (const mode of entered ? (['any', 'entered'] as const) : (['any'] as const)) {
       for (const r of survivors) {
         if (found || deadline.passed) break;
         const ghost = withRecursionChecks(inlined, cycle, r, mode === 'entered' ? fn : undefined);
-        if (mode === 'entered' && contradictedOnRuns(ghost, fn)) continue;
+        if (mode === 'entered' && failsOnRuns(ghost, fn)) continue;
         const checked = mode === 'entered' ? [fn, ...cycle.filter((p) => p !== fn)] : cycle;
         if (await everyProcedureChecked(contextFree(ghost, checked, recursiveProcedures(inlined)), checked, options, deadline)) found = r;
       }
@@ -253,10 +252,4 @@ function contextFree(program: Program, procs: readonly string[], replaced: Reado
     procedures.set(name, { ...proc, locations, edges });
   }
   return { ...program, procedures };
-}
-
-/** Whether a run of the instrumented program fails one of its assertions (a candidate no proof needs
- * to be tried for, or, after a proof, the claim guard's contradiction). */
-function contradictedOnRuns(ghost: Program, fn: string): boolean {
-  return measured(() => firstContradiction(ghost, fn, {}, (run) => (run.outcome.kind === 'assertion-failed' ? true : null)) ?? false);
 }

@@ -13,7 +13,7 @@ import { runProgram, type RunOutcome, type RunResult, type TraceStep } from '../
 import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from './counters.js';
 import type { BoundsResult, LoopBound } from './bounds.js';
 import { ClaimContradicted } from '../guard/claim.js';
-import { boundaryValues, firstContradiction, guardCost, measured, runText, type GuardRunOptions } from '../guard/runs.js';
+import { boundaryValues, firstContradiction, guardCost, measured, nondetRead, runText, type GuardRunOptions } from '../guard/runs.js';
 import { COUNTED_RUN_STEPS, GUARD_RUN_STEPS, GUARD_STEPS } from '../limits.js';
 
 export interface LoopHead {
@@ -229,6 +229,24 @@ export function guardLoopBounds(program: Program, result: Pick<BoundsResult, 'fu
 
 
 
+
+/**
+ * The total over all loops (bounds.ts, totalBound) held to runs of the original program: the body
+ * entries of every loop of `fn` in one run, the iterations a run cut short already made included,
+ * never exceed its value on the run's inputs. A contradiction throws ClaimContradicted.
+ */
+export function guardTotalBound(program: Program, fn: string, total: { readonly text: string; readonly value: (input: ReadonlyMap<string, bigint>) => bigint }): void {
+  measured(() => {
+    const proc = program.procedures.get(fn)!;
+    const edges = loopEdges(proc);
+    const found = firstContradiction(program, fn, { recordTrace: true }, (run, given) => {
+      const made = BigInt(completedSteps(run).reduce((n, s) => n + (s.depth === 0 && s.kind !== 'call' ? (edges.intoBody.get(s.edge)?.length ?? 0) : 0), 0));
+      const allowed = total.value(given.input);
+      return made > allowed ? new ClaimContradicted('total loop bound', runText(run.inputs, nondetRead(run)), `${plural(made, 'iteration')} of all loops > ${total.text} = ${allowed}`, proc.pos.line) : null;
+    });
+    if (found) throw found;
+  });
+}
 
 function holds(precondition: Formula, input: ReadonlyMap<string, bigint>): boolean {
   return F.evaluate(precondition, (v) => input.get(v)!);

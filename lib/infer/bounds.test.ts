@@ -1,5 +1,7 @@
 import test from 'ava';
 import { withCallCounters } from './bounds-recursion.js';
+import { guardTotalBound } from './bounds-guard.js';
+import { ClaimContradicted } from '../guard/claim.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseProgram } from '../frontend/index.js';
@@ -138,6 +140,11 @@ test('the total over all loops: a product for the loop nested in another, a sum 
   t.is(r.total, 'max(0, n) * (1 + max(0, m)) + max(0, m)');
   // A loop without a bound for every input leaves no total.
   t.is(totalBound(program.procedures.get('f')!, [{ header: 0, line: 3, col: 3 }], []), null);
+  // The total is held to runs: n * m + m for the nested loop's part (one too few per outer iteration)
+  // is contradicted on a run; the certified one is not.
+  guardTotalBound(program, 'f', { text: r.total!, value: (input) => { const [n, m] = [input.get('n')!, input.get('m')!].map((v) => (v < 0n ? 0n : v)); return n! * (1n + m!) + m!; } });
+  const short = { text: 'max(0, n) * max(0, m) + max(0, m)', value: (input: ReadonlyMap<string, bigint>) => { const [n, m] = [input.get('n')!, input.get('m')!].map((v) => (v < 0n ? 0n : v)); return n! * m! + m!; } };
+  t.throws(() => guardTotalBound(program, 'f', short), { instanceOf: ClaimContradicted, message: /total loop bound/ });
 });
 
 test('bounds of a recursive procedure: the call counter is checked on every entry, so a recursion that does not return gets no bound', async (t) => {

@@ -26,7 +26,7 @@ import { constraintOptionsOf, type ConditionOptions } from './search.js';
 import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
 import { backEdges, loopsOf, naturalLoop, withIterationCounters, type CounterInstrumentation } from './counters.js';
-import { guardLoopBounds } from './bounds-guard.js';
+import { guardLoopBounds, guardTotalBound } from './bounds-guard.js';
 import { negated } from '../observe/houdini.js';
 import { CALL_COUNT_RUN_STEPS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, ITERATION_RUN_STEPS, OBSERVATION_STEPS } from '../limits.js';
 
@@ -158,7 +158,9 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   // original program, counted without the instrumentation, have not broken it (ClaimContradicted).
   guardLoopBounds(program, { function: fn, parameters: params, loops });
   const total = totalBound(proc, counted.loops, loops);
-  return { function: fn, parameters: params, loops, procedures, calleesWithLoops, ...(total ? { total } : {}), runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
+  // Derived from the loops' bounds, and held to runs of the original program as they are.
+  if (total) guardTotalBound(program, fn, total);
+  return { function: fn, parameters: params, loops, procedures, calleesWithLoops, ...(total ? { total: total.text } : {}), runs: observed.runs, nonTerminatingRuns: observed.nonTerminating, stats: tally, millis: Date.now() - started };
 }
 
 /**
@@ -168,16 +170,31 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
  * L's body is entered at most once per iteration of L, and each bound holds on every entry (it is
  * over the function's parameters), so the product bounds the inner loop's iterations.
  */
-export function totalBound(proc: Procedure, counted: readonly { readonly header: number; readonly line: number; readonly col: number }[], loops: readonly LoopBound[]): string | null {
-  const perEntry = new Map<number, string>();
+export interface TotalBound {
+  readonly text: string;
+  /** Its value on the function's parameters. */
+  readonly value: (input: ReadonlyMap<string, bigint>) => bigint;
+}
+
+export function totalBound(proc: Procedure, counted: readonly { readonly header: number; readonly line: number; readonly col: number }[], loops: readonly LoopBound[]): TotalBound | null {
+  const atLeastZero = (b: string) => (/^\d+$/.test(b) ? b : `max(0, ${b})`);
+  const valueOf = (l: LoopBound, input: ReadonlyMap<string, bigint>) => {
+    const v = L.evaluate(l.boundExpr!, (x) => input.get(x) ?? 0n);
+    return v < 0n ? 0n : v;
+  };
+  const perEntry = new Map<number, TotalBound>();
   for (const c of counted) {
-    const answers = loops.filter((l) => l.line === c.line && l.col === c.col && l.certified && l.bound !== null);
+    const answers = loops.filter((l) => l.line === c.line && l.col === c.col && l.certified && l.boundExpr !== null);
     const whole = answers.find((l) => l.precondition === '1');
     const cases = answers.filter((l) => l.caseSplit);
-    const atLeastZero = (b: string) => (/^\d+$/.test(b) ? b : `max(0, ${b})`);
-    if (whole) perEntry.set(c.header, atLeastZero(whole.bound!));
-    else if (cases.length >= 2) perEntry.set(c.header, `(${cases.map((l, i) => (i < cases.length - 1 ? `${l.precondition} ? ${atLeastZero(l.bound!)} : ` : atLeastZero(l.bound!))).join('')})`);
-    else return null;
+    if (whole) perEntry.set(c.header, { text: atLeastZero(whole.bound!), value: (input) => valueOf(whole, input) });
+    else if (cases.length >= 2) {
+      perEntry.set(c.header, {
+        text: `(${cases.map((l, i) => (i < cases.length - 1 ? `${l.precondition} ? ${atLeastZero(l.bound!)} : ` : atLeastZero(l.bound!))).join('')})`,
+        // The cases partition the inputs: the first that holds.
+        value: (input) => valueOf(cases.find((l) => F.evaluate(l.preconditionFormula, (x) => input.get(x) ?? 0n)) ?? cases[cases.length - 1]!, input),
+      });
+    } else return null;
   }
   if (counted.length === 0) return null;
   const back = backEdges(proc);
@@ -186,11 +203,17 @@ export function totalBound(proc: Procedure, counted: readonly { readonly header:
   const parent = (h: number): number | undefined =>
     counted.filter((o) => o.header !== h && bodies.get(o.header)!.has(h)).sort((a, b) => bodies.get(a.header)!.size - bodies.get(b.header)!.size)[0]?.header;
   const children = (h: number | undefined) => counted.filter((c) => parent(c.header) === h).map((c) => c.header);
-  const term = (h: number): string => {
+  const term = (h: number): TotalBound => {
+    const own = perEntry.get(h)!;
     const inner = children(h).map(term);
-    return inner.length === 0 ? perEntry.get(h)! : `${perEntry.get(h)!} * (1 + ${inner.join(' + ')})`;
+    if (inner.length === 0) return own;
+    return {
+      text: `${own.text} * (1 + ${inner.map((i) => i.text).join(' + ')})`,
+      value: (input) => own.value(input) * (1n + inner.reduce((sum, i) => sum + i.value(input), 0n)),
+    };
   };
-  return children(undefined).map(term).join(' + ');
+  const top = children(undefined).map(term);
+  return { text: top.map((t) => t.text).join(' + '), value: (input) => top.reduce((sum, t) => sum + t.value(input), 0n) };
 }
 
 type LoopAnswer = Omit<LoopBound, 'function' | 'line' | 'col'>;

@@ -63,3 +63,4 @@ test('recursion ranking: a recursion that does not end on some input gets none, 
   t.true((proved.rankedRecursion ?? []).length > 0 || (proved.bounds ?? []).length > 0);
   t.is(runProgram(ends, { entry: 'main', inputs: values({}), nondet: [99n], nondetDefault: 0n }).outcome.kind, 'exit');
 });
+

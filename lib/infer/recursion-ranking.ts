@@ -52,7 +52,9 @@ export async function rankRecursion(program: Program, fn: string, options: Condi
     // assumed at each entry of the cycle once every call into it is checked to pass r >= 0. Last, the
     // engine with procedure summaries gets the whole program.
     const candidates = positionCandidates(procs).slice(0, RECURSION_RANKING_CANDIDATES);
-    const entered = callersOf(inlined, fn, cycle).every((caller) => caller === fn || cycle.includes(caller));
+    // Only when the function analysed is outside the cycle: its own entry is a call into the cycle
+    // whose argument no caller checks.
+    const entered = !cycle.includes(fn) && callersOf(inlined, fn, cycle).every((caller) => caller === fn);
     const survivors = candidates.filter((r) => !failsOnRuns(withRecursionChecks(inlined, cycle, r), fn));
     let found: Linear | null = null;
     for (const mode of entered ? (['any', 'entered'] as const) : (['any'] as const)) {

@@ -64,3 +64,11 @@ test('recursion ranking: a recursion that does not end on some input gets none, 
   t.is(runProgram(ends, { entry: 'main', inputs: values({}), nondet: [99n], nondetDefault: 0n }).outcome.kind, 'exit');
 });
 
+test('recursion ranking: a recursive analysed function that never returns from one input is not ranked, and preparing it ends', async (t) => {
+  // f(-5000) calls itself for ever. Termination instruments f with assertions; the summary engine's
+  // preparation of an analysed function that is recursive itself once grew without end (out of heap).
+  const program = lower(`int f(int n) { if (n <= 0) { if (n == -5000) return f(n); return 0; } return f(n - 1); }`);
+  const ranking = await rankRecursion(program, 'f', { timeoutMs: 10_000 });
+  t.false(ranking.complete);
+  t.is(runProgram(program, { entry: 'f', inputs: values({ n: -5000 }), maxSteps: 10_000 }).outcome.kind, 'step-limit');
+});

@@ -89,7 +89,7 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
     if (typeof found !== 'string') return done(found);
     if (found !== '') reasons.push(found);
   }
-  return done({ verdict: 'unknown', reason: reasons.join('; '), nondetInputs: [] });
+  return done({ verdict: 'unknown', reason: [...new Set(reasons)].join('; '), nondetInputs: [] }); // two searches may stop for one reason
 
   // On a busy machine the bounds search may stop at the end of its share: with time left after the
   // recurrent set, it runs again with all of it.

@@ -108,6 +108,27 @@ test('a false claim about a recursive sum is unsafe, with a replayed counterexam
   t.truthy(innerSafe.summaries?.find((s) => s.procedure === 'f!err'));
 });
 
+test('an analysed function that is recursive itself: its calls reach a summarised copy, transformed once', async (t) => {
+  // The assertion sits in the analysed function, which the summarised copy shares: before the copy had
+  // a name of its own, each transformation put the assertion back into a recursive procedure, and
+  // preparation went on until the heap ran out.
+  const source = 'int f(int n) {\n  if (n <= 0) return 0;\n  int r = f(n - 1);\n  assert(r == 0);\n  return r;\n}\n';
+  const program = parseProgram(source, 'self.c');
+  const prepared = prepareInterprocedural(Problem.of(program, 'f'), 'paths');
+  t.deepEqual(prepared.procedures.map((p) => p.name), ['f!err', 'f!rec']);
+  t.true(prepared.procedures.every((p) => p.body.cut.proc.edges.every((e) => e.stmt.kind !== 'assert')));
+  t.deepEqual([...new Set(prepared.entry.vcs.flatMap((vc) => vc.calls ?? []).map((c) => c.callee))].sort(), ['f!err', 'f!rec']);
+  const result = await verify(program, { function: 'f' });
+  t.is(result.verdict, 'safe', result.reason);
+  t.true(result.certified);
+  // The copy's summary is printed as the function's.
+  t.deepEqual(result.summaries?.map((s) => s.procedure).sort(), ['f', 'f!err']);
+  // A false assertion there is found by a run.
+  const bad = await verify(parseProgram(source.replace('r == 0', 'r == 1'), 'bad.c'), { function: 'f' });
+  t.is(bad.verdict, 'unsafe');
+  t.true(bad.counterexample?.replayed);
+});
+
 test('McCarthy 91 (Fig. 3(b)) is proved with two pairs guessed from its calls, true of the function', async (t) => {
   const program = parseProgram('int M(int n) { if (n > 100) return n - 10; return M(M(n + 11)); }\nvoid IP2() { int result = M(19) + M(119); assert(result == 200); }\n', 'm91.c');
   const result = await verify(program, { function: 'IP2' });

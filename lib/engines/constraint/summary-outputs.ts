@@ -65,7 +65,9 @@ export function explicitOutputs(input: OutputsInput): Program | null {
     ...sorted(writes.get(name)!),
     ...sorted(fails.get(name)!),
   ];
-  const procName = (name: string, output: string | null) => (output === null ? name : `${name}!${output}`);
+  const selfName = selfCopyName(program, entry.name);
+  const procName = (name: string, output: string | null) =>
+    output !== null ? `${name}!${output}` : name === entry.name ? selfName : name;
   const procedures = new Map(program.procedures);
   for (const name of bodies.keys()) procedures.delete(name);
   for (const [name, body] of bodies) {
@@ -85,6 +87,17 @@ export function explicitOutputs(input: OutputsInput): Program | null {
   function callCopy(callee: string): boolean {
     return bodies.has(callee);
   }
+}
+
+/**
+ * The analysed function keeps its name; when it is recursive itself, the summarised copy that its
+ * calls reach needs another one, of the form `P!x` that no global x's output procedure can also have.
+ */
+export function selfCopyName(program: Program, analysed: string): string {
+  const globals = new Set(program.globals.map((g) => g.name));
+  let suffix = 'rec';
+  while (globals.has(suffix)) suffix += '_';
+  return `${analysed}!${suffix}`;
 }
 
 interface RewriteContext {

@@ -51,6 +51,10 @@ export interface PreparedInterprocedural {
 }
 
 export function prepareInterprocedural(problem: Problem, strategy: CutsetStrategy): PreparedInterprocedural {
+  return prepareOnce(problem, strategy, false);
+}
+
+function prepareOnce(problem: Problem, strategy: CutsetStrategy, alreadyTransformed: boolean): PreparedInterprocedural {
   const { program, function: fn } = problem;
   const globals = new Set(program.globals.map((g) => g.name));
   const entryProc = problem.inlined.program.procedures.get(fn)!;
@@ -70,7 +74,11 @@ export function prepareInterprocedural(problem: Problem, strategy: CutsetStrateg
   // Globals written and assertions inside summarised procedures become explicit outputs (see
   // summary-outputs.ts); the transformed program has neither, and is prepared instead.
   const transformed = explicitOutputs({ program, entry: entryProc, bodies });
-  if (transformed !== null) return prepareInterprocedural(Problem.of(transformed, fn), strategy);
+  if (transformed !== null) {
+    // The transformed program has nothing left to transform; a second pass would mean it grows forever.
+    if (alreadyTransformed) throw new Error('internal: summarised procedures still write globals or assert after their outputs were made explicit');
+    return prepareOnce(Problem.of(transformed, fn), strategy, true);
+  }
   for (const [name, body] of bodies) {
     const assertion = body.edges.find((e) => e.stmt.kind === 'assert');
     if (assertion) throw new Error(`internal: assertion left in summarised procedure '${name}'`);

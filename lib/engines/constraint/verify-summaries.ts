@@ -24,6 +24,7 @@ import { inputCopyName, summaryVariableToC } from '../../ir/summary-names.js';
 import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
 import { AnalysisUnsupported, type Problem } from '../../problem/prepare.js';
 import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural } from './summary-prepare.js';
+import { selfCopyName } from './summary-outputs.js';
 import { sampleCalls, sampleStates, type CallObservation } from '../../observe/samples.js';
 import type { InvariantReport, ProgressEvent, StepStats, SummaryReport, VerifyResult } from '../../problem/result.js';
 
@@ -337,7 +338,8 @@ function decodeAll(prepared: PreparedInterprocedural, t: StepTemplates, value: (
     const base = summaryVariableToC(p.name);
     const toC = (v: string) => (v.endsWith('!loc') ? v.slice(0, -'!loc'.length) : base(v));
     summaryReports.push({
-      procedure: p.name,
+      // The copy of a recursive analysed function summarises that function's calls: it is printed as the function.
+      procedure: p.name === selfCopyName(prepared.program, prepared.function) ? prepared.function : p.name,
       pairs: pairs.map((pair) => ({ pre: F.toC(pair.pre, toC), post: F.toC(pair.post, toC), preFormula: pair.pre, postFormula: pair.post })),
     });
     pairs.forEach((pair) => bodyReports.push(...reportInvariants(p.body, p.name, pair.invariants, toC)));

@@ -1,16 +1,11 @@
 #!/usr/bin/env node
-// The farkas command line: a thin layer over the library. Each command lives in cli/commands/
-// and registers itself here.
-import { Command } from 'commander';
+// The farkas command line: a thin layer over the library. Each command lives in cli/commands/ and
+// registers itself there; only the module of the command run is imported (each one loads the
+// library), and the command list of `farkas --help` comes from the catalog alone.
+import { Command, Help } from 'commander';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
-import * as verifyCommand from './commands/verify.js';
-import * as constraintsCommand from './commands/constraints.js';
-import * as cfgCommand from './commands/cfg.js';
-import * as runCommand from './commands/run.js';
-import * as checkCommand from './commands/check.js';
-import * as conditionsCommand from './commands/conditions.js';
-import * as boundsCommand from './commands/bounds.js';
-import * as uiCommand from './commands/ui.js';
+import { COMMANDS, type CommandEntry } from './commands/catalog.js';
+import { isInteractive } from './terminal.js';
 
 const program = new Command();
 program
@@ -25,23 +20,32 @@ program
     process.exit(EXIT.INPUT_ERROR);
   });
 
-// Commands (each module exports `register(program)`):
-const modules: Array<{ register(p: Command): void }> = [
-  verifyCommand,
-  constraintsCommand,
-  cfgCommand,
-  runCommand,
-  checkCommand,
-  conditionsCommand,
-  boundsCommand,
-  uiCommand,
-];
-for (const m of modules) m.register(program);
+const modules: Record<CommandEntry['module'], () => Promise<{ register(p: Command): void }>> = {
+  verify: () => import('./commands/verify.js'),
+  constraints: () => import('./commands/constraints.js'),
+  cfg: () => import('./commands/cfg.js'),
+  run: () => import('./commands/run.js'),
+  check: () => import('./commands/check.js'),
+  conditions: () => import('./commands/conditions.js'),
+  bounds: () => import('./commands/bounds.js'),
+  ui: () => import('./commands/ui.js'),
+};
 
-// `farkas FILE`: the UI on a terminal, plain `verify` output otherwise.
 const args = process.argv.slice(2);
-const commandNames = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
-if (args.length > 0 && !args[0]!.startsWith('-') && !commandNames.has(args[0]!) && args[0] !== 'help') {
-  args.unshift(uiCommand.isInteractive() ? 'ui' : 'verify');
+const named = (name: string | undefined) => COMMANDS.find((c) => c.name === name);
+// `farkas help CMD` is `farkas CMD --help`.
+if (args[0] === 'help' && named(args[1])) args.splice(0, 2, args[1]!, '--help');
+// `farkas FILE`: the UI on a terminal, plain `verify` output otherwise.
+if (args.length > 0 && !args[0]!.startsWith('-') && !named(args[0]) && args[0] !== 'help') {
+  args.unshift(isInteractive() ? 'ui' : 'verify');
+}
+const command = named(args[0]);
+if (command !== undefined) {
+  (await modules[command.module]()).register(program);
+} else {
+  // The command list only (no command runs): names and descriptions from the catalog.
+  for (const c of COMMANDS) program.command(c.name).description(c.description);
+  const help = new Help();
+  program.configureHelp({ subcommandTerm: (cmd) => named(cmd.name())?.term ?? help.subcommandTerm(cmd) });
 }
 await program.parseAsync(args, { from: 'user' });

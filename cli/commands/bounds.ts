@@ -9,12 +9,13 @@ import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { commonOptions, shared, type CommonCliOptions } from './conditions.js';
 import { boundsJson, formatBounds } from '../report/bounds.js';
+import { describe } from './catalog.js';
 
 export function register(program: Command): void {
   commonOptions(
     program
       .command('bounds')
-      .description('loop bounds over the parameters (counter instrumentation), certified, with an input that attains each; conditional bounds otherwise')
+      .description(describe('bounds'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption()),

@@ -5,6 +5,7 @@ import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions,
 import { printProcedure, printProgram, programToDot, InputError } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
+import { describe } from './catalog.js';
 
 interface CfgCliOptions extends ProgramInputOptions {
   function?: string;
@@ -14,7 +15,7 @@ interface CfgCliOptions extends ProgramInputOptions {
 export function register(program: Command): void {
   program
     .command('cfg')
-    .description('print the control-flow graph of each function (locations, loop headers, edges with their statements)')
+    .description(describe('cfg'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption())

@@ -8,6 +8,7 @@ import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { functionOption, parseSeconds } from '../options.js';
 import { checkJson, formatCheck } from '../report/check.js';
+import { describe } from './catalog.js';
 
 interface CheckCliOptions extends ProgramInputOptions {
   engine: string;
@@ -19,7 +20,7 @@ interface CheckCliOptions extends ProgramInputOptions {
 export function register(program: Command): void {
   program
     .command('check')
-    .description('verify FILE with one engine: constraints (as verify), lazy abstraction, symbolic execution, lazy annotation')
+    .description(describe('check'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption())

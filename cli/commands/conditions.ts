@@ -8,6 +8,7 @@ import { cexJson, formatCex, formatNonterm, formatSp, formatWp, nontermJson, spJ
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, parseCount, parseSeconds, templateOption } from '../options.js';
+import { describe } from './catalog.js';
 
 export interface CommonCliOptions extends ProgramInputOptions {
   function?: string;
@@ -62,7 +63,7 @@ export function register(program: Command): void {
   commonOptions(
     program
       .command('wp')
-      .description('weakest preconditions over the parameters of a function, each certified and locally weakest with replayed evidence')
+      .description(describe('wp'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption()),
@@ -98,7 +99,7 @@ ${answerExitCodes('a precondition')}`)
   commonOptions(
     program
       .command('sp')
-      .description('strongest postcondition at the exit (or a loop), certified and locally strongest with replayed evidence')
+      .description(describe('sp'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption()),
@@ -135,7 +136,7 @@ function registerNonterm(program: Command): void {
   commonOptions(
     program
       .command('nonterm')
-      .description('most-general counterexamples for termination: conditions on the parameters under which the function never returns')
+      .description(describe('nonterm'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption()),
@@ -163,7 +164,7 @@ function registerCex(program: Command): void {
   commonOptions(
     program
       .command('cex')
-      .description('most-general counterexamples for safety: conditions on the parameters under which an assertion fails')
+      .description(describe('cex'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption()),

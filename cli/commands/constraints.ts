@@ -6,6 +6,7 @@ import { AnalysisUnsupported, prepareAnalysis, stepSystem, loadSchedule, polyToS
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption } from '../options.js';
+import { describe } from './catalog.js';
 
 interface ConstraintsCliOptions extends ProgramInputOptions {
   function?: string;
@@ -18,7 +19,7 @@ interface ConstraintsCliOptions extends ProgramInputOptions {
 export function register(program: Command): void {
   program
     .command('constraints')
-    .description('print the verification conditions and the bilinear constraint system (after Farkas) for one schedule step')
+    .description(describe('constraints'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption())

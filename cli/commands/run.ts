@@ -5,6 +5,7 @@ import { InputError, formatRunResult, runProgram, runResultToJson, DEFAULT_MAX_S
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions, PROPERTIES } from '../program-input.js';
 import { EXIT } from '../exit-codes.js';
 import { parseAssignments, parseIntegerList, runCommand } from '../common.js';
+import { describe } from './catalog.js';
 
 interface RunCliOptions extends ProgramInputOptions {
   function?: string;
@@ -44,7 +45,7 @@ export function exitCodeFor(result: RunResult): number {
 export function register(program: Command): void {
   program
     .command('run')
-    .description('run FILE with the concrete interpreter on given inputs and nondet values')
+    .description(describe('run'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption())

@@ -9,6 +9,8 @@ import { cutsetOption, functionOption, templateOption } from '../options.js';
 import { formatVerify } from '../report/verify.js';
 import { MODE_KEYS } from '../ui/modes/keys.js';
 import { checkOutputDirectory } from '../output-paths.js';
+import { describe } from './catalog.js';
+import { isInteractive } from '../terminal.js';
 
 interface UiCliOptions extends ProgramInputOptions {
   function?: string;
@@ -18,14 +20,10 @@ interface UiCliOptions extends ProgramInputOptions {
   exportDir: string;
 }
 
-export function isInteractive(): boolean {
-  return process.stdout.isTTY === true && process.stdin.isTTY === true;
-}
-
 export function register(program: Command): void {
   program
     .command('ui')
-    .description('interactive terminal UI: watch invariants being synthesised, change templates and assertions, step counterexamples')
+    .description(describe('ui'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption())

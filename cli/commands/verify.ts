@@ -13,6 +13,7 @@ import { formatPortfolio, portfolioJson } from '../report/portfolio.js';
 import { formatTermination, formatVerify, terminationJson, verifyJson } from '../report/verify.js';
 import { collectPins, parsePins } from '../pin-option.js';
 import { semanticsNote } from '../program-input.js';
+import { describe } from './catalog.js';
 
 interface VerifyCliOptions {
   dataModel?: string;
@@ -40,7 +41,7 @@ interface VerifyCliOptions {
 export function register(program: Command): void {
   program
     .command('verify')
-    .description('prove every assertion of FILE with inductive invariants (certified by z3 over the integers)')
+    .description(describe('verify'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
     .addOption(propertyOption())

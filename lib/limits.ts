@@ -72,6 +72,9 @@ export const HOUDINI_WORK = 6_000_000;
 export const HOUDINI_CHECK_WORK = 2_000_000;
 /** One implication test while minimising a proved conjunction (was 200 ms). */
 export const MINIMISE_CHECK_WORK = 200_000;
+/** Checks spent making one certified answer's invariants readable (lib/certify/readable.ts): each
+ * tries the invariants without one more conjunct. */
+export const READABLE_INVARIANT_CHECKS = 8;
 /** sp's Houdini pass over the observed postcondition candidates (was up to 30 s). */
 export const OBSERVED_POST_WORK = 12_000_000;
 /** Minimising sp's observed postcondition and its invariants (was at least 2 s). */

@@ -12,9 +12,9 @@ import { constantBitsNeeded } from '../problem/prepare.js';
 import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type QueryStats } from './query.js';
 import type { ConditionProblem } from './condition-problem.js';
 import { lineOf } from './condition-problem.js';
-import { simplifyInvariant } from '../ir/simplify.js';
+import { readableInvariants } from '../certify/readable.js';
 import type { ConditionEvent } from './types.js';
-import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, satStepLimits } from '../limits.js';
+import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, READABLE_INVARIANT_CHECKS, satStepLimits } from '../limits.js';
 
 export interface ConditionOptions {
   readonly function?: string;
@@ -114,11 +114,12 @@ export class SearchContext {
     return result.valid;
   }
 
-  /** The certified invariants as printed: each simplified to an equivalent formula (a conjunct the
-   * precondition and the template both gave appears once). */
-  invariantReports(invariants: ReadonlyMap<number, Formula>): { line: number; expression: string }[] {
+  /** The certified invariants as printed: made readable (lib/certify/readable.ts) under the same
+   * conditions, so what is printed is what the checker validated last. */
+  async invariantReports(invariants: ReadonlyMap<number, Formula>, certify: (candidate: ReadonlyMap<number, Formula>) => Promise<boolean>): Promise<{ line: number; expression: string }[]> {
     const proc = this.problem.prepared.cut.proc;
-    return [...invariants].map(([loc, f]) => ({ line: lineOf(proc, loc), expression: F.toC(simplifyInvariant(f)) })).sort((a, b) => a.line - b.line);
+    const readable = await readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS);
+    return [...readable].map(([loc, f]) => ({ line: lineOf(proc, loc), expression: F.toC(f) })).sort((a, b) => a.line - b.line);
   }
 
   stats(concreteRuns: number) {

@@ -173,7 +173,7 @@ async function report(
       evidence.push({ expression, move: nb.move, replayed: false, note: 'no reachable state found that violates this neighbour: it may be a stronger postcondition' });
     }
   }
-  return { expression: F.toC(formula), formula, certified: true, invariants: ctx.invariantReports(invariants), neighbours: evidence, locallyOptimal: optimal };
+  return { expression: F.toC(formula), formula, certified: true, invariants: await ctx.invariantReports(invariants, (c) => certify(ctx, c, relation, target === ctx.problem.prepared.cut.proc.exit)), neighbours: evidence, locallyOptimal: optimal };
 }
 
 /** Re-running the witness's inputs and nondet values reaches its state at the target again. */

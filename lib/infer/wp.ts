@@ -333,7 +333,7 @@ class WpSearch {
       this.ctx.iterations++;
       const q = await this.ctx.query({ ...attempt, conjuncts: 0, knownTarget: F.TRUE }, 'is true a precondition?');
       if (q.status === 'sat' && (await this.ctx.certify(q.invariants, {}))) {
-        return { expression: '1', formula: F.TRUE, certified: true, invariants: this.ctx.invariantReports(q.invariants), neighbours: [], locallyOptimal: true };
+        return { expression: '1', formula: F.TRUE, certified: true, invariants: await this.ctx.invariantReports(q.invariants, (c) => this.ctx.certify(c, {})), neighbours: [], locallyOptimal: true };
       }
     }
     return null;
@@ -422,7 +422,7 @@ class WpSearch {
       expression: F.toC(formula),
       formula,
       certified: true,
-      invariants: this.ctx.invariantReports(found.invariants),
+      invariants: await this.ctx.invariantReports(found.invariants, (c) => this.ctx.certify(c, { precondition: relation })),
       neighbours: evidence,
       locallyOptimal: optimal,
     };

@@ -18,6 +18,7 @@ import { warmUpChecker } from '../../certify/lia-solver.js';
 import { simplifyInvariant } from '../../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
 import { AnalysisUnsupported, constantBitsNeeded, Problem, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
+import { readableInvariants } from '../../certify/readable.js';
 import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
 import { affineHull } from '../../observe/equalities.js';
@@ -29,7 +30,7 @@ import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
 import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
-import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, type SatWork } from '../../limits.js';
+import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_INVARIANT_CHECKS, type SatWork } from '../../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -208,7 +209,10 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
     if (split) proof = await proveByObservedBounds(prepared, split, limits);
     houdini = proof.report;
-    if (proof.invariants) return guarded(program, prepared, proof.invariants, { ...base, stats, invariants: reportInvariants(prepared, proof.invariants), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
+    if (proof.invariants) {
+      const shown = await readable(prepared, proof.invariants, deadline);
+      return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
+    }
     // Last, at the loop headers, and for a function that takes remainders with ghost quotients.
     const atHeaders = await proveAtHeaders(program, prepared.function, strategy, deadline);
     if (!atHeaders) return null;
@@ -336,7 +340,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (!check.valid) {
       return unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, invariants: reports });
     }
-    return guarded(program, prepared, invariants, { ...base, stats, invariants: reports, ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });
+    const shown = await readable(prepared, invariants, deadline);
+    return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });
   }
   if (houdiniPending) {
     const proved = await tryObservedBounds();
@@ -347,6 +352,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
 
 /** A certified "safe" is returned only after runs of the original program have not broken it or its
  * invariants (lib/guard): the certificate is about the prepared procedure, built by code that can err. */
+/** Certified invariants, made readable by dropping conjuncts while the checker still validates them. */
+function readable(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, deadline: Deadline): Promise<Map<number, Formula>> {
+  const certify = async (candidate: ReadonlyMap<number, Formula>) =>
+    (await checkInvariants(prepared.preparedProgram, prepared.function, candidate, { precondition: prepared.precondition, deadline })).valid;
+  return readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS);
+}
+
 function guarded(program: Program, prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, result: VerifyResult): VerifyResult {
   guardSafe(program, prepared.function, prepared.cut, invariants);
   return result;

@@ -34,7 +34,7 @@ test("text output lists Fig. 1's three VCs and the constraints with their origin
   t.regex(r.stdout, /unknown invariant over x, y/);
   t.regex(r.stdout, /verification conditions \(3\):/);
   t.regex(r.stdout, /VC 0: I_\d+ && 1 {2}=> {2}I_\d+\[x := -50\]/);
-  t.regex(r.stdout, /VC 1: I_\d+ && x <= -1 {2}=> {2}I_\d+\[x := x \+ y, y := y \+ 1\]/);
+  t.regex(r.stdout, /VC 1: I_\d+ && x < 0 {2}=> {2}I_\d+\[x := x \+ y, y := y \+ 1\]/);
   t.regex(r.stdout, /VC 2: I_\d+ && x >= 0 {2}=> {2}assert y >= 1 \(line 1\)/);
   t.regex(r.stdout, /unknowns: \d+ \(4 coefficients, 2 constants, \d+ multipliers >= 0\)/);
   t.regex(r.stdout, /constraints \(\d+, from \d+ Farkas applications\):/);

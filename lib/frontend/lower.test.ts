@@ -48,7 +48,7 @@ test('paper example PV1 lowers to the expected CFG', (t) => {
       '  L0 [entry] at line 1:6',
       '    L0 -> L1  [line 1]  x := -50',
       '  L1 [loop header] at line 1:32',
-      '    L1 -> L2  [line 1]  assume(x <= -1)',
+      '    L1 -> L2  [line 1]  assume(x < 0)',
       '    L1 -> L6  [line 1]  assume(x >= 0)',
       '  L2',
       '    L2 -> L3  [line 1]  premise no_overflow(x + y <= 2147483647 && x + y >= -2147483648)',

@@ -218,6 +218,8 @@ export function toC(f: Formula, name: (v: string) => string = (v) => v): string 
     const k = (x: bigint) => L.constant(x);
     // Variables on one side where possible: `x + y >= 3`, `y <= -1`, `x - y == 0` as `x == y`.
     if (L.isConstant(neg)) return `${L.toC(pos, name)} ${rel} ${L.toC(k(-c), name)}`;
+    // `x < 0` reads better than `x <= -1` (the same over the integers).
+    if (L.isConstant(pos) && rel === '>=' && c === -1n) return `${L.toC(neg, name)} < 0`;
     if (L.isConstant(pos)) return `${L.toC(neg, name)} ${rel === '>=' ? '<=' : '=='} ${L.toC(k(c), name)}`;
     if (c < 0n) return `${L.toC(pos, name)} ${rel} ${L.toC(L.addConstant(neg, -c), name)}`;
     return `${L.toC(L.addConstant(pos, c), name)} ${rel} ${L.toC(neg, name)}`;

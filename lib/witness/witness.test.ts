@@ -77,7 +77,7 @@ test('correctness witness of fig1: invariant_set with a loop_invariant at the wh
   const lineText = source.split('\n')[(loc.line as number) - 1]!;
   t.true(lineText.slice((loc.column as number) - 1).startsWith('while'));
   // The paper's disjunctive invariant, over the variables in scope (x, y), as a C expression.
-  t.is(inv.value, 'x <= -1 || y >= 1');
+  t.is(inv.value, 'x < 0 || y >= 1');
 });
 
 test('a correctness witness read back (C expressions through the front end) proves fig1 in the certificate checker', async (t) => {
@@ -89,7 +89,7 @@ test('a correctness witness read back (C expressions through the front end) prov
   t.true(check.valid, check.reason);
   t.is(check.invariants, 1);
   // A weaker invariant (true at the loop, but not strong enough for the assertion) is rejected.
-  const weakened = outcome.text.replace('x <= -1 || y >= 1', 'x <= 0 || y >= -100');
+  const weakened = outcome.text.replace('x < 0 || y >= 1', 'x <= 0 || y >= -100');
   t.not(weakened, outcome.text);
   const rejected = await checkCorrectnessWitness(program, 'PV1', weakened);
   t.false(rejected.valid);

@@ -9,11 +9,12 @@ import { FakeRunner, until } from './testing/fake-runner.js';
 import type { VerifyData } from './modes/verify.js';
 import { verifyData } from './modes/verify.js';
 import { parseProgram } from '../../lib/frontend/index.js';
-import { verify } from '../../lib/index.js';
+import { verify, type StepStats, type VerifyResult } from '../../lib/index.js';
 import { runProgram } from '../../lib/interpreter/index.js';
 import * as F from '../../lib/ir/formula.js';
 import * as L from '../../lib/ir/linear.js';
 import { cexData, concreteCexData } from './modes/cex.js';
+import type { WpData } from './modes/wp.js';
 
 const bench = (p: string) => new URL(`../../../benchmarks/${p}`, import.meta.url);
 const fig1 = readFileSync(bench('paper/fig1.c'), 'utf8');
@@ -409,4 +410,144 @@ test.serial('80x24: a parse error beside the assertion prompt wraps onto more ro
   const tail = rows.slice(-3).join(' ').replace(/\s+/g, ' ');
   t.regex(tail, /assert after line \d+: y >_ fig1\.c:\d+:\d+: error: \S/);
   t.notRegex(tail, /…$/);
+});
+
+test.serial('leaving verify while its engines run shows them cancelled, not running', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'result', data: fig1Result });
+  runner.current.post({ type: 'engines', rows: [{ name: 'constraint/SAT', status: 'done', verdict: 'safe', millis: 2000 }, { name: 'lazy-annotation', status: 'running' }, { name: 'certificate check', status: 'pending' }] });
+  await waitFor(/lazy-annotation\s+running/);
+  await press('w');
+  await until(() => runner.jobs.length === 2, frame);
+  t.true(runner.jobs[0]!.cancelled);
+  await waitFor(/lazy-annotation\s+cancelled/);
+  t.regex(frame(), /mode wp/);
+  t.regex(frame(), /certificate check\s+cancelled/);
+  t.regex(frame(), /\+ constraint\/SAT\s+safe/, 'the answers given stay');
+});
+
+test.serial('c: a pin whose line is no cut-point of the new cut-set is dropped, with a message, and verify runs again without it', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  runner.current.post({ type: 'result', data: fig1Result });
+  await waitFor(/x <= 0/);
+  await press('i');
+  await waitFor(/pinned line 7: x <= 0/);
+  await press('c');
+  await until(() => runner.jobs.length === 2, frame);
+  t.is(runner.current.job.options.cutset, 'headers');
+  runner.current.post({ type: 'cutpoints', points: [{ line: 6, col: 3 }] }); // the loop header
+  await waitFor(/unpinned line 7: no cut-point there with cut-set headers; verify re-runs/);
+  await until(() => runner.jobs.length === 3, frame);
+  t.true(runner.jobs[1]!.cancelled);
+  t.is(runner.current.job.options.cutset, 'headers');
+  t.is(runner.current.job.options.pins, undefined);
+  t.notRegex(frame(), / 7 {2}P/);
+});
+
+test.serial('a pin stays removable: i on its line unpins it in another mode and when the answer has no invariant there', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  const pinLine7 = async () => {
+    runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+    runner.current.post({ type: 'result', data: fig1Result });
+    await waitFor(/x <= 0/);
+    await press('i');
+    await waitFor(/pinned line 7: x <= 0/);
+  };
+  await pinLine7();
+  await press('w');
+  await waitFor(/mode wp/);
+  await press('i');
+  await waitFor(/unpinned line 7/);
+  t.notRegex(frame(), / 7 {2}P/);
+  await press('v');
+  await until(() => runner.jobs.length === 3, frame);
+  await pinLine7();
+  await press('r');
+  await until(() => runner.jobs.length === 4, frame);
+  // The pin made the answer unknown, and the run reported no cut-points (the pin's line is still selectable).
+  runner.current.post({ type: 'result', data: { ...fig1Result, verdict: 'unknown', certified: false, reason: 'the pinned invariant at line 7 (x <= 0) is false in a reachable state', invariants: [] } });
+  await waitFor(/unknown: the pinned/);
+  await press('i');
+  await waitFor(/unpinned line 7/);
+  await press('r');
+  await until(() => runner.jobs.length === 5, frame);
+  t.is(runner.current.job.options.pins, undefined);
+});
+
+test.serial('e with no assertion at the selection opens the prompt for a new one: what is typed next never runs as commands', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  await waitFor(/ 7 {2}C /);
+  await press('e'); // the selection is the cut-point on line 7
+  await waitFor(/assert after line 7: _\s+no assertion on line 7/);
+  await press('q');
+  await waitFor(/assert after line 7: q_/);
+  t.false(runner.current.cancelled, 'q was typed into the prompt, not a quit');
+});
+
+test.serial('keys typed in one chunk after e are the prompt\'s text, not commands', async (t) => {
+  const { runner, frame, press } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press(`e${'\x7f'.repeat(5)}y >= 1\r`); // the only mark is the assertion on line 10
+  await until(() => runner.jobs.length === 2, frame);
+  t.regex(runner.current.job.source, /\n {2}assert\(y >= 1\);\n\}/);
+  t.is(runner.current.job.options.schedule, 'paper', '= did not adjust the template');
+});
+
+test.serial('the selection stays on its line across re-runs: the assertion just edited can be edited again', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  await waitFor(/ 7 {2}C /);
+  await press('j'); // from the cut-point on line 7 to the assertion on line 10
+  await press('e');
+  await waitFor(/assert on line 10: y > 0_/);
+  await press('\x7f');
+  await waitFor(/assert on line 10: y > _/);
+  await press('-1\r');
+  await until(() => runner.jobs.length === 2, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  await waitFor(/ 7 {2}C /);
+  await press('e');
+  await waitFor(/assert on line 10: y > -1_/);
+  await press('\x1b');
+  await press('r');
+  await until(() => runner.jobs.length === 3, frame);
+  runner.current.post({ type: 'cutpoints', points: [{ line: 7, col: 5 }] });
+  await waitFor(/ 7 {2}C /);
+  await press('e');
+  await waitFor(/assert on line 10: y > -1_/);
+  t.is(runner.jobs.length, 3);
+});
+
+test.serial('wp: the answers bar goes once the run is over', async (t) => {
+  const { runner, frame, press, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  await press('w');
+  await until(() => runner.jobs.length === 2, frame);
+  runner.current.post({ type: 'search', event: { kind: 'bar', label: 'answers 1/3', fraction: 1 / 3 } });
+  await waitFor(/answers 1\/3/);
+  const data: WpData = { function: 'PV1', strategy: 'neighbourhood', parameters: ['y'], preconditions: [{ expression: 'y >= 1', certified: true, locallyOptimal: true, invariants: [], neighbours: [] }], queries: 1, concreteRuns: 159, millis: 5300 };
+  runner.current.post({ type: 'result', data });
+  await waitFor(/1\. y >= 1/);
+  t.regex(frame(), /finished: done in/);
+  t.notRegex(frame(), /answers 1\/3/);
+});
+
+test.serial('the Invariant pane credits the step that found the invariants, not the last (unsat) one: here the observed bounds', async (t) => {
+  // As verify answers Fig. 1 with the headers cut-set: the first template step is unsat, then the
+  // observed bounds (Houdini) prove the program.
+  const unsat: StepStats = { template: '1x2+eq', disjuncts: 1, conjuncts: 2, widths: { coefficient: 3, constant: 7, multiplier: 1 }, unknowns: 12, constraints: 30, variables: 400, clauses: 1500, encodeMillis: 5, satMillis: 40, backend: 'minisat', result: 'unsat' };
+  const result: VerifyResult = { verdict: 'safe', certified: true, function: 'PV1', cutset: 'headers', schedule: 'paper', cutpoints: 1, verificationConditions: 3, invariants: [{ function: 'PV1', line: 6, col: 3, expression: 'y >= 1 || x <= -1', location: 1, formula: F.TRUE }], stats: [unsat], houdini: { candidates: 24, kept: 3, rounds: 6, proved: true, millis: 363 }, millis: 900 };
+  const { runner, frame, waitFor } = open();
+  await until(() => runner.jobs.length === 1, frame);
+  runner.current.post({ type: 'result', data: verifyData(parseProgram(fig1, 'fig1.c'), 'fig1.c', result) });
+  await waitFor(/safe \(certified by z3\)/);
+  t.regex(rightColumn(frame()), /found by the observed bounds \(Houdini\), not a template step/);
+  t.notRegex(rightColumn(frame()), /template 1x2/);
 });

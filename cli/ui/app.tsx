@@ -7,7 +7,7 @@ import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
 import { parseProgram, type FrontendOptions, InputError } from '../../lib/index.js';
 import type { Mode } from './modes/types.js';
 import type { AnalysisRunner } from './runner.js';
-import { initialState, jobOptions, reduce, selectableMarks, templateLabel, TEMPLATE_FIELDS, type UiState } from './state.js';
+import { initialState, jobOptions, reduce, selectableMarks, selectedIndex, templateLabel, TEMPLATE_FIELDS, type Prompt, type UiState } from './state.js';
 import { assertionOn, insertAssertion, outline, replaceAssertion } from './source-edit.js';
 import { maxSourceScroll, SourcePane } from './panes/source-pane.js';
 import { SearchPane } from './panes/search-pane.js';
@@ -72,7 +72,7 @@ export function App(props: AppProps) {
   const mode = modes.find((m) => m.id === state.mode) ?? modes[0]!;
   const data = state.result && state.result.mode === mode.id ? state.result.data : null;
   const marks = selectableMarks(state, data !== null && mode.marks ? mode.marks(data) : []);
-  const selected = marks.length > 0 ? marks[state.selected % marks.length]! : null;
+  const selected = marks.length > 0 ? marks[selectedIndex(marks, state.selected)]! : null;
   const trace = data !== null && mode.trace ? mode.trace(data) : undefined;
 
   // One job per runToken: a new token (re-run, mode, template, source) cancels the running job.
@@ -128,32 +128,52 @@ export function App(props: AppProps) {
     }
   };
 
-  const onKey = (input: string, key: Key) => {
-    if (state.prompt) {
-      if (key.escape) dispatch({ type: 'set', patch: { prompt: null, status: '' } });
-      else if (key.return) submitPrompt(state);
-      else if (key.backspace || key.delete) dispatch({ type: 'prompt-erase', count: Math.max(1, input.length) });
-      else if (input && !key.ctrl && !key.meta) {
-        // A pasted or fast-typed chunk is edited character by character: backspaces erase, a line
-        // break submits (what follows it is dropped), other control characters never enter.
-        let value = state.prompt.value;
-        for (const ch of input) {
-          if (ch === '\r' || ch === '\n') return submitPrompt({ ...state, prompt: { ...state.prompt, value } });
-          if (ch === '\x7f' || ch === '\b') {
-            value = value.slice(0, -1);
-            dispatch({ type: 'prompt-erase', count: 1 });
-          } else if (ch >= ' ') {
-            value += ch;
-            dispatch({ type: 'prompt-type', text: ch });
-          }
+  /** Keys while a prompt is open (`prompt`: its text so far) edit it. */
+  const typeIntoPrompt = (prompt: Prompt, input: string, key: Key) => {
+    if (key.escape) dispatch({ type: 'set', patch: { prompt: null, status: '' } });
+    else if (key.return) submitPrompt({ ...state, prompt });
+    else if (key.backspace || key.delete) dispatch({ type: 'prompt-erase', count: Math.max(1, input.length) });
+    else if (input && !key.ctrl && !key.meta) {
+      // A pasted or fast-typed chunk is edited character by character: backspaces erase, a line
+      // break submits (what follows it is dropped), other control characters never enter.
+      let value = prompt.value;
+      for (const ch of input) {
+        if (ch === '\r' || ch === '\n') return submitPrompt({ ...state, prompt: { ...prompt, value } });
+        if (ch === '\x7f' || ch === '\b') {
+          value = value.slice(0, -1);
+          dispatch({ type: 'prompt-erase', count: 1 });
+        } else if (ch >= ' ') {
+          value += ch;
+          dispatch({ type: 'prompt-type', text: ch });
         }
+      }
+    }
+  };
+
+  /** Opens a prompt; returned, so that the rest of a typed chunk goes into it (see onKey). */
+  const openPrompt = (prompt: Prompt, status = ''): Prompt => {
+    dispatch({ type: 'set', patch: { prompt, status } });
+    return prompt;
+  };
+
+  const onKey = (input: string, key: Key) => {
+    if (state.prompt) return typeIntoPrompt(state.prompt, input, key);
+    if (input.length > 1 && !key.ctrl && !key.meta) {
+      // Keys typed faster than a render arrive as one chunk ("nnn", "ex > 0"): each character is a
+      // command on the current view (the reducer applies them in order) until one opens a prompt,
+      // whose text the rest of the chunk is: typed text never runs as commands.
+      const chars = [...input];
+      for (const [i, ch] of chars.entries()) {
+        const opened = onCommand(ch, key);
+        if (opened) return typeIntoPrompt(opened, chars.slice(i + 1).join(''), key);
       }
       return;
     }
-    if (input.length > 1 && !key.ctrl && !key.meta) {
-      for (const ch of input) onKey(ch, key);
-      return;
-    }
+    onCommand(input, key);
+  };
+
+  /** One key outside a prompt; returns the prompt it opened, if any. */
+  const onCommand = (input: string, key: Key): Prompt | void => {
     if (state.help) {
       if (key.escape || input === '?') dispatch({ type: 'set', patch: { help: false } });
       else if (input === 'q') exit();
@@ -161,8 +181,8 @@ export function App(props: AppProps) {
     }
     const m = modes.find((x) => x.key === input);
     if (m) return dispatch({ type: 'mode', mode: m.id });
-    if (key.upArrow || input === 'k') return dispatch({ type: 'select', delta: -1, count: marks.length });
-    if (key.downArrow || input === 'j') return dispatch({ type: 'select', delta: 1, count: marks.length });
+    if (key.upArrow || input === 'k') return dispatch({ type: 'select', delta: -1, marks });
+    if (key.downArrow || input === 'j') return dispatch({ type: 'select', delta: 1, marks });
     switch (input) {
       case 'q':
         return exit();
@@ -191,14 +211,16 @@ export function App(props: AppProps) {
       case '-':
         return dispatch({ type: 'template-adjust', delta: -1 });
       case 'a':
-        return dispatch({ type: 'set', patch: { prompt: { kind: 'add-assert', line: selected?.line ?? 1, value: '' } } });
+        return openPrompt({ kind: 'add-assert', line: selected?.line ?? 1, value: '' });
       case 'e': {
-        const line = selected?.line ?? 0;
+        const line = selected?.line ?? 1;
         const found = assertionOn(state.source, line);
-        return dispatch({ type: 'set', patch: found ? { prompt: { kind: 'edit-assert', line, value: found.expr } } : { status: `no assertion on line ${line}: select one with up/down, or add one with a` } });
+        if (found) return openPrompt({ kind: 'edit-assert', line, value: found.expr });
+        // Still a prompt: the assertion the user goes on to type must not run as key commands.
+        return openPrompt({ kind: 'add-assert', line, value: '' }, `no assertion on line ${line}: a new one goes after it (esc cancels)`);
       }
       case 'o':
-        return dispatch({ type: 'set', patch: { prompt: { kind: 'open', value: '' } } });
+        return openPrompt({ kind: 'open', value: '' });
       case 'x':
         if (data === null) return dispatch({ type: 'set', patch: { status: 'nothing to export yet' } });
         return exportFile(`${mode.id}.json`, jsonText(mode.exportJson(data)));
@@ -211,6 +233,10 @@ export function App(props: AppProps) {
       }
       case 'i': {
         const pin = data !== null && mode.pinnable ? mode.pinnable(data, selected) : undefined;
+        const pinnedHere = selected !== null && state.pins.some((p) => p.line === selected.line);
+        // On a pinned line `i` unpins, in any mode and whatever the answer, unless the result has an
+        // invariant for that line (then it replaces the pin, or unpins it if it is the same).
+        if (pinnedHere && pin?.line !== selected.line) return dispatch({ type: 'unpin', line: selected.line });
         if (!pin) return dispatch({ type: 'set', patch: { status: mode.pinnable ? 'no invariant to pin yet' : 'pinning takes an invariant: press v (verify) first' } });
         return dispatch({ type: 'pin', pin });
       }
@@ -221,8 +247,6 @@ export function App(props: AppProps) {
       }
     }
   };
-  // Keys typed faster than a render arrive as one chunk ("nnn"): outside a prompt each character is
-  // a command on the current view (the reducer applies them in order).
   // ink keeps the input handler of an earlier render; the ref always reaches this render's state.
   const latest = useRef(onKey);
   latest.current = onKey;

@@ -43,7 +43,8 @@ export interface SourceMark {
 /** One row of the Engines pane. */
 export interface EngineRow {
   readonly name: string;
-  readonly status: 'pending' | 'running' | 'done' | 'error';
+  /** `cancelled`: the job ended (another one started) before this engine answered. */
+  readonly status: 'pending' | 'running' | 'done' | 'error' | 'cancelled';
   readonly verdict?: string;
   readonly millis?: number;
   readonly note?: string;

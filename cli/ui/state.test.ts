@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { WorkerMessage } from './protocol.js';
-import { initialState, reduce, scheduleOf, selectableMarks, type UiState } from './state.js';
+import { initialState, reduce, scheduleOf, selectableMarks, selectedIndex, type UiState } from './state.js';
 import { assertionOn, insertAssertion, replaceAssertion } from './source-edit.js';
 
 const start = (): UiState => initialState({ file: 'f.c', source: '', loops: [], asserts: [{ line: 10, col: 3 }], mode: 'verify' });
@@ -70,4 +70,26 @@ test('the source pane scroll stays within 0 and the longest line', (t) => {
   t.is(s.sourceScroll, 25);
   s = reduce(s, { type: 'source', file: 'g.c', source: '', loops: [], asserts: [] });
   t.is(s.sourceScroll, 0, 'another program starts at column 1');
+});
+
+test('a job that ends leaves nothing running: the bar goes, and engines that have not answered never will', (t) => {
+  let s = reduce(start(), { type: 'job-started', at: 1000 });
+  const msg = (message: WorkerMessage) => (s = reduce(s, { type: 'message', message, at: 1500 }));
+  msg({ type: 'search', event: { kind: 'bar', label: 'answers 1/3', fraction: 0.5 } });
+  msg({ type: 'engines', rows: [{ name: 'constraint/SAT', status: 'done', verdict: 'safe' }, { name: 'symbolic', status: 'running' }, { name: 'certificate check', status: 'pending' }] });
+  msg({ type: 'error', message: 'analysis worker stopped (SIGSEGV)' });
+  t.is(s.bar, null);
+  msg({ type: 'done' });
+  t.deepEqual(s.engines.map((e) => e.status), ['done', 'error', 'error']);
+  t.regex(s.engines[1]!.note ?? '', /worker stopped/);
+});
+
+test('the selection is a position: it stays when the marks around it change, and j/k move from it', (t) => {
+  const marks = [{ line: 7, col: 5 }, { line: 10, col: 3 }];
+  let s = reduce(start(), { type: 'select', delta: 1, marks });
+  t.deepEqual(s.selected, { line: 10, col: 3 });
+  t.is(selectedIndex([{ line: 2, col: 1 }, ...marks], s.selected), 2, 'a cut-point reported before it does not move it');
+  t.is(selectedIndex([{ line: 7, col: 5 }], s.selected), 0, 'while its line is gone the first mark stands in');
+  s = reduce(s, { type: 'select', delta: 1, marks });
+  t.deepEqual(s.selected, { line: 7, col: 5 });
 });

@@ -77,7 +77,10 @@ export interface UiState {
   readonly witness: WitnessOutcomeView | null;
   readonly error: string | null;
   readonly engines: readonly EngineRow[];
-  readonly selected: number;
+  /** The selected cut-point or assertion (null: the first), kept by position across re-runs; while
+   * its line is not among the selectable marks (a re-run that has not reported its cut-points yet),
+   * the first mark stands in. */
+  readonly selected: SourceMark | null;
   readonly traceIndex: number;
   /** Columns of the source pane scrolled off to the left (`<`/`>`). */
   readonly sourceScroll: number;
@@ -113,7 +116,7 @@ export function initialState(init: { file: string; source: string; loops: readon
     witness: null,
     error: null,
     engines: [],
-    selected: 0,
+    selected: null,
     traceIndex: 0,
     sourceScroll: 0,
     prompt: null,
@@ -149,12 +152,13 @@ export type Action =
   | { readonly type: 'rerun'; readonly status?: string }
   | { readonly type: 'set'; readonly patch: Partial<UiState> }
   | { readonly type: 'mode'; readonly mode: string }
-  | { readonly type: 'select'; readonly delta: number; readonly count: number }
+  | { readonly type: 'select'; readonly delta: number; readonly marks: readonly SourceMark[] }
   | { readonly type: 'trace'; readonly delta: number; readonly length: number }
   | { readonly type: 'scroll'; readonly delta: number; readonly max: number }
   | { readonly type: 'prompt-type'; readonly text: string }
   | { readonly type: 'prompt-erase'; readonly count: number }
   | { readonly type: 'pin'; readonly pin: Pin }
+  | { readonly type: 'unpin'; readonly line: number }
   | { readonly type: 'template-field' }
   | { readonly type: 'template-adjust'; readonly delta: number }
   | { readonly type: 'source'; readonly file: string; readonly source: string; readonly loops: readonly SourceMark[]; readonly asserts: readonly SourceMark[] };
@@ -172,6 +176,32 @@ function searchRows(rows: readonly SearchRow[], e: SearchEvent): readonly Search
   }
 }
 
+/** The search is over: no spinner, and no progress bar of a search that no longer runs. */
+function searchEnded(s: UiState, at: number): UiState {
+  return { ...s, running: false, elapsedMillis: at - s.startedAt, bar: null };
+}
+
+/** The job that ran these engines is over: the ones that had not answered never will. */
+function endUnanswered(rows: readonly EngineRow[], status: 'cancelled' | 'error', note?: string): readonly EngineRow[] {
+  return rows.map((r) => (r.status === 'pending' || r.status === 'running' ? { name: r.name, status, ...(note ? { note } : {}) } : r));
+}
+
+/** A pin is a known conjunct at its line's cut-points: on a line that is no cut-point (the cut-set or
+ * the program changed) it makes every verify answer unknown. Such pins are dropped when the worker
+ * reports the cut-points, and a verify run that was given them starts again without them. */
+function dropPinsOffCutpoints(s: UiState): UiState {
+  const stale = s.pins.filter((p) => !s.cutpoints.some((c) => c.line === p.line));
+  if (stale.length === 0) return s;
+  const lines = [...new Set(stale.map((p) => p.line))];
+  const rerun = s.mode === 'verify';
+  return {
+    ...s,
+    pins: s.pins.filter((p) => !stale.includes(p)),
+    status: `unpinned line ${lines.join(', ')}: no cut-point there with cut-set ${s.cutset}${rerun ? '; verify re-runs' : ''}`,
+    ...(rerun ? { runToken: s.runToken + 1 } : {}),
+  };
+}
+
 function onMessage(s: UiState, m: WorkerMessage, at: number): UiState {
   switch (m.type) {
     case 'search': {
@@ -181,10 +211,10 @@ function onMessage(s: UiState, m: WorkerMessage, at: number): UiState {
       return { ...s, rows: searchRows(s.rows, e), ...(e.kind === 'row-start' ? { phase: e.purpose ?? `step ${e.index + 1}` } : {}) };
     }
     case 'cutpoints':
-      return { ...s, cutpoints: m.points };
+      return dropPinsOffCutpoints({ ...s, cutpoints: m.points });
     case 'result':
       // The search is over; the job may go on with second opinions (the Engines pane).
-      return { ...s, result: { mode: s.mode, data: m.data }, running: false, elapsedMillis: at - s.startedAt, phase: `done in ${((at - s.startedAt) / 1000).toFixed(1)} s`, traceIndex: 0 };
+      return { ...searchEnded(s, at), result: { mode: s.mode, data: m.data }, phase: `done in ${((at - s.startedAt) / 1000).toFixed(1)} s`, traceIndex: 0 };
     case 'partial':
       // Shown (and steppable) while the search runs on; the step is kept if it is already being stepped.
       return { ...s, result: { mode: s.mode, data: m.data }, ...(s.result ? {} : { traceIndex: 0 }) };
@@ -193,16 +223,21 @@ function onMessage(s: UiState, m: WorkerMessage, at: number): UiState {
     case 'witness':
       return { ...s, witness: m.witness };
     case 'error':
-      return { ...s, error: m.message, phase: 'failed', running: false, elapsedMillis: at - s.startedAt };
-    case 'done':
-      return s.running ? { ...s, running: false, elapsedMillis: at - s.startedAt } : s;
+      return { ...searchEnded(s, at), error: m.message, phase: 'failed' };
+    case 'done': {
+      // After a crash (`error`, then `done`) engines may be left running: they will not answer.
+      const engines = endUnanswered(s.engines, 'error', 'no answer: the analysis worker stopped');
+      return { ...(s.running ? searchEnded(s, at) : s), engines };
+    }
   }
 }
 
 export function reduce(s: UiState, a: Action): UiState {
   switch (a.type) {
     case 'job-started':
-      return { ...s, running: true, startedAt: a.at, elapsedMillis: 0, phase: 'starting', rows: [], bar: null, result: null, witness: null, error: null, traceIndex: 0, ...(s.mode === 'verify' ? { engines: [], cutpoints: [] } : {}) };
+      // The previous job was cancelled: a verify run's engines that had not answered are shown so
+      // (in another mode the pane keeps the last verify run's rows; a new verify run refills it).
+      return { ...s, running: true, startedAt: a.at, elapsedMillis: 0, phase: 'starting', rows: [], bar: null, result: null, witness: null, error: null, traceIndex: 0, ...(s.mode === 'verify' ? { engines: [], cutpoints: [] } : { engines: endUnanswered(s.engines, 'cancelled') }) };
     case 'message':
       return onMessage(s, a.message, a.at);
     case 'tick':
@@ -213,8 +248,10 @@ export function reduce(s: UiState, a: Action): UiState {
       return { ...s, ...a.patch };
     case 'mode':
       return s.mode === a.mode ? s : { ...s, mode: a.mode, runToken: s.runToken + 1, status: '' };
-    case 'select':
-      return a.count === 0 ? s : { ...s, selected: (s.selected + a.delta + a.count) % a.count };
+    case 'select': {
+      const count = a.marks.length;
+      return count === 0 ? s : { ...s, selected: a.marks[(selectedIndex(a.marks, s.selected) + a.delta + count) % count]! };
+    }
     case 'trace':
       return a.length === 0 ? s : { ...s, traceIndex: Math.max(0, Math.min(a.length - 1, s.traceIndex + a.delta)) };
     case 'scroll':
@@ -230,6 +267,8 @@ export function reduce(s: UiState, a: Action): UiState {
       if (old && old.expression === a.pin.expression) return { ...s, pins: s.pins.filter((p) => !at(p)), status: `unpinned line ${a.pin.line}` };
       return { ...s, pins: [...s.pins.filter((p) => !at(p)), a.pin].sort((x, y) => x.line - y.line || x.col - y.col), status: `pinned line ${a.pin.line}: ${a.pin.expression}${a.pin.formula ? ' (a known conjunct of the next verify runs)' : ''}` };
     }
+    case 'unpin':
+      return { ...s, pins: s.pins.filter((p) => p.line !== a.line), status: `unpinned line ${a.line}` };
     case 'template-field':
       return s.template ? { ...s, templateField: (s.templateField + 1) % TEMPLATE_FIELDS.length } : { ...s, template: FIRST_TEMPLATE, templateField: 0 };
     case 'template-adjust': {
@@ -241,16 +280,24 @@ export function reduce(s: UiState, a: Action): UiState {
       return { ...s, template: { ...t, [field]: value }, runToken: s.runToken + 1, status: '' };
     }
     case 'source':
-      // Pins and the sp line belong to a file: another file starts without them.
-      return { ...s, ...(a.file !== s.file ? { pins: [], spAt: null } : {}), file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, selected: 0, sourceScroll: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
+      // Pins, the sp line and the selection belong to a file: another file starts without them.
+      return { ...s, ...(a.file !== s.file ? { pins: [], spAt: null, selected: null } : {}), file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, sourceScroll: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
   }
 }
 
-/** The selectable source positions: cut-points (from the worker or the result) and assertions. */
+/** The selectable source positions: cut-points (from the worker or the result), assertions, and the
+ * pins (so that a pin can be selected, and unpinned, whatever the current result). */
 export function selectableMarks(s: UiState, resultMarks: readonly SourceMark[]): SourceMark[] {
-  const all = [...s.cutpoints, ...resultMarks, ...s.asserts];
+  const all = [...s.cutpoints, ...resultMarks, ...s.asserts, ...s.pins.map((p) => ({ line: p.line, col: p.col }))];
   const seen = new Set<string>();
   return all
     .filter((m) => (seen.has(`${m.line}:${m.col}`) ? false : (seen.add(`${m.line}:${m.col}`), true)))
     .sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/** Where the selection is among `marks`: its position, else a mark on its line, else the first. */
+export function selectedIndex(marks: readonly SourceMark[], selected: SourceMark | null): number {
+  if (!selected) return 0;
+  const exact = marks.findIndex((m) => m.line === selected.line && m.col === selected.col);
+  return exact >= 0 ? exact : Math.max(0, marks.findIndex((m) => m.line === selected.line));
 }

@@ -18,9 +18,12 @@ export interface VerifyData {
   readonly invariants: readonly { readonly line: number; readonly col: number; readonly expression: string; readonly function: string; readonly formula?: Formula }[];
   /** The pins the search was given (known conjuncts at their line). */
   readonly pinned?: readonly { readonly line: number; readonly expression: string }[];
-  /** The template of the step that found the invariants (the last attempted step). */
+  /** The template step that found the invariants: the search's sat step (it stops there, with the
+   * invariants certified or a rejected candidate). Absent when no step found them. */
   readonly template?: string;
   readonly widths?: string;
+  /** The observed bounds (Houdini) proved the program, not a template step (whose steps were unsat). */
+  readonly byObservedBounds?: boolean;
   readonly counterexample?: { readonly inputs: string; readonly line: number };
   readonly trace?: readonly TraceRow[];
   readonly json: object;
@@ -84,7 +87,8 @@ export function knownInvariants(pins: readonly { readonly line: number; readonly
 }
 
 export function verifyData(program: Program, file: string, r: VerifyResult): VerifyData {
-  const last = r.stats[r.stats.length - 1];
+  // Not the last step: after an unsat step the observed bounds (Houdini) may prove the program.
+  const found = r.stats.find((s) => s.result === 'sat');
   const cex = r.counterexample;
   return {
     verdict: r.verdict,
@@ -94,7 +98,8 @@ export function verifyData(program: Program, file: string, r: VerifyResult): Ver
     schedule: r.schedule,
     invariants: r.invariants.map((i) => ({ line: i.line, col: i.col, expression: i.expression, function: i.function, formula: i.formula })),
     ...(r.pinned ? { pinned: r.pinned } : {}),
-    ...(last ? { template: last.template, widths: widthsText(last.widths) } : {}),
+    ...(found ? { template: found.template, widths: widthsText(found.widths) } : {}),
+    ...(r.houdini?.proved ? { byObservedBounds: true } : {}),
     ...(cex
       ? {
           counterexample: { inputs: [...[...cex.inputs].map(([k, v]) => `${k}=${v}`), ...(cex.nondet.length ? [`nondet ${cex.nondet.join(',')}`] : [])].join(', ') || '(no inputs)', line: cex.line },
@@ -182,6 +187,11 @@ function pinnedText(shown: { line: number; col: number; expression: string }, pi
   return pin.expression === shown.expression ? 'pinned (this one)' : `pinned: ${pin.expression}`;
 }
 
+function foundBy(data: VerifyData): string {
+  if (data.template) return `template ${data.template}, widths ${data.widths ?? '-'}`;
+  return data.byObservedBounds ? 'found by the observed bounds (Houdini), not a template step' : 'found by no template step';
+}
+
 function InvariantPane({ data, selected, traceIndex, pins, width, height, color }: ResultProps<VerifyData>) {
   if (data.trace && data.trace.length > 0) {
     return <TraceView title={`counterexample: ${data.counterexample!.inputs}; fails at line ${data.counterexample!.line}`} rows={data.trace} index={traceIndex} width={width} height={height} color={color} />;
@@ -194,7 +204,7 @@ function InvariantPane({ data, selected, traceIndex, pins, width, height, color 
   const lines: ResultLine[] = [{ text: `${data.verdict}${data.verdict === 'safe' ? (data.certified ? ' (certified by z3)' : '') : data.reason ? `: ${data.reason}` : ''}`, bold: true, color: verdictColor }];
   if (shown) {
     lines.push({ text: `line ${shown.line}:${shown.col}${at ? '' : ' (first cut-point)'}: ${shown.expression}`, bold: true });
-    lines.push({ text: `template ${data.template ?? '-'}, widths ${data.widths ?? '-'}${data.certified ? '' : '; not certified (candidate)'}` });
+    lines.push({ text: `${foundBy(data)}${data.certified ? '' : '; not certified (candidate)'}` });
     if (pinned) lines.push({ text: pinned, color: 'magenta' });
     if (data.pinned && data.pinned.length > 0) lines.push({ text: `search used pin${data.pinned.length > 1 ? 's' : ''}: ${data.pinned.map((p) => `line ${p.line}: ${p.expression}`).join('; ')}`, color: 'magenta' });
   } else {

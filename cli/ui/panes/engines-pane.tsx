@@ -19,7 +19,7 @@ export function disagreement(rows: readonly EngineRow[]): boolean {
 }
 
 function icon(r: EngineRow, clock: number): string {
-  return r.status === 'pending' ? '.' : r.status === 'running' ? spinner(clock) : r.status === 'error' ? 'x' : r.verdict === 'unknown' ? '?' : '+';
+  return r.status === 'pending' ? '.' : r.status === 'running' ? spinner(clock) : r.status === 'cancelled' ? ' ' : r.status === 'error' ? 'x' : r.verdict === 'unknown' ? '?' : '+';
 }
 
 export function EnginesPane(p: EnginesPaneProps) {
@@ -33,7 +33,7 @@ export function EnginesPane(p: EnginesPaneProps) {
         const red = p.color && conflict && definite;
         return (
           <Text key={r.name} wrap="truncate" {...(red ? { color: 'red' } : {})}>
-            {`${icon(r, p.clock)} ${r.name.padEnd(17)} ${(r.verdict ?? (r.status === 'running' ? 'running' : '')).padEnd(8)} ${r.millis !== undefined ? `${(r.millis / 1000).toFixed(1)}s` : ''}${r.note && r.verdict !== 'safe' && r.verdict !== 'valid' ? `  ${r.note}` : ''}`}
+            {`${icon(r, p.clock)} ${r.name.padEnd(17)} ${(r.verdict ?? (r.status === 'running' || r.status === 'cancelled' ? r.status : '')).padEnd(8)} ${r.millis !== undefined ? `${(r.millis / 1000).toFixed(1)}s` : ''}${r.note && r.verdict !== 'safe' && r.verdict !== 'valid' ? `  ${r.note}` : ''}`}
           </Text>
         );
       })}

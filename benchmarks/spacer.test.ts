@@ -21,6 +21,9 @@ test('compare: tasks proved by each, wrong answers by each, median and total tim
   t.is(c.medianRatio, 1);
   t.is(c.totalRatio, 8000 / 6000);
   t.regex(comparisonLines(c).join('\n'), /median 1\.00, total 1\.33/);
+  // Both correct only on a (farkas' first cut-set answered it): 1000 / 2000.
+  t.is(c.bothCorrectMedianRatio, 0.5);
+  t.regex(comparisonLines(c).join('\n'), /both answered correctly: median ratio 0\.50/);
 });
 
 test('runSpacer: the CHC export of fig1 in a child process is proved safe; an unsupported task is rejected, not wrong', async (t) => {

@@ -64,6 +64,8 @@ export interface Comparison {
   /** farkas wall time / Spacer wall time: median over tasks, and of the sums. */
   readonly medianRatio: number | null;
   readonly totalRatio: number | null;
+  /** The median ratio over the tasks both tools answered correctly (where neither timed out). */
+  readonly bothCorrectMedianRatio: number | null;
   readonly farkasMillis: number;
   readonly spacerMillis: number;
 }
@@ -86,6 +88,7 @@ export function compare(records: readonly RunRecord[], spacer: ReadonlyMap<strin
   for (const r of records) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
   let farkasCorrect = 0, spacerCorrect = 0, farkasWrong = 0, spacerWrong = 0, farkasMillis = 0, spacerMillis = 0;
   const ratios: number[] = [];
+  const bothCorrectRatios: number[] = [];
   const onlySpacer: string[] = [];
   const onlyFarkas: string[] = [];
   let farkasOrSpacerTasks = 0;
@@ -108,6 +111,7 @@ export function compare(records: readonly RunRecord[], spacer: ReadonlyMap<strin
     farkasMillis += f;
     spacerMillis += s.wallMillis;
     ratios.push(ratio(f, s.wallMillis));
+    if (runs[0]!.correctness === 'correct' && s.correctness === 'correct') bothCorrectRatios.push(ratio(f, s.wallMillis));
   }
   return {
     tasks: farkasOrSpacerTasks,
@@ -115,6 +119,7 @@ export function compare(records: readonly RunRecord[], spacer: ReadonlyMap<strin
     farkasCorrect, spacerCorrect, farkasWrong, spacerWrong, onlySpacer, onlyFarkas,
     medianRatio: median(ratios),
     totalRatio: ratios.length > 0 ? ratio(farkasMillis, spacerMillis) : null,
+    bothCorrectMedianRatio: median(bothCorrectRatios),
     farkasMillis, spacerMillis,
   };
 }
@@ -133,6 +138,7 @@ export function comparisonLines(c: Comparison): string[] {
     `  only Spacer: ${c.onlySpacer.length ? c.onlySpacer.join(', ') : '-'}`,
     `  only farkas: ${c.onlyFarkas.length ? c.onlyFarkas.join(', ') : '-'}`,
     `  time over the ${c.timed} tasks both ran: farkas ${secs(c.farkasMillis)}, Spacer ${secs(c.spacerMillis)}; ratio farkas/Spacer: median ${fmt(c.medianRatio)}, total ${fmt(c.totalRatio)}`,
+    `  on the tasks both answered correctly: median ratio ${fmt(c.bothCorrectMedianRatio)}`,
   ];
 }
 

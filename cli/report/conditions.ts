@@ -1,6 +1,7 @@
 // Text and JSON renderings of wp, sp, nonterm and cex results, shared by the commands and the UI.
 import { type Program, type Coverage, FURTHER_ANSWER_MIN_QUERIES, type NontermResult, type CexResult, formatRunResult, runResultToJson, type ConditionAnswer, type ConditionStats, type IncompleteSearch, type NeighbourEvidence, type SpResult, type WpResult } from '../../lib/index.js';
 import { rankingJson, rankingLines } from './ranking.js';
+import { nondetReadsIn, nondetReadsJson } from './nondet.js';
 
 export const values = (m: ReadonlyMap<string, bigint> | undefined): Record<string, string> | undefined => (m ? Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])) : undefined);
 
@@ -107,6 +108,8 @@ export function formatNonterm(file: string, r: NontermResult): string {
   });
   for (const l of r.bounds ?? []) lines.push(`  loop at line ${l.line}: at most ${l.bound} iterations (certified)`);
   lines.push(...rankingLines(r));
+  const reads = nondetReadsIn(r.nondetInputs ?? [], (r.bounds ?? []).map((l) => `${l.bound} ${l.precondition}`).join(' '));
+  if (reads.length > 0) lines.push(`  where ${reads.join('; ')}`);
   if (r.reason) lines.push(`reason: ${r.reason}`);
   lines.push(statsLine(r.stats));
   return lines.join('\n') + '\n';
@@ -167,6 +170,7 @@ export function nontermJson(file: string, r: NontermResult): Record<string, unkn
       iterations_shown: c.iterationsShown.map((s) => ({ line: s.line, values: values(s.values) })),
     })),
     ...(r.bounds ? { bounds: r.bounds.map((l) => ({ function: l.function, line: l.line, bound: l.bound, certified: l.certified })) } : {}),
+    ...(r.nondetInputs ? { nondetInputs: nondetReadsJson(r.nondetInputs) } : {}),
     ...rankingJson(r),
     ...(r.reason ? { reason: r.reason } : {}),
     stats: statsJson(r.stats),

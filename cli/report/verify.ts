@@ -4,6 +4,7 @@ import type { Program, TerminationResult, VerifyResult } from '../../lib/index.j
 import { rankingJson, rankingLines } from './ranking.js';
 import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
+import { nondetReadsIn, nondetReadsJson } from './nondet.js';
 
 /** The semantics an answer rests on, for --json: data model, property and its premise. */
 export function semanticsJson(program: Program | undefined): object {
@@ -125,7 +126,7 @@ export function terminationJson(file: string, r: TerminationResult, program?: Pr
           },
         }
       : {}),
-    nondetInputs: r.nondetInputs.map((i) => ({ parameter: i.parameter, line: i.line, target: i.target })),
+    nondetInputs: nondetReadsJson(r.nondetInputs),
     millis: r.millis,
   };
 }
@@ -139,7 +140,7 @@ export function formatTermination(file: string, r: TerminationResult, program?: 
       : `unknown (${r.reason ?? 'no reason given'})`;
   lines.push(`${file}: function ${r.function}: ${verdict}`);
   if (program) lines.push(semanticsNote(program));
-  const readAt = (text: string) => r.nondetInputs.filter((i) => new RegExp(`\\b${i.parameter}\\b`).test(text)).map((i) => `${i.parameter} is ${i.target === '*' ? 'the choice' : (i.target.startsWith('__') ? 'the value read' : `the value read into ${i.target}`)} at line ${i.line}`);
+  const readAt = (text: string) => nondetReadsIn(r.nondetInputs, text);
   for (const l of r.bounds ?? []) lines.push(`  loop at line ${l.line}: at most ${atLeastZero(l.bound ?? '?')} iterations${l.precondition === '1' ? '' : ` if ${l.precondition}`}`);
   lines.push(...rankingLines(r));
   const boundReads = readAt((r.bounds ?? []).map((l) => `${l.bound} ${l.precondition}`).join(' '));

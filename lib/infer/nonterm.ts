@@ -19,7 +19,7 @@ import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
 import type { RankedLoop } from './ranking.js';
 import type { RankedProcedure } from './recursion-ranking.js';
-import { nondetFixedByParameters } from './nondet-inputs.js';
+import { nondetFixedByParameters, type NondetInput } from './nondet-inputs.js';
 import { sampledRunGoesOn, terminationProofs, type TerminationProof } from './termination-proof.js';
 import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
@@ -43,6 +43,8 @@ export interface NontermResult {
   readonly bounds?: readonly LoopBound[];
   readonly ranked?: readonly RankedLoop[];
   readonly rankedRecursion?: readonly RankedProcedure[];
+  /** "terminates": the nondet reads outside loops that the bounds name as parameters (`nondet_K`). */
+  readonly nondetInputs?: readonly NondetInput[];
   readonly reason?: string;
   readonly stats: ConditionStats;
 }
@@ -67,6 +69,7 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
     ...(proof.bounds && proof.bounds.length > 0 ? { bounds: proof.bounds } : {}),
     ...(proof.ranked && proof.ranked.length > 0 ? { ranked: proof.ranked } : {}),
     ...(proof.rankedRecursion ? { rankedRecursion: proof.rankedRecursion } : {}),
+    ...(proof.nondetInputs.length > 0 ? { nondetInputs: proof.nondetInputs } : {}),
     stats,
   });
   const runsGoOn = sampledRunGoesOn(nondetFixedByParameters(program, fn).program, fn);

@@ -3,14 +3,14 @@
 // function — per loop (ranking.ts) and per recursion (recursion-ranking.ts).
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
-import { nondetAsParameters, type NondetInput } from './nondet-inputs.js';
+import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
 import { candidateInputs } from './points.js';
 import type { WpOptions } from './wp.js';
 import { Problem } from '../problem/prepare.js';
 import { bounds, type LoopBound } from './bounds.js';
 import { rankLoops, type RankedLoop } from './ranking.js';
 import { rankRecursion, recursiveCycles, type RankedProcedure, type RecursionRanking } from './recursion-ranking.js';
-import { NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROBE_INPUTS, type Deadline } from '../limits.js';
+import { COUNTED_RUN_STEPS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROBE_INPUTS, type Deadline } from '../limits.js';
 
 /** Why every run ends: bounds for some loops and recursions, ranking functions for the others. */
 export interface TerminationProof {
@@ -45,9 +45,10 @@ export function terminationProofs(program: Program, fn: string, options: Omit<Wp
     const share = rankAfter ? within.part(0.5) : within;
     const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: share });
     boundsTimedOut = !b.complete && share.passed;
-    if (b.complete) return { bounds: b.bounded, nondetInputs: once.inputs };
+    const onOriginal = b.bounded.map((bound) => tightOnOriginal(program, once, fn, bound));
+    if (b.complete) return { bounds: onOriginal, nondetInputs: once.inputs };
     if (!rankAfter) return `no certified bound for every loop and recursion${within.passed ? ` (${within.timeoutReason()})` : ''}`;
-    return ranked(within, b.bounded, once.inputs, b.callsBounded);
+    return ranked(within, onOriginal, once.inputs, b.callsBounded);
   }
 
   // A recursion the bounds search did not bound gets a ranking function over its parameters first
@@ -79,6 +80,19 @@ export function terminationProofs(program: Program, fn: string, options: Omit<Wp
   }
 
   return { bounded, rankedFirst: (within) => ranked(within, []), boundsTimedOut: () => boundsTimedOut };
+}
+
+/**
+ * A bound's tight input is one of the rewritten program (the reads outside loops among its parameters,
+ * `nondet_K`): it is shown, and replayed by the claim checks, as the original program's input and
+ * nondet stream, taken from the rewritten program's run.
+ */
+function tightOnOriginal(program: Program, once: NondetParameters, fn: string, bound: LoopBound): LoopBound {
+  const tight = bound.tight;
+  if (tight === undefined || once.inputs.length === 0) return bound;
+  const run = runProgram(once.program, { entry: fn, inputs: tight.input, nondet: [...tight.nondet], nondetDefault: 0n, maxSteps: COUNTED_RUN_STEPS, recordTrace: true });
+  const own = new Set(program.procedures.get(fn)!.params);
+  return { ...bound, tight: { ...tight, input: new Map([...tight.input].filter(([v]) => own.has(v))), nondet: nondetStreamOf(once, fn, run) } };
 }
 
 /** What the bounds search proved for every input: the loops so bounded, the others, and whether every

@@ -82,6 +82,11 @@ export class SystemEncoder {
     return v;
   }
 
+  /** Whether the unknown has a fixed value (an override), not variables of its own. */
+  isPinned(name: string): boolean {
+    return this.pinned.has(name);
+  }
+
   /** The exact value of a polynomial as a bit-vector. */
   polynomial(p: Polynomial): BitVec {
     const s = new WeightedSum(this.builder);

@@ -11,6 +11,7 @@ import { decodeTemplate, templateAtState } from '../../constraints/template.js';
 import { loadSchedule, type Schedule } from '../../constraints/schedule.js';
 import { satisfies } from '../../constraints/system.js';
 import { encodeUnknowns } from '../../encode/system-encoder.js';
+import { orderTemplatePositions } from '../../encode/symmetry.js';
 import { createBackend } from '../../sat/index.js';
 import type { SatBackend } from '../../sat/types.js';
 import { checkInvariants } from '../../certify/certificate.js';
@@ -261,6 +262,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
         if (k % 16 === 0) deadline.check();
         encoder.assertConstraint(c);
       }
+      // One solution per permutation class of conjuncts and disjuncts (symmetry.ts): unsat steps end sooner.
+      for (const t of templates.values()) orderTemplatePositions(encoder, t);
       // Necessary conditions from concrete runs (see samples.ts): they remove no solution.
       for (const [c, t] of templates) {
         for (const state of samples.states.get(c) ?? []) {

@@ -34,9 +34,11 @@ export function register(program: Command): void {
     .option('--export-dir <dir>', "where 'x' writes FILE.MODE.json and 'W' FILE.witness.yml", '.')
     .addHelpText('after', `
 Keys: ${MODE_KEYS.map((m) => `${m.key} ${m.id}`).join(', ')}; up/down select a cut-point; n/p step a counterexample;
-t and +/- compose a template; c cut-set; a/e add/edit an assertion; i pin the selected invariant;
-l sp at the selected cut-point; o open a file; x export JSON; W export an SV-COMP witness (verify);
-? help; q quit. Without a terminal (pipes, CI) the output is that of 'farkas verify'.
+Tab focus the next pane; PgUp/PgDn page it; H/G (Home/End) its first/last line or step;
+t and +/- compose a template; c cut-set; a/e add/edit an assertion; S save the edited program;
+i pin the selected invariant; l sp at the selected cut-point; o open a file; x export JSON;
+W export an SV-COMP witness (verify); ? help; q quit. The UI uses the terminal's alternate screen
+and restores it on exit. Without a terminal (pipes, CI) the output is that of 'farkas verify'.
 NO_COLOR turns colours off.
 
 ${EXIT_CODES_HELP}`)

@@ -2,19 +2,23 @@
 // engines panes. Every analysis runs in the analysis worker (runner.ts); this file only shows state.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { useEffect, useReducer, useRef } from 'react';
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
 import { parseProgram, type FrontendOptions, InputError } from '../../lib/index.js';
 import type { Mode } from './modes/types.js';
+import type { ScrollRange } from './modes/line-list.js';
 import type { AnalysisRunner } from './runner.js';
-import { initialState, jobOptions, reduce, selectableMarks, selectedIndex, templateLabel, TEMPLATE_FIELDS, type Prompt, type UiState } from './state.js';
+import { effectiveFocus, initialState, jobOptions, reduce, selectableMarks, selectedIndex, templateLabel, TEMPLATE_FIELDS, TRACE_PAGE, type Move, type Prompt, type UiState } from './state.js';
 import { assertionOn, insertAssertion, outline, replaceAssertion } from './source-edit.js';
-import { maxSourceScroll, SourcePane } from './panes/source-pane.js';
+import { maxSourceScroll, maxSourceTop, SourcePane, sourceLines, sourceRows, sourceTop } from './panes/source-pane.js';
 import { SearchPane } from './panes/search-pane.js';
 import { EnginesPane } from './panes/engines-pane.js';
 import { Frame } from './panes/frame.js';
 import { Help } from './panes/help.js';
 import { wrapText } from './wrap.js';
+import { enterAlternateScreen } from './alternate-screen.js';
+import { saveEdited } from './save-edited.js';
+import { keyHint } from './footer.js';
 
 /** Columns `<`/`>` scroll the source pane by. */
 const SCROLL_STEP = 10;
@@ -58,6 +62,12 @@ export function App(props: AppProps) {
   const { stdout } = useStdout();
   const columns = props.columns ?? (stdout.columns || 80);
   const rows = props.rows ?? (stdout.rows || 24);
+  // The alternate screen is entered before ink draws the first frame (a state initialiser runs in
+  // the first render; an effect would run after the frame is drawn, leaving it in the scrollback)
+  // and left at unmount, when layout effects are cleaned up (synchronously, unlike passive ones):
+  // after ink has drawn its last frame.
+  const [leaveScreen] = useState(() => enterAlternateScreen(stdout));
+  useLayoutEffect(() => () => leaveScreen?.(), [leaveScreen]);
   const [state, dispatch] = useReducer(reduce, undefined, () =>
     initialState({
       file: props.file,
@@ -74,6 +84,13 @@ export function App(props: AppProps) {
   const marks = selectableMarks(state, data !== null && mode.marks ? mode.marks(data) : []);
   const selected = marks.length > 0 ? marks[selectedIndex(marks, state.selected)]! : null;
   const trace = data !== null && mode.trace ? mode.trace(data) : undefined;
+  const hasTrace = trace !== undefined && trace.length > 0;
+  const focus = effectiveFocus(state.focus, hasTrace);
+  // How far the result pane's list scrolls, and its page: told by the list when it is drawn (it
+  // wraps the lines; a layout effect, so it is known before the next key); nothing to scroll
+  // without a result.
+  const resultScroll = useRef<ScrollRange>({ max: 0, page: 1 });
+  if (data === null) resultScroll.current = { max: 0, page: 1 };
 
   // One job per runToken: a new token (re-run, mode, template, source) cancels the running job.
   useEffect(() => {
@@ -109,7 +126,7 @@ export function App(props: AppProps) {
     try {
       const program = parseProgram(next, s.file, props.frontend ?? {});
       dispatch({ type: 'set', patch: { prompt: null } });
-      dispatch({ type: 'source', file: s.file, source: next, ...outline(program) });
+      dispatch({ type: 'source', file: s.file, source: next, ...outline(program), edited: true });
       dispatch({ type: 'set', patch: { status: p.kind === 'add-assert' ? `assertion added after line ${p.line}` : `assertion on line ${p.line} changed` } });
     } catch (e) {
       // Keep the prompt open with the text so the user can fix it; the error names line and column.
@@ -126,6 +143,28 @@ export function App(props: AppProps) {
     } catch (e) {
       dispatch({ type: 'set', patch: { status: `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
     }
+  };
+
+  /** `S`: the edited program, beside the file it came from, under a new name. */
+  const saveProgram = () => {
+    if (state.source === state.savedSource) return dispatch({ type: 'set', patch: { status: 'nothing to save: the program is as read (edit it with a or e)' } });
+    try {
+      dispatch({ type: 'saved', source: state.source, path: saveEdited(state.file, state.source) });
+    } catch (e) {
+      dispatch({ type: 'set', patch: { status: `cannot save next to ${state.file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
+    }
+  };
+
+  /** PgUp/PgDn, H/G (Home/End): the focused pane by a page, or to its first or last line (step). */
+  const move = (to: Move) => {
+    const lineCount = sourceLines(state.source).length;
+    const focusLine = (trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null) ?? selected?.line ?? 1;
+    const sizes = {
+      trace: { max: Math.max(0, (trace?.length ?? 1) - 1), page: TRACE_PAGE },
+      result: resultScroll.current,
+      source: { max: maxSourceTop(lineCount, middle), page: Math.max(1, sourceRows(middle) - 1) },
+    }[focus];
+    dispatch({ type: 'move', move: to, ...sizes, sourceTop: sourceTop(lineCount, middle, focusLine, state.sourceTop), hasTrace });
   };
 
   /** Keys while a prompt is open (`prompt`: its text so far) edit it. */
@@ -181,6 +220,8 @@ export function App(props: AppProps) {
     }
     const m = modes.find((x) => x.key === input);
     if (m) return dispatch({ type: 'mode', mode: m.id });
+    if (key.tab) return dispatch({ type: 'focus-next', hasTrace });
+    if (key.pageUp || key.pageDown || key.home || key.end) return move(key.pageUp ? 'page-up' : key.pageDown ? 'page-down' : key.home ? 'first' : 'last');
     if (key.upArrow || input === 'k') return dispatch({ type: 'select', delta: -1, marks });
     if (key.downArrow || input === 'j') return dispatch({ type: 'select', delta: 1, marks });
     switch (input) {
@@ -195,6 +236,12 @@ export function App(props: AppProps) {
       case '<':
       case '>':
         return dispatch({ type: 'scroll', delta: input === '>' ? SCROLL_STEP : -SCROLL_STEP, max: maxSourceScroll(state.source, sourceWidth) });
+      case 'H':
+        return move('first');
+      case 'G':
+        return move('last');
+      case 'S':
+        return saveProgram();
       case 'r':
         return dispatch({ type: 'rerun' });
       case 'c':
@@ -254,9 +301,8 @@ export function App(props: AppProps) {
 
   const prompt = state.prompt;
   const promptLabel = prompt?.kind === 'open' ? 'open file: ' : prompt?.kind === 'add-assert' ? `assert after line ${prompt.line}: ` : prompt ? `assert on line ${prompt.line}: ` : '';
-  const fullHint = `? help  q quit  ${modes.map((x) => `${x.key} ${x.id}`).join('  ')}  n/p step  t/+/- template  c cut-set  a/e assert  i pin  l sp-at  < > scroll  o open  x/W export`;
-  // A narrow terminal gets the keys used most; `?` lists every key.
-  const hint = fullHint.length <= columns ? fullHint : `? all keys  q quit  ${modes.map((x) => x.key).join(' ')}: modes  n/p step  t/+/- template  < > scroll`;
+  // The keys of the focused pane and the mode first; `?` lists every key.
+  const hint = keyHint({ modes, mode: mode.id, focus, columns });
   const footer = prompt ? `${promptLabel}${prompt.value}_${state.status ? `   ${state.status}` : ''}` : state.status || hint;
   // A long message (a parse error beside the prompt, an export path) wraps onto up to three rows,
   // taken from the Search pane.
@@ -282,11 +328,13 @@ export function App(props: AppProps) {
       ) : (
         <>
           <Box height={middle}>
-            <SourcePane file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} pinned={state.pins} selectedLine={selected?.line ?? null} scroll={state.sourceScroll} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
+            <SourcePane active={focus === 'source'} top={state.sourceTop} file={state.file} source={state.source} cutpoints={state.cutpoints.length > 0 ? state.cutpoints : data !== null && mode.marks ? mode.marks(data) : []} asserts={state.asserts} loops={state.loops} pinned={state.pins} selectedLine={selected?.line ?? null} scroll={state.sourceScroll} traceLine={trace && trace.length > 0 ? trace[Math.min(state.traceIndex, trace.length - 1)]!.line : null} width={sourceWidth} height={middle} color={color} />
             <Box flexDirection="column" width={rightWidth}>
-              <Frame title={mode.id === 'verify' ? (trace ? 'Counterexample' : 'Invariant') : mode.name} width={rightWidth} height={resultHeight} color={color}>
+              <Frame title={mode.id === 'verify' ? (trace ? 'Counterexample' : 'Invariant') : mode.name} width={rightWidth} height={resultHeight} color={color} active={focus !== 'source'}>
                 {data !== null ? (
-                  <Result data={data} selected={selected} traceIndex={state.traceIndex} pins={state.pins} width={rightWidth - 4} height={resultHeight - 2} color={color} />
+                  <Result data={data} selected={selected} traceIndex={state.traceIndex} pins={state.pins} width={rightWidth - 4} height={resultHeight - 2} color={color} scroll={state.resultScroll} onScrollRange={(range) => {
+                    resultScroll.current = range;
+                  }} />
                 ) : (
                   <Text wrap="truncate">{state.running ? 'searching…' : state.error ? 'no result' : ''}</Text>
                 )}

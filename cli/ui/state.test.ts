@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { WorkerMessage } from './protocol.js';
-import { initialState, reduce, scheduleOf, selectableMarks, selectedIndex, type UiState } from './state.js';
+import { effectiveFocus, initialState, movedPosition, reduce, scheduleOf, selectableMarks, selectedIndex, TRACE_PAGE, type UiState } from './state.js';
 import { assertionOn, insertAssertion, replaceAssertion } from './source-edit.js';
 
 const start = (): UiState => initialState({ file: 'f.c', source: '', loops: [], asserts: [{ line: 10, col: 3 }], mode: 'verify' });
@@ -92,4 +92,40 @@ test('the selection is a position: it stays when the marks around it change, and
   t.is(selectedIndex([{ line: 7, col: 5 }], s.selected), 0, 'while its line is gone the first mark stands in');
   s = reduce(s, { type: 'select', delta: 1, marks });
   t.deepEqual(s.selected, { line: 7, col: 5 });
+});
+
+test('Tab moves the focus round the panes (the trace only while there is one); moves stay within 0 and the end', (t) => {
+  let s = start();
+  t.is(s.focus, 'trace');
+  t.is(effectiveFocus(s.focus, false), 'result', 'without a trace the result pane has the keys');
+  s = reduce(s, { type: 'focus-next', hasTrace: false });
+  t.is(s.focus, 'source');
+  s = reduce(s, { type: 'focus-next', hasTrace: true });
+  t.is(s.focus, 'trace');
+  s = reduce(s, { type: 'move', move: 'last', max: 154, page: TRACE_PAGE, hasTrace: true });
+  t.is(s.traceIndex, 154);
+  s = reduce(s, { type: 'move', move: 'page-down', max: 154, page: TRACE_PAGE, hasTrace: true });
+  t.is(s.traceIndex, 154);
+  s = reduce(s, { type: 'move', move: 'page-up', max: 154, page: TRACE_PAGE, hasTrace: true });
+  t.is(s.traceIndex, 144);
+  // The source pane scrolls from where it shows the program (following the selection) until then.
+  s = reduce(reduce(s, { type: 'focus-next', hasTrace: true }), { type: 'focus-next', hasTrace: true });
+  t.is(s.focus, 'source');
+  s = reduce(s, { type: 'move', move: 'page-down', max: 40, page: 9, sourceTop: 12, hasTrace: true });
+  t.is(s.sourceTop, 21);
+  s = reduce(s, { type: 'select', delta: 1, marks: [{ line: 10, col: 3 }] });
+  t.is(s.sourceTop, null, 'a new selection is followed again');
+  t.is(movedPosition(3, 'first', 5, 9), 0);
+  t.is(movedPosition(3, 'page-up', 5, 9), 0);
+  t.is(movedPosition(7, 'page-down', 5, 9), 9);
+});
+
+test('an edit is unsaved until saved; a file read is saved as it is', (t) => {
+  let s = reduce(start(), { type: 'source', file: 'f.c', source: 'int x;\n', loops: [], asserts: [] });
+  t.is(s.savedSource, s.source);
+  s = reduce(s, { type: 'source', file: 'f.c', source: 'int x;\nassert(1);\n', loops: [], asserts: [], edited: true });
+  t.not(s.savedSource, s.source);
+  s = reduce(s, { type: 'saved', source: s.source, path: 'f.edited.c' });
+  t.is(s.savedSource, s.source);
+  t.is(s.status, 'saved f.edited.c');
 });

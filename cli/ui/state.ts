@@ -46,6 +46,17 @@ export interface Pin {
   readonly formula?: Formula;
 }
 
+/** The pane PgUp/PgDn and H/G act on (Tab moves it): the result pane's trace (its steps) when it shows
+ * one, the result pane's lines, or the source pane. `trace` falls back to `result` without a trace. */
+export const FOCUS_ORDER = ['trace', 'result', 'source'] as const;
+export type Focus = (typeof FOCUS_ORDER)[number];
+
+/** A page move of the focused pane. */
+export type Move = 'page-up' | 'page-down' | 'first' | 'last';
+
+/** Steps PgUp/PgDn move a trace by. */
+export const TRACE_PAGE = 10;
+
 export type Prompt = { readonly kind: 'add-assert'; readonly line: number; readonly value: string } | { readonly kind: 'edit-assert'; readonly line: number; readonly value: string } | { readonly kind: 'open'; readonly value: string };
 
 export interface UiState {
@@ -84,6 +95,14 @@ export interface UiState {
   readonly traceIndex: number;
   /** Columns of the source pane scrolled off to the left (`<`/`>`). */
   readonly sourceScroll: number;
+  /** The source pane's first line (0-based) once scrolled with the keys; null: it follows the
+   * selection or the counterexample step. */
+  readonly sourceTop: number | null;
+  /** The first line of the result pane's list shown. */
+  readonly resultScroll: number;
+  readonly focus: Focus;
+  /** The program text as read from the file or last saved (`S` saves only an edited one). */
+  readonly savedSource: string;
   readonly prompt: Prompt | null;
   readonly help: boolean;
   readonly status: string;
@@ -119,6 +138,10 @@ export function initialState(init: { file: string; source: string; loops: readon
     selected: null,
     traceIndex: 0,
     sourceScroll: 0,
+    sourceTop: null,
+    resultScroll: 0,
+    focus: 'trace',
+    savedSource: init.source,
     prompt: null,
     help: false,
     status: '',
@@ -161,7 +184,13 @@ export type Action =
   | { readonly type: 'unpin'; readonly line: number }
   | { readonly type: 'template-field' }
   | { readonly type: 'template-adjust'; readonly delta: number }
-  | { readonly type: 'source'; readonly file: string; readonly source: string; readonly loops: readonly SourceMark[]; readonly asserts: readonly SourceMark[] };
+  | { readonly type: 'focus-next'; readonly hasTrace: boolean }
+  /** `max`: the last position (trace step, result line, source line); `page`: how far a page goes;
+   * `sourceTop`: where the source pane shows it from now (it follows the selection until scrolled). */
+  | { readonly type: 'move'; readonly move: Move; readonly max: number; readonly page: number; readonly sourceTop?: number; readonly hasTrace: boolean }
+  /** `edited`: an a/e edit of the same file (kept unsaved until `S`); else the text of a file read. */
+  | { readonly type: 'source'; readonly file: string; readonly source: string; readonly loops: readonly SourceMark[]; readonly asserts: readonly SourceMark[]; readonly edited?: boolean }
+  | { readonly type: 'saved'; readonly source: string; readonly path: string };
 
 function searchRows(rows: readonly SearchRow[], e: SearchEvent): readonly SearchRow[] {
   switch (e.kind) {
@@ -237,7 +266,7 @@ export function reduce(s: UiState, a: Action): UiState {
     case 'job-started':
       // The previous job was cancelled: a verify run's engines that had not answered are shown so
       // (in another mode the pane keeps the last verify run's rows; a new verify run refills it).
-      return { ...s, running: true, startedAt: a.at, elapsedMillis: 0, phase: 'starting', rows: [], bar: null, result: null, witness: null, error: null, traceIndex: 0, ...(s.mode === 'verify' ? { engines: [], cutpoints: [] } : { engines: endUnanswered(s.engines, 'cancelled') }) };
+      return { ...s, running: true, startedAt: a.at, elapsedMillis: 0, phase: 'starting', rows: [], bar: null, result: null, witness: null, error: null, traceIndex: 0, resultScroll: 0, ...(s.mode === 'verify' ? { engines: [], cutpoints: [] } : { engines: endUnanswered(s.engines, 'cancelled') }) };
     case 'message':
       return onMessage(s, a.message, a.at);
     case 'tick':
@@ -250,10 +279,17 @@ export function reduce(s: UiState, a: Action): UiState {
       return s.mode === a.mode ? s : { ...s, mode: a.mode, runToken: s.runToken + 1, status: '' };
     case 'select': {
       const count = a.marks.length;
-      return count === 0 ? s : { ...s, selected: a.marks[(selectedIndex(a.marks, s.selected) + a.delta + count) % count]! };
+      // The source pane follows the selection again.
+      return count === 0 ? s : { ...s, selected: a.marks[(selectedIndex(a.marks, s.selected) + a.delta + count) % count]!, sourceTop: null };
     }
     case 'trace':
-      return a.length === 0 ? s : { ...s, traceIndex: Math.max(0, Math.min(a.length - 1, s.traceIndex + a.delta)) };
+      return a.length === 0 ? s : { ...s, traceIndex: Math.max(0, Math.min(a.length - 1, s.traceIndex + a.delta)), sourceTop: null };
+    case 'focus-next':
+      return { ...s, focus: nextFocus(effectiveFocus(s.focus, a.hasTrace), a.hasTrace) };
+    case 'move':
+      return moved(s, a);
+    case 'saved':
+      return { ...s, savedSource: a.source, status: `saved ${a.path}` };
     case 'scroll':
       return { ...s, sourceScroll: Math.max(0, Math.min(a.max, s.sourceScroll + a.delta)) };
     case 'prompt-type':
@@ -281,7 +317,34 @@ export function reduce(s: UiState, a: Action): UiState {
     }
     case 'source':
       // Pins, the sp line and the selection belong to a file: another file starts without them.
-      return { ...s, ...(a.file !== s.file ? { pins: [], spAt: null, selected: null } : {}), file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, sourceScroll: 0, cutpoints: [], engines: [], runToken: s.runToken + 1 };
+      return { ...s, ...(a.file !== s.file ? { pins: [], spAt: null, selected: null } : {}), ...(a.edited ? {} : { savedSource: a.source }), file: a.file, source: a.source, loops: a.loops, asserts: a.asserts, sourceScroll: 0, sourceTop: null, cutpoints: [], engines: [], runToken: s.runToken + 1 };
+  }
+}
+
+/** The pane the keys act on: the trace only while there is one. */
+export function effectiveFocus(focus: Focus, hasTrace: boolean): Focus {
+  return focus === 'trace' && !hasTrace ? 'result' : focus;
+}
+
+function nextFocus(from: Focus, hasTrace: boolean): Focus {
+  const order = FOCUS_ORDER.filter((f) => hasTrace || f !== 'trace');
+  return order[(order.indexOf(from) + 1) % order.length]!;
+}
+
+/** `at` moved by `move` within 0..max. */
+export function movedPosition(at: number, move: Move, page: number, max: number): number {
+  const to = move === 'first' ? 0 : move === 'last' ? max : at + (move === 'page-down' ? page : -page);
+  return Math.max(0, Math.min(max, to));
+}
+
+function moved(s: UiState, a: Extract<Action, { type: 'move' }>): UiState {
+  switch (effectiveFocus(s.focus, a.hasTrace)) {
+    case 'trace':
+      return { ...s, traceIndex: movedPosition(Math.min(s.traceIndex, a.max), a.move, a.page, a.max), sourceTop: null };
+    case 'result':
+      return { ...s, resultScroll: movedPosition(Math.min(s.resultScroll, a.max), a.move, a.page, a.max) };
+    case 'source':
+      return { ...s, sourceTop: movedPosition(s.sourceTop ?? a.sourceTop ?? 0, a.move, a.page, a.max) };
   }
 }
 

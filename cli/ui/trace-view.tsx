@@ -1,7 +1,7 @@
 // A counterexample, one step at a time (n/p): the statement, its line, and the values after it, each
 // wrapped to the pane's width.
 import type { TraceRow } from './trace.js';
-import { LineList, rowCount, type ResultLine } from './modes/line-list.js';
+import { LineList, rowCount, type ResultLine, type ScrollRange } from './modes/line-list.js';
 
 export interface TraceViewProps {
   readonly title: string;
@@ -10,9 +10,12 @@ export interface TraceViewProps {
   readonly width: number;
   readonly height: number;
   readonly color: boolean;
+  /** The first line shown, when the trace is the whole result pane (verify's counterexample). */
+  readonly scroll?: number;
+  readonly onScrollRange?: (range: ScrollRange) => void;
 }
 
-export function TraceView({ title, rows, index, width, height, color }: TraceViewProps) {
+export function TraceView({ title, rows, index, width, height, color, scroll, onScrollRange }: TraceViewProps) {
   const at = Math.max(0, Math.min(index, rows.length - 1));
   const row = rows[at]!;
   const last = at === rows.length - 1;
@@ -24,6 +27,6 @@ export function TraceView({ title, rows, index, width, height, color }: TraceVie
     { text: state || '(no variables set yet)' },
   ];
   // The key hint only when it fits: it must never push the values out.
-  const hint: ResultLine = { text: 'n/p: next/previous step', dim: true };
-  return <LineList lines={rowCount([...lines, hint], width) <= height ? [...lines, hint] : lines} width={width} height={height} color={color} />;
+  const hint: ResultLine = { text: 'n/p H/G: next/prev, first/last step', dim: true };
+  return <LineList lines={rowCount([...lines, hint], width) <= height ? [...lines, hint] : lines} width={width} height={height} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
 }

@@ -19,7 +19,7 @@ import { nondetStream, stateKey, statesAlong, type State } from '../observe/samp
 import { Problem } from '../problem/prepare.js';
 import { recursiveProcedures } from '../ir/inline.js';
 import { constraintEngine } from '../engines/index.js';
-import type { VerifyResult } from '../problem/result.js';
+import type { ProgressEvent, VerifyResult } from '../problem/result.js';
 import { candidateInputs } from './points.js';
 import { wp } from './wp.js';
 import { constraintOptionsOf, type ConditionOptions } from './search.js';
@@ -97,6 +97,15 @@ export interface BoundsStats {
  * candidates, each verify's own budgets), not by a share of the time: a share would end the first
  * loops' searches sooner on a busy machine and change the answer. */
 type Internal = BoundsOptions & { readonly tally: BoundsStats; readonly deadline: Deadline };
+
+/** The constraint engine's steps on the proof of `bound` at `line`, passed on as the search's own
+ * progress events; without a listener nothing is added (not even the bound's text). */
+function proofProgress(options: BoundsOptions, line: number, bound: Linear): { onProgress?: (e: ProgressEvent) => void } {
+  const listener = options.onProgress;
+  if (!listener) return {};
+  const text = L.toC(bound);
+  return { onProgress: (event) => listener({ kind: 'bound-proof', line, bound: text, event }) };
+}
 
 function tallyVerify(tally: BoundsStats, stats: readonly { readonly clauses: number }[]): void {
   tally.proofAttempts++;
@@ -222,13 +231,13 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const { deadline } = options;
   const samples = [...initial];
   const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
+  const line = lineOf(program, fn, header);
   const prove = (bound: Linear, assumeAtEntry?: Formula): Promise<VerifyResult> =>
     constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]]), assumeAtEntry ? { assumeAtEntry } : {}).program, {
       function: fn,
       deadline,
-      constraints: constraintOptionsOf(options),
+      constraints: { ...constraintOptionsOf(options), ...proofProgress(options, line, bound) },
     });
-  const line = lineOf(program, fn, header);
   // Where two cases fit the runs far better than one bound for all (|x| against x + 2020), the
   // cases go first: the one-bound candidates would each be an unprovable guess that takes a whole
   // verify's budget to fail.
@@ -599,7 +608,7 @@ async function proveCalls(
       function: asserted.wrapper,
       deadline: options.deadline,
       // The wrapper's own cut-set: the engine's default.
-      constraints: constraintOptionsOf({ ...options, cutset: undefined }),
+      constraints: { ...constraintOptionsOf({ ...options, cutset: undefined }), ...proofProgress(options, program.procedures.get(p)!.pos.line, bound) },
     });
   }, options.deadline);
   if (!search.proved) return { reason: search.reason };

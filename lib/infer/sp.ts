@@ -53,6 +53,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   if (reached.length === 0) {
     return { ...base, postcondition: null, reason: 'no concrete run reached the target (the postcondition may be false, or runs need other inputs)', stats: ctx.stats(0) };
   }
+  options.onProgress?.({ kind: 'reached', states: reached.length, line: problem.targetLine });
   // Every invariant contains what runs reach: the same necessary conditions as in verify.
   const others = new Map<number, State[]>();
   const watched = new Set(prepared.unknownCutpoints);
@@ -77,6 +78,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   const observed = await observedPostcondition(prepared, target, variables, reached, ctx.deadline);
   if (observed) {
     const relation = F.and(...observed.atoms);
+    options.onProgress?.({ kind: 'certifying', expression: F.toC(relation), from: 'observed' });
     if (await certify(ctx, observed.invariants, relation, atExit)) {
       found = { atoms: equalityAtoms(relation), invariants: observed.invariants, relation };
       // Already locally strongest (a reached state violates each neighbour): nothing to strengthen.
@@ -109,6 +111,7 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
       ctx.iterations++;
       const q = await ctx.query({ ...attempt, conjuncts: n, includeAll: states, reached: others, shiftWitnesses: { direction: -1, states } }, 'locally strongest postcondition');
       if (q.status !== 'sat') continue;
+      options.onProgress?.({ kind: 'certifying', expression: F.toC(q.relation), from: 'query' });
       if (!(await certify(ctx, q.invariants, q.relation, atExit))) continue;
       const factAtoms = attempt.targetFacts ? equalityAtoms(attempt.targetFacts) : [];
       found = { atoms: [...factAtoms, ...q.atoms], invariants: q.invariants, relation: q.relation };
@@ -122,7 +125,9 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
           { ...attempt, conjuncts: n, includeAll: states, reached: others, shiftWitnesses: { direction: -1, states }, strongerThan: found.relation, excludeSome: probes },
           'strictly stronger postcondition',
         );
-        if (stronger.status !== 'sat' || !(await certify(ctx, stronger.invariants, stronger.relation, atExit))) break;
+        if (stronger.status !== 'sat') break;
+        options.onProgress?.({ kind: 'certifying', expression: F.toC(stronger.relation), from: 'query' });
+        if (!(await certify(ctx, stronger.invariants, stronger.relation, atExit))) break;
         found = { atoms: [...(attempt.targetFacts ? equalityAtoms(attempt.targetFacts) : []), ...stronger.atoms], invariants: stronger.invariants, relation: stronger.relation };
       }
       break search;
@@ -157,7 +162,9 @@ async function report(
   const formula = simplifyInvariant(relation);
   const evidence: NeighbourEvidence[] = [];
   let optimal = true;
-  for (const nb of neighbours(atoms, -1)) {
+  const around = neighbours(atoms, -1);
+  ctx.options.onProgress?.({ kind: 'neighbours', expression: F.toC(formula), count: around.length });
+  for (const nb of around) {
     const expression = F.toC(nb.formula);
     // Most neighbours of dependent conjuncts restate the postcondition; exact rational arithmetic
     // shows that without a z3 call.

@@ -2,6 +2,7 @@
 // and --json reports and the UI.
 import type { Formula } from '../ir/formula.js';
 import type { QueryStats } from './query.js';
+import type { ProgressEvent } from '../problem/result.js';
 
 /** Why a neighbour of an answer is not an answer: a concrete witness, replayed by the interpreter. */
 export interface NeighbourEvidence {
@@ -44,7 +45,18 @@ export type ConditionEvent =
   | { readonly kind: 'query-start'; readonly index: number; readonly conjuncts: number; readonly template: string; readonly purpose: string }
   | { readonly kind: 'query-done'; readonly index: number; readonly stats: QueryStats }
   | { readonly kind: 'answer'; readonly expression: string }
-  | { readonly kind: 'binary-step'; readonly entry: string; readonly low: string; readonly high: string };
+  | { readonly kind: 'binary-step'; readonly entry: string; readonly low: string; readonly high: string }
+  /** sp: the distinct states the sampled runs reach at the target (line), before any solver call. */
+  | { readonly kind: 'reached'; readonly states: number; readonly line: number }
+  /** A candidate answer goes to the independent checker: proposed by the reached states (`observed`,
+   * proved by Houdini) or by a solver query. */
+  | { readonly kind: 'certifying'; readonly expression: string; readonly from: 'observed' | 'query' }
+  /** A certified answer's neighbours are each looked at for a replayed witness (and equivalence). */
+  | { readonly kind: 'neighbours'; readonly expression: string; readonly count: number }
+  /** bounds, and the termination proofs built on it: one event of the constraint engine's proof that
+   * the loop (or recursive procedure) at `line` runs (is called) at most `bound` times. Each proof's
+   * steps count from 0 again. */
+  | { readonly kind: 'bound-proof'; readonly line: number; readonly bound: string; readonly event: ProgressEvent };
 
 /** The search for further answers stopped at its time limit with sampled inputs still uncovered. */
 export interface IncompleteSearch {

@@ -4,7 +4,7 @@
 import { type Program, bounds, type BoundsEvent, type BoundsResult } from '../../../lib/index.js';
 import { boundsJson } from '../../report/bounds.js';
 import type { Emit, Job } from '../protocol.js';
-import { conditionEvents } from './wp.js';
+import { conditionEvents } from './progress.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, type ResultLine } from './line-list.js';
 
@@ -59,7 +59,8 @@ export function boundsData(file: string, r: BoundsResult): BoundsData {
   };
 }
 
-/** Bounds progress as Search-pane phases (the prover's own steps are not reported by the library). */
+/** Bounds' own progress as Search-pane phases: the runs sampled, each candidate and each loop's result
+ * (the proofs' steps and the conditional bounds' queries come through `onProgress`, as rows). */
 export function boundsEvents(emit: Emit): (e: BoundsEvent) => void {
   const phase = (text: string) => emit({ type: 'search', event: { kind: 'phase', text } });
   return (e) => {
@@ -77,7 +78,8 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     schedule: job.options.schedule,
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
     onBoundsProgress: boundsEvents(emit),
-    // Conditional bounds run the weakest-precondition search: its queries are the Search pane's rows.
+    // Each candidate's proof (the constraint engine's steps) and the weakest-precondition search of
+    // conditional bounds (its queries): the Search pane's rows.
     onProgress: conditionEvents(emit),
   });
   emit({ type: 'result', data: boundsData(job.file, r) });
@@ -94,7 +96,7 @@ function loopLines(l: LoopBoundView, selected: boolean): ResultLine[] {
   ];
 }
 
-function LoopBounds({ data, selected, width, height, color }: ResultProps<BoundsData>) {
+function LoopBounds({ data, selected, width, height, color, scroll, onScrollRange }: ResultProps<BoundsData>) {
   const isSelected = (l: LoopBoundView) => selected !== null && l.line === selected.line;
   // The selected loop first, so that it stays visible in a short pane.
   const ordered = [...data.loops.filter(isSelected), ...data.loops.filter((l) => !isSelected(l))];
@@ -103,7 +105,7 @@ function LoopBounds({ data, selected, width, height, color }: ResultProps<Bounds
   for (const l of ordered) lines.push(...loopLines(l, isSelected(l)));
   for (const p of data.procedures) lines.push({ text: `procedure ${p.procedure}: ${p.summary}` });
   lines.push({ text: `${data.runs} runs (${data.nonTerminatingRuns} did not return), ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} width={width} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
 }
 
 export const boundsMode: Mode<BoundsData> = {

@@ -8,7 +8,7 @@ import { cexJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
 import { recordTrace, type TraceRow } from '../trace.js';
 import { TraceView } from '../trace-view.js';
-import { conditionEvents } from './wp.js';
+import { conditionEvents } from './progress.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, rowCount, type ResultLine } from './line-list.js';
 
@@ -108,7 +108,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'result', data: cexData(program, job.file, r, concrete) });
 }
 
-function FailingConditions({ data, traceIndex, width, height, color }: ResultProps<CexData>) {
+function FailingConditions({ data, traceIndex, width, height, color, scroll, onScrollRange }: ResultProps<CexData>) {
   const lines: ResultLine[] = [];
   if (data.searching) lines.push({ text: 'searching most-general conditions…', dim: true });
   else if (data.conditions.length === 0) lines.push({ text: `no failing condition: ${data.reason ?? 'no reason given'}`, bold: true });
@@ -116,7 +116,7 @@ function FailingConditions({ data, traceIndex, width, height, color }: ResultPro
   for (const d of data.dropped) lines.push({ text: `dropped ${d.expression}: ${d.reason}`, dim: true });
   if (!data.trace || data.trace.length === 0) {
     lines.push({ text: `${data.queries} solver queries, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-    return <LineList lines={lines} height={height} width={width} color={color} />;
+    return <LineList lines={lines} height={height} width={width} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
   }
   // The conditions on top (at most half the pane), the traced run below: the first condition's, or
   // the concrete counterexample's when there is no condition (yet).
@@ -125,7 +125,7 @@ function FailingConditions({ data, traceIndex, width, height, color }: ResultPro
   const title = first ? `1: ${first.inputs} fails at line ${first.line}` : `concrete counterexample (replayed): ${data.concrete!.inputs} fails at line ${data.concrete!.line}`;
   return (
     <Box flexDirection="column">
-      <LineList lines={lines} height={listHeight} width={width} color={color} />
+      <LineList lines={lines} height={listHeight} width={width} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />
       <TraceView title={title} rows={data.trace} index={traceIndex} width={width} height={height - listHeight} color={color} />
     </Box>
   );

@@ -4,7 +4,7 @@
 import { type Program, nonterm, type NontermResult } from '../../../lib/index.js';
 import { nontermJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
-import { conditionEvents } from './wp.js';
+import { conditionEvents } from './progress.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, type ResultLine } from './line-list.js';
 
@@ -58,12 +58,14 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     cutset: job.options.cutset,
     schedule: job.options.schedule,
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
+    // The termination proof's bound proofs (steps of the constraint engine) and the search's queries
+    // are rows; its ranking-function search reports nothing yet.
     onProgress: conditionEvents(emit),
   });
   emit({ type: 'result', data: nontermData(job.file, r) });
 }
 
-function NontermConditions({ data, width, height, color }: ResultProps<NontermData>) {
+function NontermConditions({ data, width, height, color, scroll, onScrollRange }: ResultProps<NontermData>) {
   const lines: ResultLine[] = [{ text: `${data.function}: ${data.verdict}${data.reason ? ` (${data.reason})` : ''}`, dim: data.conditions.length > 0 }];
   data.conditions.forEach((c, i) => {
     lines.push({ text: `${i + 1}. ${c.expression}  ${c.certified ? '[certified]' : '[not certified]'}${c.locallyOptimal ? ' [locally weakest]' : ''}`, bold: true });
@@ -73,7 +75,7 @@ function NontermConditions({ data, width, height, color }: ResultProps<NontermDa
     for (const n of c.neighbours) lines.push({ text: `   not ${n.expression}: ${n.why}`, dim: true });
   });
   lines.push({ text: `${data.queries} solver queries, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} width={width} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
 }
 
 export const nontermMode: Mode<NontermData> = {

@@ -2,7 +2,8 @@
 // reachable states that show each tighter neighbour is violated.
 import { type Program, sp, type SpResult } from '../../../lib/index.js';
 import type { Emit, Job } from '../protocol.js';
-import { conditionEvents, type ConditionView } from './wp.js';
+import type { ConditionView } from './wp.js';
+import { conditionEvents } from './progress.js';
 import { cutpointMarks } from './verify.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, type ResultLine } from './line-list.js';
@@ -56,12 +57,13 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     cutset: job.options.cutset,
     schedule: job.options.schedule,
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
-    onProgress: conditionEvents(emit),
+    // One postcondition: the answers bar ends at 1.
+    onProgress: conditionEvents(emit, 1),
   });
   emit({ type: 'result', data: spData(r) });
 }
 
-function Postcondition({ data, width, height, color }: ResultProps<SpData>) {
+function Postcondition({ data, width, height, color, scroll, onScrollRange }: ResultProps<SpData>) {
   const p = data.postcondition;
   const lines: ResultLine[] = [{ text: `strongest postcondition of ${data.function} ${data.at === 'exit' ? 'at the exit' : `at the cut-point on line ${data.line}`} over ${data.variables.join(', ')}:`, dim: true }];
   if (!p) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
@@ -70,7 +72,7 @@ function Postcondition({ data, width, height, color }: ResultProps<SpData>) {
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   }
   lines.push({ text: `${data.queries} solver queries, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} width={width} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
 }
 
 export const spMode: Mode<SpData> = {

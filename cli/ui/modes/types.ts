@@ -5,6 +5,7 @@ import type { Program } from '../../../lib/index.js';
 import type { Emit, Job, SourceMark } from '../protocol.js';
 import type { TraceRow } from '../trace.js';
 import type { Pin } from '../state.js';
+import type { ScrollRange } from './line-list.js';
 
 export interface ResultProps<R> {
   readonly data: R;
@@ -17,6 +18,10 @@ export interface ResultProps<R> {
   readonly width: number;
   readonly height: number;
   readonly color: boolean;
+  /** The first line of the result's list shown (PgUp/PgDn, H/G when the result pane has the focus). */
+  readonly scroll?: number;
+  /** Told how far the list can scroll (the keys stop there). */
+  readonly onScrollRange?: (range: ScrollRange) => void;
 }
 
 export interface Mode<R = any> {

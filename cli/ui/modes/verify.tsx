@@ -1,8 +1,9 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
-import { locationPos, type Formula, type Program, prepareAnalysis, type ProgressEvent, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS } from '../../../lib/index.js';
+import { locationPos, type Formula, type Program, prepareAnalysis, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS } from '../../../lib/index.js';
 import { verifyJson } from '../../report/verify.js';
-import type { Emit, EngineRow, Job, SearchEvent, SourceMark, WitnessOutcomeView } from '../protocol.js';
+import type { Emit, EngineRow, Job, SourceMark, WitnessOutcomeView } from '../protocol.js';
+import { RowNumbers, stepSearchEvent, widthsText } from './progress.js';
 import type { Pin } from '../state.js';
 import { recordTrace, type TraceRow } from '../trace.js';
 import { TraceView } from '../trace-view.js';
@@ -29,25 +30,6 @@ export interface VerifyData {
   readonly json: object;
 }
 
-export function widthsText(w: { coefficient: number; constant: number; multiplier: number }): string {
-  return `${w.coefficient}/${w.constant}/${w.multiplier}`;
-}
-
-function searchEvent(e: ProgressEvent): SearchEvent {
-  switch (e.kind) {
-    case 'prepared':
-      return { kind: 'phase', text: `${e.cutpoints} cut-points, ${e.verificationConditions} VCs; sampling runs` };
-    case 'step-start':
-      return { kind: 'row-start', index: e.index, template: e.template, widths: widthsText(e.widths) };
-    case 'step-encoded':
-      return { kind: 'row-encoded', index: e.index, variables: e.variables, clauses: e.clauses };
-    case 'step-done':
-      return { kind: 'row-done', index: e.index, variables: e.stats.variables, clauses: e.stats.clauses, satMillis: e.stats.satMillis, result: e.stats.result, ...(e.stats.reason ? { reason: e.stats.reason } : {}) };
-    case 'checking':
-      return { kind: 'phase', text: 'checking the certificate with z3' };
-  }
-}
-
 /** Where the cut-points are, before the search answers (same positions the result reports). */
 export function cutpointMarks(program: Program, job: Job): SourceMark[] {
   try {
@@ -64,6 +46,7 @@ export function cutpointMarks(program: Program, job: Job): SourceMark[] {
 
 async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
+  const rows = new RowNumbers();
   const result = await constraintEngine.run(program, {
     ...(job.options.function !== undefined ? { function: job.options.function } : {}),
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
@@ -71,7 +54,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
       cutset: job.options.cutset,
       schedule: job.options.schedule,
       ...(job.options.pins && job.options.pins.length > 0 ? { knownInvariants: knownInvariants(job.options.pins) } : {}),
-      onProgress: (e) => emit({ type: 'search', event: searchEvent(e) }),
+      onProgress: (e) => emit({ type: 'search', event: stepSearchEvent(e, rows) }),
     },
   });
   emit({ type: 'result', data: verifyData(program, job.file, result) });
@@ -192,9 +175,9 @@ function foundBy(data: VerifyData): string {
   return data.byObservedBounds ? 'found by the observed bounds (Houdini), not a template step' : 'found by no template step';
 }
 
-function InvariantPane({ data, selected, traceIndex, pins, width, height, color }: ResultProps<VerifyData>) {
+function InvariantPane({ data, selected, traceIndex, pins, width, height, color, scroll, onScrollRange }: ResultProps<VerifyData>) {
   if (data.trace && data.trace.length > 0) {
-    return <TraceView title={`counterexample: ${data.counterexample!.inputs}; fails at line ${data.counterexample!.line}`} rows={data.trace} index={traceIndex} width={width} height={height} color={color} />;
+    return <TraceView title={`counterexample: ${data.counterexample!.inputs}; fails at line ${data.counterexample!.line}`} rows={data.trace} index={traceIndex} width={width} height={height} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
   }
   const verdictColor = data.verdict === 'safe' ? 'green' : data.verdict === 'unsafe' ? 'red' : 'yellow';
   const at = invariantAt(data, selected);
@@ -212,7 +195,7 @@ function InvariantPane({ data, selected, traceIndex, pins, width, height, color 
   }
   const hint: ResultLine = { text: `${data.invariants.length} cut-points: ↑/↓ to select`, dim: true };
   const withHint = data.invariants.length > 1 && rowCount([...lines, hint], width) <= height;
-  return <LineList lines={withHint ? [...lines, hint] : lines} width={width} height={height} color={color} />;
+  return <LineList lines={withHint ? [...lines, hint] : lines} width={width} height={height} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
 }
 
 export const verifyMode: Mode<VerifyData> = {

@@ -1,7 +1,8 @@
 // Mode `wp`: weakest preconditions (paper 004, Section 4), several answers as a list, each with the
 // replayed failing inputs that show its neighbours are not preconditions.
-import { type Program, wp, type ConditionEvent, type WpResult } from '../../../lib/index.js';
-import type { Emit, Job, SearchEvent } from '../protocol.js';
+import { type Program, wp, type WpResult } from '../../../lib/index.js';
+import type { Emit, Job } from '../protocol.js';
+import { conditionEvents } from './progress.js';
 import type { Mode, ResultProps } from './types.js';
 import { LineList, type ResultLine } from './line-list.js';
 import { shownCondition } from '../../report/conditions.js';
@@ -27,53 +28,6 @@ export interface WpData {
 
 const MAX_ANSWERS = 3;
 
-/** "7" or "7/2" as numerator and denominator; null for anything else. */
-function fraction(text: string): readonly [bigint, bigint] | null {
-  const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text);
-  return m && m[2] !== '0' ? [BigInt(m[1]!), BigInt(m[2] ?? '1')] : null;
-}
-
-/** Maps the search's events to Search-pane rows; the binary search's bar shrinks with its interval.
- * `maxAnswers`: the most answers the search reports (the answers bar's end). */
-export function conditionEvents(emit: Emit, maxAnswers = MAX_ANSWERS): (e: ConditionEvent) => void {
-  const initialWidth = new Map<string, bigint>();
-  let answers = 0;
-  const send = (event: SearchEvent) => emit({ type: 'search', event });
-  return (e) => {
-    switch (e.kind) {
-      case 'sampled':
-        send({ kind: 'phase', text: `sampled ${e.passing} passing, ${e.failing} failing inputs` });
-        return;
-      case 'query-start':
-        send({ kind: 'row-start', index: e.index, template: e.template, widths: `${e.conjuncts} conj`, purpose: e.purpose });
-        return;
-      case 'query-done':
-        send({ kind: 'row-done', index: e.index, variables: e.stats.variables, clauses: e.stats.clauses, satMillis: e.stats.satMillis, result: e.stats.result, ...(e.stats.reason ? { reason: e.stats.reason } : {}) });
-        return;
-      case 'answer':
-        // An answer a later one contains is dropped by the search: more may be found than are reported.
-        answers++;
-        send({ kind: 'phase', text: `answer: ${e.expression}` });
-        send({ kind: 'bar', label: answers <= maxAnswers ? `answers ${answers}/${maxAnswers}` : `answers ${answers} found (at most ${maxAnswers} reported)`, fraction: Math.min(1, answers / maxAnswers) });
-        return;
-      case 'binary-step': {
-        // The bounds are integers or fractions in units of the search's denominator ("3/2").
-        const low = fraction(e.low);
-        const high = fraction(e.high);
-        if (!low || !high) return;
-        const width = high[0] * low[1] - low[0] * high[1];
-        const first = initialWidth.get(e.entry) ?? width;
-        initialWidth.set(e.entry, first);
-        // Display only: bits of the interval left, relative to the start.
-        const bits = (w: bigint) => (w <= 0n ? 0 : w.toString(2).length);
-        const done = bits(first) === 0 ? 1 : 1 - bits(width) / bits(first);
-        send({ kind: 'bar', label: `${e.entry} in [${e.low}, ${e.high}]`, fraction: done });
-        return;
-      }
-    }
-  };
-}
-
 async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   const strategy = job.options.strategy === 'binary' ? 'binary' : 'neighbourhood';
   emit({ type: 'search', event: { kind: 'phase', text: `${strategy} search: sampling inputs` } });
@@ -84,7 +38,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     cutset: job.options.cutset,
     schedule: job.options.schedule,
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
-    onProgress: conditionEvents(emit),
+    onProgress: conditionEvents(emit, MAX_ANSWERS),
   });
   emit({ type: 'result', data: wpData(r) });
 }
@@ -113,7 +67,7 @@ export function wpData(r: WpResult): WpData {
   };
 }
 
-function Preconditions({ data, width, height, color }: ResultProps<WpData>) {
+function Preconditions({ data, width, height, color, scroll, onScrollRange }: ResultProps<WpData>) {
   const lines: ResultLine[] = [];
   lines.push({ text: `preconditions of ${data.function}(${data.parameters.join(', ')}), ${data.strategy}:`, dim: true });
   if (data.preconditions.length === 0) lines.push({ text: `none found: ${data.reason ?? 'no reason given'}` });
@@ -122,7 +76,7 @@ function Preconditions({ data, width, height, color }: ResultProps<WpData>) {
     for (const n of p.neighbours) lines.push({ text: `   not ${n.expression}: ${n.witness ?? n.note ?? '-'}`, dim: true });
   });
   lines.push({ text: `${data.queries} solver queries, ${data.concreteRuns} runs, ${(data.millis / 1000).toFixed(1)} s`, dim: true });
-  return <LineList lines={lines} width={width} height={height} color={color} />;
+  return <LineList lines={lines} width={width} height={height} color={color} scroll={scroll ?? 0} {...(onScrollRange ? { onScrollRange } : {})} />;
 }
 
 export const wpMode: Mode<WpData> = {

@@ -19,10 +19,10 @@ import { nondetStream, stateKey, statesAlong, type State } from '../observe/samp
 import { Problem } from '../problem/prepare.js';
 import { recursiveProcedures } from '../ir/inline.js';
 import { constraintEngine } from '../engines/index.js';
-import type { ProgressEvent, VerifyResult } from '../problem/result.js';
+import type { VerifyResult } from '../problem/result.js';
 import { candidateInputs } from './points.js';
 import { wp } from './wp.js';
-import { constraintOptionsOf, type ConditionOptions } from './search.js';
+import { constraintOptionsOf, proofProgress, type ConditionOptions } from './search.js';
 import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
 import { backEdges, loopsOf, naturalLoop, withIterationCounters, type CounterInstrumentation } from './counters.js';
@@ -97,15 +97,6 @@ export interface BoundsStats {
  * candidates, each verify's own budgets), not by a share of the time: a share would end the first
  * loops' searches sooner on a busy machine and change the answer. */
 type Internal = BoundsOptions & { readonly tally: BoundsStats; readonly deadline: Deadline };
-
-/** The constraint engine's steps on the proof of `bound` at `line`, passed on as the search's own
- * progress events; without a listener nothing is added (not even the bound's text). */
-function proofProgress(options: BoundsOptions, line: number, bound: Linear): { onProgress?: (e: ProgressEvent) => void } {
-  const listener = options.onProgress;
-  if (!listener) return {};
-  const text = L.toC(bound);
-  return { onProgress: (event) => listener({ kind: 'bound-proof', line, bound: text, event }) };
-}
 
 function tallyVerify(tally: BoundsStats, stats: readonly { readonly clauses: number }[]): void {
   tally.proofAttempts++;
@@ -236,7 +227,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
     constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]]), assumeAtEntry ? { assumeAtEntry } : {}).program, {
       function: fn,
       deadline,
-      constraints: { ...constraintOptionsOf(options), ...proofProgress(options, line, bound) },
+      constraints: { ...constraintOptionsOf(options), ...proofProgress(options, (event) => ({ kind: 'bound-proof', line, bound: L.toC(bound), event })) },
     });
   // Where two cases fit the runs far better than one bound for all (|x| against x + 2020), the
   // cases go first: the one-bound candidates would each be an unprovable guess that takes a whole
@@ -608,7 +599,7 @@ async function proveCalls(
       function: asserted.wrapper,
       deadline: options.deadline,
       // The wrapper's own cut-set: the engine's default.
-      constraints: { ...constraintOptionsOf({ ...options, cutset: undefined }), ...proofProgress(options, program.procedures.get(p)!.pos.line, bound) },
+      constraints: { ...constraintOptionsOf({ ...options, cutset: undefined }), ...proofProgress(options, (event) => ({ kind: 'bound-proof', line: program.procedures.get(p)!.pos.line, bound: L.toC(bound), event })) },
     });
   }, options.deadline);
   if (!search.proved) return { reason: search.reason };

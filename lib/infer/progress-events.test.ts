@@ -1,4 +1,4 @@
-// bounds and sp report their progress (issue 24: the UI showed nothing while they ran), and listening
+// bounds, sp and the ranking-function search report their progress (issue 24: the UI showed nothing while they ran), and listening
 // changes nothing about their answers.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseProgram } from '../frontend/index.js';
 import { bounds } from './bounds.js';
 import { sp } from './sp.js';
+import { rankLoops } from './ranking.js';
 import type { ConditionEvent } from './types.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 
@@ -51,4 +52,18 @@ test('sp: the reached states, the candidate sent to the checker, its neighbours 
   t.is(quiet.postcondition?.expression, heard.postcondition!.expression);
   t.deepEqual(quiet.postcondition?.neighbours.map((n) => n.expression), heard.postcondition!.neighbours.map((n) => n.expression));
   t.is(quiet.stats.queries.length, heard.stats.queries.length);
+});
+
+test('ranking: each candidate\'s proof reports the constraint engine\'s steps, with the loop\'s line and the candidate; the result is the same without a listener', async (t) => {
+  const program = parseProgram('void f(int x, int y) {\n  while (x > 0) {\n    x = x - 1;\n    y = y + 1;\n  }\n}\n', 'down.c');
+  const events: ConditionEvent[] = [];
+  const heard = await rankLoops(program, 'f', [], { timeoutMs: 120_000, onProgress: (e) => events.push(e) });
+  t.true(heard.complete, heard.reason);
+  const proofs = events.flatMap((e) => (e.kind === 'ranking-proof' ? [e] : []));
+  t.true(proofs.length > 0, 'the ranking proof reports its steps');
+  t.true(proofs.every((e) => e.line === 2));
+  t.true(proofs.some((e) => e.ranking === heard.ranked[0]!.ranking), JSON.stringify(proofs.map((e) => e.ranking)));
+  t.true(proofs.some((e) => e.event.kind === 'step-done'));
+  const quiet = await rankLoops(program, 'f', [], { timeoutMs: 120_000 });
+  t.deepEqual(quiet.ranked.map((r) => r.ranking), heard.ranked.map((r) => r.ranking));
 });

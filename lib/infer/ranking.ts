@@ -19,7 +19,7 @@ import { constraintEngine } from '../engines/index.js';
 import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from './counters.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { firstContradiction, measured, nondetRead, runText } from '../guard/runs.js';
-import { constraintOptionsOf, type ConditionOptions } from './search.js';
+import { constraintOptionsOf, proofProgress, type ConditionOptions } from './search.js';
 import { Deadline, CONDITION_SEARCH_TIMEOUT_MS, PHASED_RANKING_CANDIDATES, RANKING_CANDIDATES, RANKING_FILTER_STEPS } from '../limits.js';
 
 export interface RankedLoop {
@@ -73,7 +73,7 @@ export async function rankLoops(program: Program, fn: string, skip: readonly Loo
       const result = await constraintEngine.run(ghost, {
         function: fn,
         deadline,
-        constraints: constraintOptionsOf(options),
+        constraints: { ...constraintOptionsOf(options), ...proofProgress(options, (event) => ({ kind: 'ranking-proof', line: pos.line, ranking: phasesText(phases), event })) },
       });
       if (result.verdict !== 'safe' || !result.certified) continue;
       const text = phasesText(phases);

@@ -14,6 +14,7 @@ import type { ConditionProblem } from './condition-problem.js';
 import { lineOf } from './condition-problem.js';
 import { readableInvariants } from '../certify/readable.js';
 import type { ConditionEvent } from './types.js';
+import type { ProgressEvent } from '../problem/result.js';
 import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, READABLE_INVARIANT_CHECKS, satStepLimits } from '../limits.js';
 
 export interface ConditionOptions {
@@ -45,6 +46,13 @@ export function constraintOptionsOf(options: Pick<ConditionOptions, 'cutset' | '
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.backend ? { backend: options.backend } : {}),
   };
+}
+
+/** The steps of a constraint-engine proof that a search runs on a program of its own (a bound's, a
+ * ranking function's), passed on as the search's progress events; nothing without a listener. */
+export function proofProgress(options: Pick<ConditionOptions, 'onProgress'>, wrap: (event: ProgressEvent) => ConditionEvent): { onProgress?: (e: ProgressEvent) => void } {
+  const listener = options.onProgress;
+  return listener ? { onProgress: (event) => listener(wrap(event)) } : {};
 }
 
 export class SearchContext {

@@ -56,7 +56,10 @@ export type ConditionEvent =
   /** bounds, and the termination proofs built on it: one event of the constraint engine's proof that
    * the loop (or recursive procedure) at `line` runs (is called) at most `bound` times. Each proof's
    * steps count from 0 again. */
-  | { readonly kind: 'bound-proof'; readonly line: number; readonly bound: string; readonly event: ProgressEvent };
+  | { readonly kind: 'bound-proof'; readonly line: number; readonly bound: string; readonly event: ProgressEvent }
+  /** The termination proofs: one event of the constraint engine's proof that `ranking` ranks the loop
+   * at `line` (its checks hold on every iteration). */
+  | { readonly kind: 'ranking-proof'; readonly line: number; readonly ranking: string; readonly event: ProgressEvent };
 
 /** The search for further answers stopped at its time limit with sampled inputs still uncovered. */
 export interface IncompleteSearch {

@@ -58,8 +58,8 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     cutset: job.options.cutset,
     schedule: job.options.schedule,
     ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
-    // The termination proof's bound proofs (steps of the constraint engine) and the search's queries
-    // are rows; its ranking-function search reports nothing yet.
+    // The termination proof's bound and ranking-function proofs (steps of the constraint engine) and
+    // the search's queries are rows.
     onProgress: conditionEvents(emit),
   });
   emit({ type: 'result', data: nontermData(job.file, r) });

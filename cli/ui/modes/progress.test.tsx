@@ -38,6 +38,17 @@ function searchEvents(events: readonly ConditionEvent[], maxAnswers?: number): S
   return sent.flatMap((m) => (m.type === 'search' ? [m.event] : []));
 }
 
+test('nonterm: a ranking function\'s proof steps are rows, named by the loop and the candidate', (t) => {
+  const ranking = (event: ProgressEvent): ConditionEvent => ({ kind: 'ranking-proof', line: 7, ranking: 'x', event });
+  const events = searchEvents([
+    ranking({ kind: 'step-start', index: 0, total: 7, template: '1x2', widths }),
+    ranking({ kind: 'step-done', index: 0, stats: stepStats('sat', 800) as never }),
+  ]);
+  const starts = events.filter((e) => e.kind === 'row-start');
+  t.like(starts[0], { purpose: 'line 7, ranked by x: step 1 of 7' });
+  t.deepEqual(events.filter((e) => e.kind === 'row-done').map((e) => e.kind === 'row-done' && e.result), ['sat']);
+});
+
 test('bounds: each proof\'s steps are rows of their own, numbered on across proofs and the wp queries after them', (t) => {
   const events = searchEvents([
     ...proof('10', 2),

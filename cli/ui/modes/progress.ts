@@ -115,6 +115,9 @@ export function conditionEvents(emit: Emit, maxAnswers = DEFAULT_MAX_ANSWERS, ro
       case 'bound-proof':
         send(stepSearchEvent(e.event, rows, `line ${e.line}, at most ${e.bound}: `));
         return;
+      case 'ranking-proof':
+        send(stepSearchEvent(e.event, rows, `line ${e.line}, ranked by ${e.ranking}: `));
+        return;
     }
   };
 }

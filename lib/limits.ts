@@ -99,6 +99,10 @@ export const ENGINE_MAX_NODES = 20_000;
  * programs need a tenth of it, and only runs that go on for millions of steps, a loop to 10^6, meet
  * it); the same states are sampled on an idle and on a busy machine (issue 20). */
 export const SAMPLE_STEPS = 3_000_000;
+/** The one run of a function that reads no input, whose states may be its invariants (observe/single-run.ts). */
+export const SINGLE_RUN_STEPS = 100_000;
+/** Most distinct states at one cut-point for the single run's states to be an invariant (a disjunct each). */
+export const SINGLE_RUN_STATES = 32;
 /** All runs of one pass of sampleBadStates. */
 export const BAD_STATE_STEPS = 1_000_000;
 /** All runs of sampleCalls (half of them for the program's own runs). */

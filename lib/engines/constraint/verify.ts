@@ -22,6 +22,7 @@ import { AnalysisUnsupported, constantBitsNeeded, Problem, templatesFor, type Pr
 import { readableInvariants } from '../../certify/readable.js';
 import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
+import { singleRunInvariants } from '../../observe/single-run.js';
 import { affineHull } from '../../observe/equalities.js';
 import { candidateConjuncts, negated, proveByObservedBounds, splitCandidates } from '../../observe/houdini.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
@@ -163,6 +164,12 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
   // No run failed, so the search begins and a proof will need the checker: z3 starts meanwhile.
   warmUpChecker();
+  // A function that reads no input: its one run's states, when few, may be the proof.
+  const single = pins.size === 0 ? singleRunInvariants(prepared, prepared.function === program.entry) : null;
+  if (single) {
+    const check = await checkInvariants(prepared.preparedProgram, prepared.function, single, { precondition: prepared.precondition, deadline });
+    if (check.valid) return guarded(program, prepared, single, { ...base, stats: [], invariants: reportInvariants(prepared, single), verdict: 'safe', certified: true, millis: Date.now() - started });
+  }
   const hull = hullEqualities(prepared, samples);
   const placed = placePins(prepared, pins);
   if (placed.unplaced.length > 0) return unknown(`no cut-point at line ${placed.unplaced.join(', ')} for the pinned invariant (cut-set ${strategy})`);

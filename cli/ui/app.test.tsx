@@ -1,11 +1,10 @@
 import test from 'ava';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from './app.js';
-import { MODES } from './modes/index.js';
-import { FakeRunner, until } from './testing/fake-runner.js';
+import { until } from './testing/fake-runner.js';
+import { openApp } from './testing/open-app.js';
 import type { VerifyData } from './modes/verify.js';
 import { verifyData } from './modes/verify.js';
 import { parseProgram } from '../../lib/frontend/index.js';
@@ -37,15 +36,7 @@ const fig1Result: VerifyData = {
 };
 
 function open(source = fig1, file = 'fig1.c') {
-  const runner = new FakeRunner();
-  const ui = render(<App file={file} source={source} modes={MODES} runner={runner} color={false} columns={80} rows={24} exportDir={dir} />);
-  const frame = () => ui.lastFrame() ?? '';
-  const waitFor = (re: RegExp) => until(() => re.test(frame()), frame);
-  const press = async (keys: string) => {
-    ui.stdin.write(keys);
-    await new Promise((r) => setTimeout(r, 30));
-  };
-  return { runner, ui, frame, waitFor, press };
+  return openApp(source, file, { exportDir: dir });
 }
 
 test.serial('verify: live search rows, then the invariant of the selected cut-point and the engines', async (t) => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { App } from './app.js';
 import { MODES } from './modes/index.js';
 import { FakeRunner, until } from './testing/fake-runner.js';
+import { openApp } from './testing/open-app.js';
 import type { VerifyData } from './modes/verify.js';
 import type { WpData } from './modes/wp.js';
 import type { TraceRow } from './trace.js';
@@ -26,15 +27,7 @@ test.afterEach.always(() => cleanup());
 const KEY = { pageUp: '\x1b[5~', pageDown: '\x1b[6~', home: '\x1b[H', end: '\x1b[F', tab: '\t' };
 
 function open(source = fig1, file = 'fig1.c', columns = 80, rows = 24) {
-  const runner = new FakeRunner();
-  const ui = render(<App file={file} source={source} modes={MODES} runner={runner} color={false} columns={columns} rows={rows} exportDir={dir} />);
-  const frame = () => ui.lastFrame() ?? '';
-  const waitFor = (re: RegExp) => until(() => re.test(frame()), frame);
-  const press = async (keys: string) => {
-    ui.stdin.write(keys);
-    await new Promise((r) => setTimeout(r, 30));
-  };
-  return { runner, ui, frame, waitFor, press };
+  return openApp(source, file, { exportDir: dir, columns, rows });
 }
 
 /** A 155-step run (Bug1's replayed counterexample is that long): line 7 last. */

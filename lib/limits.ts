@@ -75,6 +75,8 @@ export const MINIMISE_CHECK_WORK = 200_000;
 /** Checks spent making one certified answer's invariants readable (lib/certify/readable.ts): each
  * tries the invariants without one more conjunct. */
 export const READABLE_INVARIANT_CHECKS = 8;
+/** One of those checks' z3 work (a weaker candidate that takes more is kept as it was, not shown). */
+export const READABLE_CHECK_WORK = 2_000_000;
 /** sp's Houdini pass over the observed postcondition candidates (was up to 30 s). */
 export const OBSERVED_POST_WORK = 12_000_000;
 /** Minimising sp's observed postcondition and its invariants (was at least 2 s). */

@@ -4,7 +4,7 @@
 //   rational-implication.ts) is dropped: the formula means the same over the integers, so the
 //   certificate stands as it is;
 // - then each remaining conjunct, the most complex first, is dropped if the invariants without it are
-//   certified again by the caller's check: a weaker invariant that still proves the claim.
+//   certified again by the caller's check (with a work limit of its own, READABLE_CHECK_WORK): a weaker invariant that still proves the claim.
 // The second pass is bounded by a number of checks (a count, the same at any load), each with the
 // caller's own work limit; what is returned is the last set the checker validated.
 import * as F from '../ir/formula.js';

@@ -112,11 +112,12 @@ export class SearchContext {
 
   /** The independent check: the program is safe under `precondition` with these invariants, and
    * `postcondition` holds at the exit. */
-  async certify(invariants: ReadonlyMap<number, Formula>, conditions: { precondition?: Formula; postcondition?: Formula }): Promise<boolean> {
+  async certify(invariants: ReadonlyMap<number, Formula>, conditions: { precondition?: Formula; postcondition?: Formula; workPerCheck?: number }): Promise<boolean> {
     const { prepared } = this.problem;
     const result = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
       precondition: F.and(prepared.precondition, conditions.precondition ?? F.TRUE),
       ...(conditions.postcondition ? { postcondition: conditions.postcondition } : {}),
+      ...(conditions.workPerCheck !== undefined ? { workPerCheck: conditions.workPerCheck } : {}),
       deadline: this.deadline,
     });
     return result.valid;

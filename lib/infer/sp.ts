@@ -6,7 +6,7 @@
 // on a real run). The answer is certified by the independent checker, and every
 // neighbour (shifts and rotations `e_j - e_l >= 0`) gets a reachable state that violates it,
 // reproduced by re-running the program, as evidence that nothing stronger nearby holds.
-import { REPLAY_RUN_STEPS, SAMPLED_RUN_STEPS, SIDE_QUERY_WORK, STRENGTHEN_QUERIES } from '../limits.js';
+import { READABLE_CHECK_WORK, REPLAY_RUN_STEPS, SAMPLED_RUN_STEPS, SIDE_QUERY_WORK, STRENGTHEN_QUERIES } from '../limits.js';
 import { guardPostcondition } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -143,10 +143,11 @@ export async function sp(program: Program, options: SpOptions = {}): Promise<SpR
   return { ...base, postcondition, stats: ctx.stats(reached.length) };
 }
 
-async function certify(ctx: SearchContext, invariants: ReadonlyMap<number, Formula>, relation: Formula, atExit: boolean): Promise<boolean> {
-  if (atExit) return ctx.certify(invariants, { postcondition: relation });
+async function certify(ctx: SearchContext, invariants: ReadonlyMap<number, Formula>, relation: Formula, atExit: boolean, workPerCheck?: number): Promise<boolean> {
+  const work = workPerCheck !== undefined ? { workPerCheck } : {};
+  if (atExit) return ctx.certify(invariants, { postcondition: relation, ...work });
   // At a loop cut-point the relation is one of the invariants.
-  return ctx.certify(new Map([...invariants, [ctx.problem.target, relation]]), {});
+  return ctx.certify(new Map([...invariants, [ctx.problem.target, relation]]), work);
 }
 
 async function report(
@@ -180,7 +181,7 @@ async function report(
       evidence.push({ expression, move: nb.move, replayed: false, note: 'no reachable state found that violates this neighbour: it may be a stronger postcondition' });
     }
   }
-  return { expression: F.toC(formula), formula, certified: true, invariants: await ctx.invariantReports(invariants, (c) => certify(ctx, c, relation, target === ctx.problem.prepared.cut.proc.exit)), neighbours: evidence, locallyOptimal: optimal };
+  return { expression: F.toC(formula), formula, certified: true, invariants: await ctx.invariantReports(invariants, (c) => certify(ctx, c, relation, target === ctx.problem.prepared.cut.proc.exit, READABLE_CHECK_WORK)), neighbours: evidence, locallyOptimal: optimal };
 }
 
 /** Re-running the witness's inputs and nondet values reaches its state at the target again. */

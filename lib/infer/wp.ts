@@ -11,7 +11,7 @@
 // Several answers (footnote 1): each further one must cover a passing input outside the earlier ones.
 // Every answer is certified by the independent checker, and each neighbour gets a failing input,
 // replayed on the original program, as evidence that the answer is locally weakest.
-import { SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget, FURTHER_ANSWER_MIN_QUERIES, WEAKER_NEIGHBOUR_MOVES } from '../limits.js';
+import { READABLE_CHECK_WORK, SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget, FURTHER_ANSWER_MIN_QUERIES, WEAKER_NEIGHBOUR_MOVES } from '../limits.js';
 import { guardPreconditions } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
@@ -333,7 +333,7 @@ class WpSearch {
       this.ctx.iterations++;
       const q = await this.ctx.query({ ...attempt, conjuncts: 0, knownTarget: F.TRUE }, 'is true a precondition?');
       if (q.status === 'sat' && (await this.ctx.certify(q.invariants, {}))) {
-        return { expression: '1', formula: F.TRUE, certified: true, invariants: await this.ctx.invariantReports(q.invariants, (c) => this.ctx.certify(c, {})), neighbours: [], locallyOptimal: true };
+        return { expression: '1', formula: F.TRUE, certified: true, invariants: await this.ctx.invariantReports(q.invariants, (c) => this.ctx.certify(c, { workPerCheck: READABLE_CHECK_WORK })), neighbours: [], locallyOptimal: true };
       }
     }
     return null;
@@ -422,7 +422,7 @@ class WpSearch {
       expression: F.toC(formula),
       formula,
       certified: true,
-      invariants: await this.ctx.invariantReports(found.invariants, (c) => this.ctx.certify(c, { precondition: relation })),
+      invariants: await this.ctx.invariantReports(found.invariants, (c) => this.ctx.certify(c, { precondition: relation, workPerCheck: READABLE_CHECK_WORK })),
       neighbours: evidence,
       locallyOptimal: optimal,
     };

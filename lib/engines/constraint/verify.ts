@@ -32,7 +32,7 @@ import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
 import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
-import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_INVARIANT_CHECKS, type SatWork } from '../../limits.js';
+import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, type SatWork } from '../../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -365,7 +365,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
 /** Certified invariants, made readable by dropping conjuncts while the checker still validates them. */
 function readable(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, deadline: Deadline): Promise<Map<number, Formula>> {
   const certify = async (candidate: ReadonlyMap<number, Formula>) =>
-    (await checkInvariants(prepared.preparedProgram, prepared.function, candidate, { precondition: prepared.precondition, deadline })).valid;
+    (await checkInvariants(prepared.preparedProgram, prepared.function, candidate, { precondition: prepared.precondition, deadline, workPerCheck: READABLE_CHECK_WORK })).valid;
   return readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS);
 }
 

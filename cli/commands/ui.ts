@@ -49,7 +49,10 @@ ${EXIT_CODES_HELP}`)
         checkOutputDirectory(opts.exportDir, '--export-dir');
         if (!isInteractive()) return plainVerify(file, program, opts);
         // ink, react and the modes load only when the screen opens: they are most of the start-up
-        // of every other command.
+        // of every other command. React's development build (the default without NODE_ENV) records a
+        // performance entry per component render: over a long session they pile up in memory until
+        // Node warns on stderr, over the screen. The UI is not a React development session.
+        process.env.NODE_ENV ??= 'production';
         const [{ createElement }, { render }, { App }, { MODES }, { processRunner }] = await Promise.all([
           import('react'), import('ink'), import('../ui/app.js'), import('../ui/modes/index.js'), import('../ui/runner.js'),
         ]);

@@ -4,6 +4,9 @@
 // machine may be shared and slow, and no assertion is about how long anything took.
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -17,24 +20,26 @@ const WAIT_LIMIT_MS = 90_000;
 function tmux(...args: string[]): string {
   return execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 }
-const screen = () => tmux('capture-pane', '-p', '-t', 'ui');
+const screenOf = (session: string) => tmux('capture-pane', '-p', '-t', session);
+const screen = () => screenOf('ui');
 
 /** Polls the screen until `check` holds on it; fails with the last screen after WAIT_LIMIT_MS. */
-async function waitFor(what: string, check: (text: string) => boolean): Promise<string> {
+async function waitFor(what: string, check: (text: string) => boolean, session = 'ui'): Promise<string> {
   const end = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
-    const text = screen();
+    const text = screenOf(session);
     if (check(text)) return text;
     if (Date.now() > end) throw new Error(`not on screen within ${WAIT_LIMIT_MS / 1000} s: ${what}\n${text}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
-const waitForText = (re: RegExp) => waitFor(String(re), (text) => re.test(text));
+const waitForText = (re: RegExp, session = 'ui') => waitFor(String(re), (text) => re.test(text), session);
 /** The header names the mode and the screen shows that mode's own progress or answer. */
-const waitForMode = (mode: string, progress: RegExp) => waitFor(`mode ${mode}: ${progress}`, (text) => new RegExp(`^farkas .* mode ${mode}\\b`, 'm').test(text) && progress.test(text));
+const waitForMode = (mode: string, progress: RegExp, session = 'ui') =>
+  waitFor(`mode ${mode}: ${progress}`, (text) => new RegExp(`^farkas .* mode ${mode}\\b`, 'm').test(text) && progress.test(text), session);
 
-async function press(key: string): Promise<void> {
-  tmux('send-keys', '-t', 'ui', key);
+async function press(key: string, session = 'ui'): Promise<void> {
+  tmux('send-keys', '-t', session, key);
   // Keys apart: a chunk of several is handled as one typed chunk (still one command each).
   await new Promise((r) => setTimeout(r, 200));
 }
@@ -55,7 +60,8 @@ test.after.always(() => {
 
 if (!hasTmux) console.warn(`ui-tmux.test: skipped: tmux is not installed ('tmux -V' failed)`);
 
-(hasTmux ? test : test.skip)(TITLE, async (t) => {
+// Serial: each test drives a UI whose analyses use both cores.
+(hasTmux ? test.serial : test.skip)(TITLE, async (t) => {
   t.timeout(20 * 60_000, 'every wait has its own limit; this only ends a hung test');
   tmux('new-session', '-d', '-s', 'ui', '-x', '120', '-y', '40', '-c', root,
     `printf 'BEFORE-UI-MARKER\\n'; env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(main)} ui benchmarks/paper/fig1.c; echo "UI-EXIT=$?"; sleep 600`);
@@ -94,4 +100,75 @@ if (!hasTmux) console.warn(`ui-tmux.test: skipped: tmux is not installed ('tmux 
     const left = spawnSync('pgrep', ['-f', '--', `--ui-parent=${pid}`], { encoding: 'utf8' }).stdout.trim();
     t.is(left, '', `analysis workers of UI process ${pid} still running`);
   }
+});
+
+/** Each mode's answer on benchmarks/conditions/bound-ten.c (`assert(i <= 10)` after counting to n),
+ * where every mode ends within seconds. */
+const ANSWER: Readonly<Record<string, RegExp>> = {
+  verify: /counterexample: n=11; fails at line 6/,
+  wp: /1\. n <= 10 +\[certified\]/,
+  sp: /strongest postcondition of boundTen[\s\S]*\[certified\]/,
+  bounds: /line 4: at most n +\[certified\]/,
+  cex: /1\. n >= 11 +\[certified\]/,
+  nonterm: /boundTen: terminates/,
+};
+/** A run shown in the Search pane, going on or finished: the first sign of progress after a key. */
+const SEARCH_LIVE = /^│ (running|finished)/m;
+
+(hasTmux ? test.serial : test.skip)('in tmux: every mode answers on bound-ten.c; the trace, the e prompt and S work on a real terminal', async (t) => {
+  t.timeout(20 * 60_000, 'every wait has its own limit; this only ends a hung test');
+  const dir = mkdtempSync(join(tmpdir(), 'farkas-ui-tmux-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'bound-ten.c');
+  copyFileSync(join(root, 'benchmarks', 'conditions', 'bound-ten.c'), file);
+  const session = 'answers';
+  const started = Date.now();
+  tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', '-c', dir,
+    `env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 ${JSON.stringify(process.execPath)} ${JSON.stringify(main)} ui bound-ten.c; echo "UI-EXIT=$?"; sleep 600`);
+  // How long until the first sign of progress is logged, not asserted: the machine may be loaded.
+  await waitForMode('verify', SEARCH_LIVE, session);
+  const firstProgress = [`verify ${Date.now() - started} ms (with start-up)`];
+  await waitForMode('verify', ANSWER.verify!, session);
+
+  // The counterexample's trace: G to its last step, H back to the first.
+  await press('G', session);
+  const last = await waitForText(/step (\d+)\/\1\b/, session);
+  t.regex(last, /line 6/, 'the last step is the failing assertion');
+  await press('H', session);
+  await waitForText(/step 1\/\d+/, session);
+
+  for (const [key, mode] of [['w', 'wp'], ['s', 'sp'], ['b', 'bounds'], ['C', 'cex'], ['N', 'nonterm']] as const) {
+    const pressed = Date.now();
+    await press(key, session);
+    await waitForMode(mode, SEARCH_LIVE, session);
+    firstProgress.push(`${mode} ${Date.now() - pressed} ms`);
+    const answered = await waitForMode(mode, ANSWER[mode]!, session);
+    t.notRegex(answered, /answers \d+\/\d+/, `${mode}: no progress bar is left once the run has ended`);
+  }
+  t.log(`first progress after each key: ${firstProgress.join(', ')}`);
+
+  // e on a line with no assertion opens a prompt: a q typed next is its text, not quit.
+  await press('v', session);
+  await waitForMode('verify', ANSWER.verify!, session);
+  await press('e', session);
+  await waitForText(/assert after line \d+: _/, session);
+  await press('q', session);
+  await waitForText(/assert after line \d+: q_/, session);
+  await press('Escape', session);
+  await waitFor('the prompt closed', (text) => !/assert after line/.test(text), session);
+
+  // An added assertion, then S: the edited program is saved beside the file, which stays as it was.
+  await press('a', session);
+  await waitForText(/assert after line \d+: _/, session);
+  tmux('send-keys', '-t', session, '-l', 'n <= n');
+  await press('Enter', session);
+  await waitForText(/assertion added after line \d+/, session);
+  await press('S', session);
+  await waitForText(/bound-ten\.edited\.c/, session);
+  t.true(existsSync(join(dir, 'bound-ten.edited.c')), 'saved');
+  t.regex(readFileSync(join(dir, 'bound-ten.edited.c'), 'utf8'), /assert\(n <= n\);/);
+  t.notRegex(readFileSync(file, 'utf8'), /n <= n/, 'the file read is not overwritten');
+
+  await press('q', session);
+  await waitForText(/UI-EXIT=0/, session);
 });

@@ -144,6 +144,10 @@ test('cex: a condition admitting a returning input, and an input that does not f
   const badInput = checkCex(program, box, { conditions: [condition('a >= 4', geq({ a: 1 }, -4), 1n)] });
   t.true(badInput.some((d) => /input a=1 returns when replayed/.test(d.message)));
   t.true(badInput.some((d) => /lies outside it/.test(d.message)));
+  // "No input fails" on a program with failing inputs in the box.
+  const wrongSafe = checkCex(program, box, { conditions: [], provedSafe: { invariants: [] } });
+  t.is(wrongSafe.length, 1);
+  t.regex(wrongSafe[0]!.message, /says no input fails \(proved safe\), but the run on a=\d+ fails/);
 });
 
 test('nonterm: a condition admitting a returning input, and a wrong "terminates", are flagged', (t) => {

@@ -183,7 +183,8 @@ an assertion, replayed by the interpreter. Conditions without one are listed as 
 each further condition's search gets as many solver queries as the first took (at least
 ${FURTHER_ANSWER_MIN_QUERIES}).
 
-Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for bad input.`)
+Exit codes: 1 when a replayed failing condition was found; 0 when no sampled input fails and every
+assertion is proved (certified invariants: there is no counterexample); 2 when neither; 3 for bad input.`)
     .action((path: string, opts: CommonCliOptions & { showInstrumented?: boolean; trace?: boolean; loopBounds: boolean; errorVariable: boolean }) =>
       runCommand(async () => {
         const { file, program: prog } = loadProgram(path, opts);
@@ -194,7 +195,7 @@ Exit codes: 1 when a replayed failing condition was found, 2 when none, 3 for ba
         }
         const result = await cex(prog, { ...shared(opts), loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
         process.stdout.write(opts.json ? JSON.stringify(cexJson(file, result), null, 2) + '\n' : formatCex(file, result, opts.trace ? prog : undefined));
-        return result.conditions.length > 0 ? EXIT.UNSAFE : EXIT.UNKNOWN;
+        return result.conditions.length > 0 ? EXIT.UNSAFE : result.provedSafe ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
 }

@@ -126,6 +126,10 @@ export function formatCex(file: string, r: CexResult, trace?: Program): string {
   });
   for (const d of r.dropped) lines.push(`dropped: ${d.expression} (${d.reason})`);
   if (r.reason) lines.push(`reason: ${r.reason}`);
+  if (r.provedSafe && r.provedSafe.invariants.length > 0) {
+    lines.push('invariants (certified by z3 over the integers):');
+    for (const inv of r.provedSafe.invariants) lines.push(`  line ${inv.line}: ${inv.expression}`);
+  }
   if (r.coverage && r.conditions.length > 0) lines.push(coverageText(r.coverage, 'failing'));
   if (r.incomplete) lines.push(`incomplete: ${incompleteText(r.incomplete, INCOMPLETE_CEX)}`);
   lines.push(statsLine(r.stats));
@@ -192,6 +196,7 @@ export function cexJson(file: string, r: CexResult): Record<string, unknown> {
     })),
     dropped: r.dropped,
     ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.provedSafe ? { provedSafe: { invariants: r.provedSafe.invariants.map((i) => ({ line: i.line, expression: i.expression })) } } : {}),
     ...(r.coverage ? { coverage: r.coverage } : {}),
     ...(r.incomplete ? { incomplete: incompleteJson(r.incomplete, INCOMPLETE_CEX) } : {}),
     stats: statsJson(r.stats),

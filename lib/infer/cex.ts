@@ -6,7 +6,9 @@
 // finitely many iterations — not inputs on which the function merely never returns. Weakest
 // preconditions of that program are computed, and every condition is kept only with a concrete input
 // inside it on which the ORIGINAL program fails an assertion, replayed by the interpreter with its
-// trace; the others are listed as dropped.
+// trace; the others are listed as dropped. When no sampled input fails, the constraint engine first
+// tries to prove every assertion (a certified "safe" means there is no counterexample to look for):
+// without it, a search for failing conditions of a safe program only ends at the timeout.
 import { BAD_STATE_RUN_STEPS, CEX_FAILURE_STEPS, CEX_INPUT_RUN_STEPS, CEX_NO_INPUT_RUN_STEPS, REPLAY_SLACK_STEPS } from '../limits.js';
 import { guardFailingConditions } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
@@ -24,6 +26,9 @@ import type { ConditionAnswer, ConditionStats, Coverage, IncompleteSearch } from
 import { withIterationCounters } from './counters.js';
 import { observeIterations } from './bounds.js';
 import { fitBounds } from './bounds-fit.js';
+import { verify } from '../engines/constraint/verify.js';
+import type { InvariantReport } from '../problem/result.js';
+import { CONDITION_SEARCH_TIMEOUT_MS, Deadline } from '../limits.js';
 
 export interface CexCondition extends ConditionAnswer {
   /** Values of the condition's variables (the parameters, and nondet_K for whole programs). */
@@ -46,6 +51,9 @@ export interface CexResult {
   /** Certified preconditions of the instrumented program without a replayed failing input. */
   readonly dropped: readonly { readonly expression: string; readonly reason: string }[];
   readonly reason?: string;
+  /** No sampled input failed, and verify proved every assertion: no input fails one. The invariants
+   * are verify's, certified by z3 and held to runs of the program. */
+  readonly provedSafe?: { readonly invariants: readonly InvariantReport[] };
   /** Failing inputs were left outside every condition when the time for more ran out. */
   readonly incomplete?: IncompleteSearch;
   /** Of the sampled failing inputs (of the program with nondet reads as parameters), how many lie
@@ -70,7 +78,7 @@ export interface ConcreteCounterexample {
 export interface CexOptions extends Omit<WpOptions, 'strategy'> {
   /** Called at most once, before the most-general search, with the first input found (by sampling,
    * within `concreteSteps`) on which the program fails an assertion, replayed by the interpreter;
-   * a caller can show it while the search goes on. Without it no such sampling runs. */
+   * a caller can show it while the search goes on. */
   readonly onCounterexample?: (c: ConcreteCounterexample) => void;
   /** Interpreter steps for that sampling (default CEX_FAILURE_STEPS; it ends at the first failing input). */
   readonly concreteSteps?: number;
@@ -79,6 +87,9 @@ export interface CexOptions extends Omit<WpOptions, 'strategy'> {
   /** B1, the error variable (default true); without it each assertion is negated in place, which asks
    * for inputs on which EVERY check fails — the paper's useless `n <= 0` for an assertion in a loop. */
   readonly errorVariable?: boolean;
+  /** When no sampled input fails, first try verify's proof (default true): a caller that has just
+   * run it (`verify --cex`) says false. */
+  readonly proveFirst?: boolean;
 }
 
 type Instrumentation = Pick<CexOptions, 'loopBounds' | 'errorVariable'>;
@@ -106,12 +117,19 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const whole = nondetAsParameters(program, fn);
   const target = whole.program;
   if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn, options.onCounterexample);
-  if (options.onCounterexample) {
-    const first = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
-    if (first) options.onCounterexample(first);
-  }
+  const started = Date.now();
+  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, started);
+  const first = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
+  if (first) options.onCounterexample?.(first);
   const instrumented = instrument(target, fn, options);
-  const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn });
+  if (!first && options.proveFirst !== false) {
+    const proof = await verify(program, { function: fn, cutset: options.cutset, deadline, ...(options.backend ? { backend: options.backend } : {}) });
+    if (proof.verdict === 'safe' && proof.certified) {
+      const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: 0, millis: Date.now() - started };
+      return { function: fn, nondetInputs: whole.inputs, instrumented, conditions: [], dropped: [], provedSafe: { invariants: proof.invariants }, reason: 'no input fails an assertion: verify proved every assertion with certified invariants', stats };
+    }
+  }
+  const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn, deadline });
   const runner = inputRunner(target, fn, [], { maxSteps: CEX_INPUT_RUN_STEPS, seed: 5 });
   const conditions: CexCondition[] = [];
   const dropped: { expression: string; reason: string }[] = [];

@@ -190,6 +190,17 @@ test('cex reports a replayed concrete counterexample on Fig. 10 (Bug1) before th
   t.is(run.outcome.kind, 'assertion-failed');
 });
 
+test('cex on a safe program: no input fails, verify proves it, and the search ends with the certified invariants', async (t) => {
+  const { cex } = await import('./cex.js');
+  const program = load('benchmarks/paper/fig1.c');
+  // The default timeout (minutes): the answer comes from the proof, not from running out of time.
+  const r = await cex(program, { onProgress: (e) => t.fail(`no failing-condition search runs (${e.kind})`) });
+  t.deepEqual(r.conditions, []);
+  t.truthy(r.provedSafe, r.reason);
+  t.deepEqual(r.provedSafe!.invariants.map((i) => i.expression), ['x <= 0']);
+  t.regex(r.reason ?? '', /no input fails an assertion/);
+});
+
 test('cex: B1 (the error variable) finds n >= 6 for an assertion checked in a loop; negating the assertion instead gives the paper\'s useless n <= 0', async (t) => {
   const { cex } = await import('./cex.js');
   const program = load('benchmarks/conditions/first-check.c');

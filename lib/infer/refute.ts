@@ -14,7 +14,8 @@ export async function refuteWithCex(program: Program, result: VerifyResult, opti
   if (timeoutMs < CEX_AFTER_VERIFY_MIN_MS) return result;
   let found;
   try {
-    found = await cex(program, { ...options, timeoutMs });
+    // verify's proof has just ended unknown: cex does not run it again.
+    found = await cex(program, { ...options, timeoutMs, proveFirst: false });
   } catch (e) {
     // No parameters and no nondet reads, recursion, path explosion: cex does not apply; the verdict stands.
     if (e instanceof InputError || e instanceof AnalysisUnsupported || (e instanceof Error && e.name === 'PathExplosionError')) return result;

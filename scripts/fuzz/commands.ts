@@ -309,11 +309,17 @@ export function checkLoopBounds(program: Program, box: Box, loops: readonly Loop
 }
 
 /** Each condition's input lies inside it and fails an assertion when replayed; and from every input in
- * the box inside a certified condition over the parameters alone, no run returns normally. */
-export function checkCex(program: Program, box: Box, result: { readonly conditions: readonly (Claimed & Pick<CexCondition, 'input' | 'nondet'>)[] }, context: CheckContext = {}): Disagreement[] {
+ * the box inside a certified condition over the parameters alone, no run returns normally. "Proved
+ * safe" (no counterexample exists) is a safety claim: no run in the box fails an assertion. */
+export function checkCex(program: Program, box: Box, result: { readonly conditions: readonly (Claimed & Pick<CexCondition, 'input' | 'nondet'>)[]; readonly provedSafe?: unknown }, context: CheckContext = {}): Disagreement[] {
   const command = context.command ?? 'cex';
   const count = counter(context);
   const out: Disagreement[] = [];
+  if (result.provedSafe) {
+    count(1, box.runs.length);
+    const run = box.runs.find(failed);
+    if (run) out.push({ command, kind: 'claim', message: `says no input fails (proved safe), but the run on ${describe(run)} ${outcomeText(run.outcome)}` });
+  }
   for (const c of result.conditions) {
     count(1, 1);
     const input = new Map([...c.input].filter(([v]) => box.parameters.includes(v)));
@@ -500,11 +506,12 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
     });
   }
   if (commands.has('cex')) {
-    await run('cex', () => cex(program, { function: fn, timeoutMs }), (r, context) => ({
-      answer: r.conditions.length > 0 ? 'found' : 'none',
-      detail: r.conditions.map((c) => `${c.expression}${c.certified ? '' : ' (not certified)'}: ${runText(c.input, c.nondet)}`).join(' ; ') || `none (${r.reason ?? ''})`,
-      found: checkCex(program, box, r, context),
-    }));
+    await run('cex', () => cex(program, { function: fn, timeoutMs }), (r, context) => {
+      if (r.provedSafe) safe.push('cex');
+      const answer = r.conditions.length > 0 ? 'found' : r.provedSafe ? 'proved safe' : 'none';
+      const detail = r.conditions.map((c) => `${c.expression}${c.certified ? '' : ' (not certified)'}: ${runText(c.input, c.nondet)}`).join(' ; ') || `none (${r.reason ?? ''})`;
+      return { answer, detail, found: checkCex(program, box, r, context) };
+    });
   }
   if (commands.has('nonterm')) {
     await run('nonterm', () => nonterm(program, { function: fn, timeoutMs }), (r, context) => {

@@ -2,13 +2,14 @@
 // never an internal error or a stack trace. Input errors are positioned where there is a position.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'farkas-bad-input-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, content: string | Buffer): string {
   const path = join(dir, name);

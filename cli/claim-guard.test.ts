@@ -4,13 +4,14 @@
 // and prints no verdict; without the fault the same commands answer.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'farkas-guard-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, source: string): string {
   const path = join(dir, name);

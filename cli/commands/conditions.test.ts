@@ -1,7 +1,7 @@
 // `farkas wp` and `farkas sp` end to end: the compiled CLI in a child process.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const main = fileURLToPath(new URL('../main.js', import.meta.url));
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'farkas-conditions-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
 function farkas(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -1,13 +1,14 @@
 // `farkas run` end to end: the compiled CLI in a child process, as a user runs it.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const main = fileURLToPath(new URL('../main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'farkas-run-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
 function source(name: string, text: string): string {
   const path = join(dir, name);

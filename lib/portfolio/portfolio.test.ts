@@ -2,7 +2,7 @@
 // terminated (no live worker, the process ends by itself), and that one and two jobs agree.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,6 +27,7 @@ test.after.always(() => shutdownZ3());
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'farkas-portfolio-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
 test.serial('configurations: the schedule keeps a whole lane until there are more jobs than engines; engines follow', (t) => {
   t.deepEqual(portfolioConfigurations(1, [], true), [{ kind: 'schedule', lane: 0, lanes: 1 }]);

@@ -70,6 +70,17 @@ if (!hasTmux) console.warn(`ui-tmux.test: skipped: tmux is not installed ('tmux 
   t.is(tmux('display-message', '-p', '-t', 'ui', '#{alternate_on}').trim(), '1');
   t.regex(first, /\? keys {2}q quit {2}\[result\] PgUp\/PgDn H\/G scroll/, 'the footer shows the focused pane\'s keys');
 
+  // A pin, then the other cut-set: line 7 has no cut-point with loop headers, so the pin goes (the
+  // footer says so) and verify re-runs without it to a certified answer at the header, line 6.
+  await waitForMode('verify', /line 7:5: x <= 0/);
+  await press('i');
+  await waitForText(/pinned line 7: x <= 0/);
+  await press('c');
+  await waitForText(/unpinned line 7: no cut-point there with cut-set headers/);
+  await waitFor('verify safe at line 6 with cut-set headers', (text) => /cut-set headers/.test(text) && /safe \(certified by z3\)[\s\S]*line 6:3: /.test(text));
+  await press('c');
+  await waitForText(/cut-set paths/);
+
   for (const [key, mode] of [['w', 'wp'], ['s', 'sp'], ['b', 'bounds'], ['C', 'cex'], ['N', 'nonterm']] as const) {
     await press(key);
     const shown = await waitForMode(mode, PROGRESS[mode]!);

@@ -119,13 +119,13 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn, options.onCounterexample);
   const started = Date.now();
   const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, started);
-  const first = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
+  const { found: first, runs: sampledRuns } = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
   if (first) options.onCounterexample?.(first);
   const instrumented = instrument(target, fn, options);
   if (!first && options.proveFirst !== false) {
     const proof = await verify(program, { function: fn, cutset: options.cutset, deadline, ...(options.backend ? { backend: options.backend } : {}) });
     if (proof.verdict === 'safe' && proof.certified) {
-      const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: 0, millis: Date.now() - started };
+      const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: sampledRuns, millis: Date.now() - started };
       return { function: fn, nondetInputs: whole.inputs, instrumented, conditions: [], dropped: [], provedSafe: { invariants: proof.invariants }, reason: 'no input fails an assertion: verify proved every assertion with certified invariants', stats };
     }
   }
@@ -167,20 +167,22 @@ function replayOnOriginal(program: Program, whole: NondetParameters, fn: string,
  * program fails an assertion, replayed; null when none fails within the budget. A first pass cuts
  * runs short: inputs on which a loop never ends (common among samples) must not eat the budget
  * before the failing ones are reached; a second pass allows long runs. */
-function firstFailure(program: Program, whole: NondetParameters, fn: string, budgetSteps: number): ConcreteCounterexample | null {
+function firstFailure(program: Program, whole: NondetParameters, fn: string, budgetSteps: number): { found: ConcreteCounterexample | null; runs: number } {
   const inputs = candidateInputs(whole.program.procedures.get(fn)!.params);
   let earlierPasses = 0;
+  let runs = 0;
   for (const maxSteps of [BAD_STATE_RUN_STEPS, CEX_INPUT_RUN_STEPS]) {
     const runner = inputRunner(whole.program, fn, [], { maxSteps, seed: 5 });
     for (const input of inputs) {
-      if (earlierPasses + runner.steps >= budgetSteps) return null;
+      if (earlierPasses + runner.steps >= budgetSteps) return { found: null, runs: runs + runner.runs };
       const failure = runner.run(input).failure;
       const replay = failure ? replayOnOriginal(program, whole, fn, failure) : null;
-      if (replay) return replay;
+      if (replay) return { found: replay, runs: runs + runner.runs };
     }
     earlierPasses += runner.steps;
+    runs += runner.runs;
   }
-  return null;
+  return { found: null, runs };
 }
 
 /** No parameters and no nondet read outside a loop: there is nothing to state a condition over. The

@@ -75,6 +75,9 @@ export const MINIMISE_CHECK_WORK = 200_000;
 /** Checks spent making one certified answer's invariants readable (lib/certify/readable.ts): each
  * tries the invariants without one more conjunct. */
 export const READABLE_INVARIANT_CHECKS = 8;
+/** Checks spent moving the large constants of those invariants towards 0 (0 first, then halving):
+ * a loose constant costs one check, a near-tight one two, a binary search the rest. */
+export const READABLE_CONSTANT_CHECKS = 12;
 /** One of those checks' z3 work (a weaker candidate that takes more is kept as it was, not shown). */
 export const READABLE_CHECK_WORK = 2_000_000;
 /** sp's Houdini pass over the observed postcondition candidates (was up to 30 s). */

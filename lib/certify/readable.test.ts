@@ -53,6 +53,36 @@ test('readable: conjuncts are dropped only while the check validates the rest, w
   t.is(F.toC(kept.get(3)!), 'y + 294910 >= 2 * x && x <= 0');
 });
 
+test('readable: a large constant moves towards 0 while the check validates it: 0, powers of ten, then halving', async (t) => {
+  const invariants = new Map([[3, F.and(wide, xle0)], [5, ge({ z: 1 }, -137)], [7, ge({ w: -1 }, 999999)]]);
+  const asked: string[] = [];
+  // A stand-in checker: both conjuncts at 3 are needed, and y + k >= 2 * x holds for k >= 7 only;
+  // z >= 137 is tight; w <= 999999 too, and next to a round number it is not even tried.
+  const constantOf = (f: Formula, v: string) => F.dnf(f)[0]!.flatMap((a) => (a.kind === 'atom' && a.expr.coeffs.has(v) ? [a.expr.constant] : []));
+  const certify = async (c: ReadonlyMap<number, Formula>) => {
+    asked.push(`${F.toC(c.get(3)!)}; ${F.toC(c.get(5)!)}; ${F.toC(c.get(7)!)}`);
+    const k = constantOf(c.get(3)!, 'y');
+    return k.length === 1 && k[0]! >= 7n && F.toC(c.get(3)!).includes('x <= 0') && F.toC(c.get(5)!) === 'z >= 137' && F.toC(c.get(7)!) === 'w <= 999999';
+  };
+  const readable = await readableInvariants(invariants, certify, 8, 12);
+  t.is(F.toC(readable.get(3)!), 'y + 7 >= 2 * x && x <= 0');
+  t.is(F.toC(readable.get(5)!), 'z >= 137');
+  t.is(F.toC(readable.get(7)!), 'w <= 999999');
+  // Two checks to drop a conjunct (both needed), then for 294910: 0 (fails), 100000 (passes), the
+  // exponents bisected: 100, 1 (fails), 10, then halving between 1 and 10: 5 (fails), 7, 6 (fails);
+  // then for -137: 0 and -100 (both fail: within a factor of 10 of tight, it stays).
+  t.is(asked.length, 2 + 8 + 2, asked.join('\n'));
+  // A constant one off the program's own (138 in `z > 138`, say) is not tried: two checks fewer.
+  asked.length = 0;
+  const withProgram = await readableInvariants(invariants, certify, 8, 12, new Set([138n]));
+  t.is(F.toC(withProgram.get(3)!), 'y + 7 >= 2 * x && x <= 0');
+  t.is(asked.length, 2 + 8, asked.join('\n'));
+  // Within a budget: what was validated last is returned.
+  const cut = await readableInvariants(invariants, certify, 0, 4);
+  t.is(F.toC(cut.get(3)!), 'y + 100 >= 2 * x && x <= 0');
+  t.is(F.toC((await readableInvariants(invariants, certify, 0, 0)).get(3)!), 'y + 294910 >= 2 * x && x <= 0');
+});
+
 // dist/lib/certify → repository root
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const svcomp = resolve(repoRoot, '..', 'shared', 'bench', 'svcomp');

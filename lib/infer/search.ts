@@ -12,10 +12,11 @@ import { constantBitsNeeded } from '../problem/prepare.js';
 import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type QueryStats } from './query.js';
 import type { ConditionProblem } from './condition-problem.js';
 import { lineOf } from './condition-problem.js';
+import { constantsOf } from '../ir/constants.js';
 import { readableInvariants } from '../certify/readable.js';
 import type { ConditionEvent } from './types.js';
 import type { ProgressEvent } from '../problem/result.js';
-import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, READABLE_INVARIANT_CHECKS, satStepLimits } from '../limits.js';
+import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, satStepLimits } from '../limits.js';
 
 export interface ConditionOptions {
   readonly function?: string;
@@ -127,7 +128,7 @@ export class SearchContext {
    * conditions, so what is printed is what the checker validated last. */
   async invariantReports(invariants: ReadonlyMap<number, Formula>, certify: (candidate: ReadonlyMap<number, Formula>) => Promise<boolean>): Promise<{ line: number; expression: string }[]> {
     const proc = this.problem.prepared.cut.proc;
-    const readable = await readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS);
+    const readable = await readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, constantsOf(proc));
     return [...readable].map(([loc, f]) => ({ line: lineOf(proc, loc), expression: F.toC(f) })).sort((a, b) => a.line - b.line);
   }
 

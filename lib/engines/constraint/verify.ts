@@ -19,6 +19,7 @@ import { warmUpChecker } from '../../certify/lia-solver.js';
 import { simplifyInvariant } from '../../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
 import { AnalysisUnsupported, constantBitsNeeded, Problem, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
+import { constantsOf } from '../../ir/constants.js';
 import { readableInvariants } from '../../certify/readable.js';
 import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
@@ -32,7 +33,7 @@ import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
 import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
-import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, type SatWork } from '../../limits.js';
+import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, type SatWork } from '../../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -366,7 +367,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
 function readable(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, deadline: Deadline): Promise<Map<number, Formula>> {
   const certify = async (candidate: ReadonlyMap<number, Formula>) =>
     (await checkInvariants(prepared.preparedProgram, prepared.function, candidate, { precondition: prepared.precondition, deadline, workPerCheck: READABLE_CHECK_WORK })).valid;
-  return readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS);
+  return readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, constantsOf(prepared.cut.proc));
 }
 
 function guarded(program: Program, prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, result: VerifyResult): VerifyResult {

@@ -154,6 +154,23 @@ test('PV1: x < 0 alone is refuted (not inductive); the exit assertion is vacuous
   t.is(result.obligations.find((o) => o.kind === 'safety')!.status, 'proved');
 });
 
+test('PV1: regions the caller skips are neither checked nor reported (Houdini\'s rounds skip regions already proved)', async (t) => {
+  const proc = procOf(pv1);
+  const header = loopHeader(proc);
+  const invariants = new Map([[header, cond('x < 0')]]);
+  // x < 0 is refuted in the header's own region (consecution); skipping that region leaves the
+  // entry's, which holds: the caller vouches for what it skipped.
+  const skipped = await checkInvariants(pv1, 'PV1', invariants, { skipRegionsFrom: new Set([header]) });
+  t.true(skipped.valid, skipped.reason);
+  t.true(skipped.obligations.every((o) => o.from === proc.entry));
+  t.true(skipped.obligations.some((o) => o.kind === 'initiation'));
+  // Skipping the entry's region instead leaves the refuted consecution.
+  const other = await checkInvariants(pv1, 'PV1', invariants, { skipRegionsFrom: new Set([proc.entry]) });
+  t.false(other.valid);
+  t.true(other.obligations.every((o) => o.from === header));
+  t.is(other.obligations.find((o) => o.kind === 'consecution')?.status, 'refuted');
+});
+
 test('PV1: a too weak invariant fails the assertion, and the counterexample reaches a failing assert', async (t) => {
   const proc = procOf(pv1);
   const result = await checkInvariants(pv1, 'PV1', new Map([[loopHeader(proc), cond('x <= 0')]]));

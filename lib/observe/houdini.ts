@@ -150,6 +150,12 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
   const current = new Map<number, Formula[]>([...candidates].map(([c, list]) => [c, [...list]]));
   if (options.postcondition) current.set(EXIT, [...options.postcondition]);
   const none = (rounds: number): HoudiniResult => ({ facts: new Map(), kept: new Map(), post: [], provesSafety: false, rounds, millis: Date.now() - started });
+  // Candidates only go, so a region (the paths from one cut-point to the next ones) proved in a round
+  // stays proved while its start keeps its candidates: its targets can only have lost some, which
+  // weakens what it must establish. Such regions are not checked again; once the rest holds, one
+  // round checks every region, so that the answer rests on one check of them all.
+  const starts = [prepared.cut.proc.entry, ...prepared.unknownCutpoints];
+  let provedBefore = new Set<number>();
   for (let round = 1; round <= maxRounds; round++) {
     if (budget.exhausted || options.deadline?.passed) return none(round - 1);
     const invariants = new Map<number, Formula>(prepared.unknownCutpoints.map((c) => [c, F.and(...(current.get(c) ?? []))]));
@@ -159,13 +165,18 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
       workPerCheck: HOUDINI_CHECK_WORK,
       work: budget,
       ...(options.deadline ? { deadline: options.deadline } : {}),
+      ...(provedBefore.size > 0 ? { skipRegionsFrom: provedBefore } : {}),
     });
     const result = (provesSafety: boolean): HoudiniResult => {
       const kept = new Map([...current].filter(([c, list]) => c !== EXIT && list.length > 0));
       const facts = new Map([...kept].map(([c, list]) => [c, F.and(...list)]));
       return { facts, kept, post: current.get(EXIT) ?? [], provesSafety, rounds: round, millis: Date.now() - started };
     };
-    if (check.valid) return result(true);
+    if (check.valid) {
+      if (provedBefore.size === 0) return result(true);
+      provedBefore = new Set();
+      continue;
+    }
     const refutable = (o: Obligation): boolean => o.status !== 'proved' && (o.kind === 'exit' ? current.has(EXIT) : (o.kind === 'initiation' || o.kind === 'consecution') && current.has(o.to));
     const inductiveness = check.obligations.filter(refutable);
     if (inductiveness.length === 0) {
@@ -180,6 +191,9 @@ export async function inductiveSubset(prepared: PreparedAnalysis, candidates: Re
       const key = o.kind === 'exit' ? EXIT : o.to;
       drop(current, key, checked.get(key)!, o);
     }
+    const notProved = new Set(check.obligations.filter((o) => o.status !== 'proved').map((o) => o.from));
+    const weakened = (c: number) => (current.get(c)?.length ?? 0) !== (checked.get(c)?.length ?? 0);
+    provedBefore = new Set(starts.filter((c) => !notProved.has(c) && !weakened(c)));
   }
   return none(maxRounds);
 }

@@ -67,6 +67,10 @@ export const CONDITION_QUERY_PROPAGATIONS = 50_000_000;
 export const CERTIFICATE_CHECK_WORK = 25_000_000;
 /** Verify's Houdini pass over the observed candidates, all its rounds (was 3 s). */
 export const HOUDINI_WORK = 6_000_000;
+/** Verify's Houdini passes start at the loop headers when the path cut-set has at least this many
+ * times their VCs (a pass over the paths that ends without a proof is then what costs; on the
+ * SV-COMP dev set, 27 of 194 tasks), else on the paths. A ratio of counts: the same at any load. */
+export const HOUDINI_HEADERS_FIRST_VC_RATIO = 4;
 /** One Houdini round's check (was at most 1 s). A check that runs out drops every candidate at its
  * cut-point, so this errs on the large side: 400,000 emptied the ghosted multiple-of-three proof. */
 export const HOUDINI_CHECK_WORK = 2_000_000;

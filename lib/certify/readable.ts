@@ -126,25 +126,19 @@ async function smallerConstants(
   }
   large.sort((a, b) => (a.size === b.size ? a.at - b.at : a.size > b.size ? -1 : 1));
   let left = checks;
-  const withConstant = (at: number, cube: number, atom: number, k: bigint): Map<number, Formula> => {
-    const cubes = cubesAt.get(at)!;
-    const a = cubes[cube]![atom]! as Extract<Formula, { kind: 'atom' }>;
-    const changed = cubes.map((atoms, i) => (i !== cube ? atoms : atoms.map((b, j) => (j !== atom ? b : F.geqZero(L.addConstant(a.expr, k - a.expr.constant))))));
-    return new Map(current).set(at, F.or(...changed.map((atoms) => F.and(...atoms))));
-  };
-  const accept = (at: number, cube: number, atom: number, k: bigint, candidate: Map<number, Formula>) => {
-    const cubes = cubesAt.get(at)!;
-    const a = cubes[cube]![atom]! as Extract<Formula, { kind: 'atom' }>;
-    cubes[cube]![atom] = F.geqZero(L.addConstant(a.expr, k - a.expr.constant));
-    current.set(at, candidate.get(at)!);
-  };
   for (const { at, cube, atom } of large) {
     let good = (cubesAt.get(at)![cube]![atom] as Extract<Formula, { kind: 'atom' }>).expr.constant;
+    /** Certifies the invariants with this constant in place of `good`; keeps it when they pass. */
     const tryConstant = async (k: bigint): Promise<boolean> => {
-      const candidate = withConstant(at, cube, atom, k);
+      const cubes = cubesAt.get(at)!;
+      const a = cubes[cube]![atom]! as Extract<Formula, { kind: 'atom' }>;
+      const moved = F.geqZero(L.addConstant(a.expr, k - a.expr.constant));
+      const changed = cubes.map((atoms, i) => (i !== cube ? atoms : atoms.map((b, j) => (j !== atom ? b : moved))));
+      const formula = F.or(...changed.map((atoms) => F.and(...atoms)));
       left--;
-      if (!(await certify(candidate))) return false;
-      accept(at, cube, atom, k, candidate);
+      if (!(await certify(new Map(current).set(at, formula)))) return false;
+      cubesAt.set(at, changed);
+      current.set(at, formula);
       good = k;
       return true;
     };

@@ -315,11 +315,7 @@ export function checkCex(program: Program, box: Box, result: { readonly conditio
   const command = context.command ?? 'cex';
   const count = counter(context);
   const out: Disagreement[] = [];
-  if (result.provedSafe) {
-    count(1, box.runs.length);
-    const run = box.runs.find(failed);
-    if (run) out.push({ command, kind: 'claim', message: `says no input fails (proved safe), but the run on ${describe(run)} ${outcomeText(run.outcome)}` });
-  }
+  if (result.provedSafe) out.push(...checkVerify(program, box, { verdict: 'safe' }, { ...context, command }));
   for (const c of result.conditions) {
     count(1, 1);
     const input = new Map([...c.input].filter(([v]) => box.parameters.includes(v)));

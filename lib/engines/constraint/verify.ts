@@ -451,16 +451,6 @@ function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<numbe
   return facts;
 }
 
-/**
- * Houdini at the loop headers: with the paths cut-set a loop's invariant is spread over one
- * cut-point per body path, each with its own samples and candidates, and a loop whose paths interleave
- * (heapsort) keeps none of them; at the header one invariant covers them all. For a function that
- * takes remainders the program first gets ghost quotients (`i == 3 * (i / 3)` says i is a multiple
- * of 3), and each ghost's definition joins the candidates; the ghost updates' branches would multiply
- * the paths anyway. The invariants are over the ghosted program (which the checker proves safe: its
- * ghosts never affect the original variables) and are reported with each ghost written as the C
- * division it stands for. Null at once when there is nothing new to try (headers already, no ghosts).
- */
 /** The VCs of `fn` with the loop-header cut-set (Infinity when it cannot be prepared). */
 function headerVcCount(program: Program, fn: string): number {
   try {
@@ -471,6 +461,16 @@ function headerVcCount(program: Program, fn: string): number {
   }
 }
 
+/**
+ * Houdini at the loop headers: with the paths cut-set a loop's invariant is spread over one
+ * cut-point per body path, each with its own samples and candidates, and a loop whose paths interleave
+ * (heapsort) keeps none of them; at the header one invariant covers them all. For a function that
+ * takes remainders the program first gets ghost quotients (`i == 3 * (i / 3)` says i is a multiple
+ * of 3), and each ghost's definition joins the candidates; the ghost updates' branches would multiply
+ * the paths anyway. The invariants are over the ghosted program (which the checker proves safe: its
+ * ghosts never affect the original variables) and are reported with each ghost written as the C
+ * division it stands for. Null at once when there is nothing new to try (headers already, no ghosts).
+ */
 async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStrategy, deadline: Deadline): Promise<{ invariants: InvariantReport[]; report: HoudiniReport; prepared: PreparedAnalysis } | null> {
   const ghosted = withRemainderGhosts(program, fn) ?? { program, ghosts: [] };
   if (ghosted.ghosts.length === 0 && strategy === 'headers') return null;

@@ -9,7 +9,7 @@
 // Numbers are written as decimal numerals, so bigints of any size stay exact.
 import type { Context } from 'z3-solver';
 import { currentZ3, getZ3, trackZ3Work, type Z3Api } from '../sat/z3-context.js';
-import { CHECKER_WARM_UP_TIMEOUT_MS } from '../limits.js';
+import { CHECKER_WARM_UP_TIMEOUT_MS, CHECKER_WARM_UP_WORK } from '../limits.js';
 
 type LiaContext = Context<'lia'>;
 type Z3Solver = InstanceType<LiaContext['Solver']>;
@@ -77,28 +77,44 @@ const INTERRUPT_REPEAT_MS = 50;
 
 /**
  * Starts the checker's z3 session in the background, for a check that is likely soon: z3's
- * initialisation (~0.45 s) and the first check() of a process (~0.2 s, when z3 starts its worker
- * threads) are paid on a trivial query while the caller searches. Queued like any job, so shutdownZ3()
- * waits for it; never throws. Does nothing once the session has been started.
+ * initialisation (~0.2 s of this thread) and the first check() of a process (~0.3 s, while z3 starts
+ * its worker thread in another) are paid on a trivial query while the caller searches. Queued like any
+ * job, so shutdownZ3() waits for it; never rejects. Does nothing once the session has been started.
+ *
+ * The returned promise settles once the trivial query has been handed to z3's thread. Awaiting it
+ * matters: z3's initialisation runs on this thread only when it yields, so a caller that goes on with
+ * synchronous work (sampling, encoding) would otherwise start z3 only at its next await, and then wait
+ * for z3's thread as well. `timed`: the checks to come will carry a time limit (the user's
+ * --timeout), for which z3 runs a timer thread: start that one too. Without it the query is bounded
+ * by z3's work units, which need no thread.
  */
-export function warmUpChecker(): void {
-  void checkerWarm();
+export function warmUpChecker(options: { readonly timed?: boolean } = {}): Promise<void> {
+  return startChecker(options.timed ?? false).handedOver;
 }
 
 /** Settles once the checker's z3 session has started and answered its first check (starting both if
  * needed): what is measured after it is the checker's work, not z3's start-up. Never rejects. */
 export function checkerWarm(): Promise<void> {
-  if (warming !== null && warming.z3 === currentZ3()) return warming.done;
+  return startChecker(false).done;
+}
+
+function startChecker(timed: boolean): { readonly handedOver: Promise<void>; readonly done: Promise<void> } {
+  if (warming !== null && warming.z3 === currentZ3()) return warming;
   const z3 = currentZ3() ?? getZ3();
+  let handOver: () => void = () => undefined;
+  const handedOver = new Promise<void>((resolve) => (handOver = resolve));
   const done = withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     solver.assert(`(> ${x} 0)`);
-    await solver.check({ timeoutMs: CHECKER_WARM_UP_TIMEOUT_MS });
-  }).catch(() => undefined);
-  warming = { z3, done };
-  return done;
+    const check = solver.check(timed ? { timeoutMs: CHECKER_WARM_UP_TIMEOUT_MS } : { work: CHECKER_WARM_UP_WORK });
+    // z3-solver hands the query to its thread a few promise turns later: after a full turn it has.
+    setImmediate(handOver);
+    await check;
+  }).catch(() => undefined).finally(handOver);
+  warming = { z3, handedOver, done };
+  return warming;
 }
-let warming: { readonly z3: Promise<Z3Api>; readonly done: Promise<void> } | null = null;
+let warming: { readonly z3: Promise<Z3Api>; readonly handedOver: Promise<void>; readonly done: Promise<void> } | null = null;
 
 export type CheckStatus = 'sat' | 'unsat' | 'unknown';
 

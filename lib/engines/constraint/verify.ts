@@ -163,8 +163,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   if (overflow) Object.assign(base, { overflow });
   const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
-  // No run failed, so the search begins and a proof will need the checker: z3 starts meanwhile.
-  warmUpChecker();
+  // No run failed, so the search begins and a proof will need the checker: z3 starts now, and its
+  // thread while the search goes on.
+  await warmUpChecker({ timed: deadline.bounded });
   // A function that reads no input: its one run's states, when few, may be the proof.
   const single = pins.size === 0 ? singleRunInvariants(prepared, prepared.function === program.entry) : null;
   if (single) {

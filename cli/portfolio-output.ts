@@ -1,6 +1,7 @@
 // `verify --jobs N`: the option, and how the portfolio's progress and outcome are shown.
 import { Option } from 'commander';
 import { InputError, type ProgressEvent, DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent, type PortfolioResult } from '../lib/index.js';
+import { answeredBy } from './report/answered-by.js';
 
 export function jobsOption(): Option {
   return new Option('-j, --jobs <n>', `parallel worker threads racing lanes of the schedule and the interpolation engines (default: the number of cores, 1 on two cores or fewer; here ${DEFAULT_JOBS()}); 1 is the sequential search; at most the number of cores (${MAX_JOBS()})`);
@@ -24,7 +25,7 @@ export function portfolioProgressPrinter(): { onProgress: (e: ProgressEvent, con
     onProgress: (e, configuration) => {
       if (e.kind !== 'step-done') return;
       const s = e.stats;
-      process.stderr.write(`  [${configuration ?? 'schedule'}] step ${e.index + 1}: template ${s.template}, widths ${s.widths.coefficient}/${s.widths.constant}/${s.widths.multiplier}: ${s.result} (${s.clauses} clauses, SAT ${s.satMillis} ms)\n`);
+      process.stderr.write(`  [${configuration ?? 'schedule'}] step ${e.index + 1}: template ${s.template}, widths ${s.widths.coefficient}/${s.widths.constant}/${s.widths.multiplier}: ${s.result}${answeredBy(s.backend)} (${s.clauses} clauses, SAT ${s.satMillis} ms)\n`);
     },
     onConfiguration: (e) => {
       process.stderr.write(e.kind === 'started' ? `  [${e.configuration}] started\n` : `  [${e.configuration}] ${e.verdict}${e.reason ? ` (${e.reason})` : ''}\n`);

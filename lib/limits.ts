@@ -52,6 +52,13 @@ export const SAT_STEP_PROPAGATIONS = 30_000_000;
 /** All template steps of one verify together, the search with procedure summaries too: about half a
  * minute of the embedded MiniSat (no dev-set task proved by a template step used more than 4 s). */
 export const VERIFY_SAT_WORK: SatWork = { conflicts: 200_000, propagations: 60_000_000 };
+/** The default back end races an installed cadical or kissat against the embedded MiniSat on
+ * instances of this many clauses or more (lib/sat/racing-backend.ts): below, MiniSat answers in well
+ * under a second and starting a process and writing the DIMACS file cost a good part of that. */
+export const RACE_MIN_CLAUSES = 40_000;
+/** ...and of at most this many: the external solvers are bounded by conflicts only, and a conflict on
+ * millions of clauses costs so much that MiniSat's propagation budget must decide alone. */
+export const RACE_MAX_CLAUSES = 2_000_000;
 /** One query of a condition search (wp, sp, bounds, cex, nonterm; was 30 s). */
 export const CONDITION_QUERY_CONFLICTS = 100_000;
 /** The same query's propagations: about 25 s of the embedded MiniSat. */

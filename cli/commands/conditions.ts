@@ -37,7 +37,7 @@ export function commonOptions(cmd: Command): Command {
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
-    .option('-b, --backend <spec>', "SAT back end: 'minisat', 'z3' or 'dimacs:CMD'", 'minisat')
+    .option('-b, --backend <spec>', "SAT back end: 'auto' (the embedded MiniSat, raced on large steps by cadical or kissat when on PATH), 'minisat' (embedded only), 'z3' or 'dimacs:CMD'", 'auto')
     .option('--timeout <seconds>', 'bound on the whole search', String(CONDITION_SEARCH_TIMEOUT_MS / 1000))
     .option('--query-conflicts <n>', `SAT conflicts one solver query may use (default ${CONDITION_QUERY_CONFLICTS}): work, not time, so the search takes the same path at any load`)
     .option('--query-propagations <n>', `SAT propagations one solver query may use with the embedded MiniSat (default ${CONDITION_QUERY_PROPAGATIONS})`)

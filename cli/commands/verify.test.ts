@@ -2,9 +2,9 @@
 // contract, the exit codes, diagnostics and --emit-dimacs.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { runProgram } from '../../lib/interpreter/index.js';
@@ -14,9 +14,9 @@ const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js')
 const dir = mkdtempSync(join(tmpdir(), 'farkas-verify-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
-function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function farkas(args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 120_000, ...(env ? { env } : {}) }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       done({ code, stdout, stderr });
     });
@@ -261,4 +261,25 @@ test('verify --property termination: unsafe with a recurrent condition and the r
   const witness = await farkas(['verify', endless, '--property', 'termination', '--witness', join(dir, 'w.yml')]);
   t.is(witness.code, 3);
   t.regex(witness.stderr, /--witness: not available with --property termination/);
+});
+
+test('the default back end races a cadical on PATH on large steps and says which solver answered', async (t) => {
+  // A one-step schedule whose step on PV1 has some 55,000 clauses (over RACE_MIN_CLAUSES), and a
+  // "cadical" that calls every instance unsatisfiable: its answer is taken (a wrong unsat can only
+  // lose a proof: the invariants of any "safe" are still certified by z3).
+  const schedule = file('one-large-step.yaml', 'name: large\ndescription: one 2x2 step\nsteps:\n  - { disjuncts: 2, conjuncts: 2, coefficient: 3, constant: 8, multiplier: 2 }\n');
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const cadical = join(bin, 'cadical');
+  writeFileSync(cadical, '#!/bin/sh\necho "s UNSATISFIABLE"\nexit 20\n');
+  chmodSync(cadical, 0o755);
+  const env = { ...process.env, PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` };
+  const pv1 = file('pv1-race.c', PV1);
+  const raced = await farkas(['verify', pv1, '--jobs', '1', '--template', schedule], env);
+  t.regex(raced.stdout, /2x2 .* 5\d{4} .* unsat by dimacs:cadical -q/);
+  const alone = await farkas(['verify', pv1, '--jobs', '1', '--template', schedule, '--backend', 'minisat', '--json'], env);
+  const json = JSON.parse(alone.stdout) as { stats: { backend: string; result: string; clauses: number }[] };
+  t.is(json.stats[0]?.backend, 'minisat');
+  t.is(json.stats[0]?.result, 'sat');
+  t.true((json.stats[0]?.clauses ?? 0) >= 40_000);
 });

@@ -14,6 +14,7 @@ import { formatTermination, formatVerify, terminationJson, verifyJson } from '..
 import { collectPins, parsePins } from '../pin-option.js';
 import { semanticsNote } from '../program-input.js';
 import { describe } from './catalog.js';
+import { answeredBy } from '../report/answered-by.js';
 
 interface VerifyCliOptions {
   dataModel?: string;
@@ -48,7 +49,7 @@ export function register(program: Command): void {
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
-    .option('-b, --backend <spec>', "SAT back end: 'minisat' (embedded), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'minisat')
+    .option('-b, --backend <spec>', "SAT back end: 'auto' (the embedded MiniSat, raced on large steps by cadical or kissat when on PATH), 'minisat' (embedded only), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'auto')
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .addOption(jobsOption())
     .option('--pin <line:expr>', "pin an invariant: the C expression EXPR (over the variables in scope) is a known conjunct of the invariant at the cut-point(s) on LINE, certified with the rest (repeatable; runs the constraint search alone)", collectPins, [])
@@ -160,7 +161,7 @@ function emitProblem(program: Program, opts: VerifyCliOptions, defaultCutset: bo
 function progressPrinter(): (e: ProgressEvent) => void {
   return (e) => {
     if (e.kind === 'step-start') process.stderr.write(`  step ${e.index + 1}/${e.total}: template ${e.template}, widths ${e.widths.coefficient}/${e.widths.constant}/${e.widths.multiplier} … `);
-    else if (e.kind === 'step-done') process.stderr.write(`${e.stats.result} (${e.stats.clauses} clauses, SAT ${e.stats.satMillis} ms)\n`);
+    else if (e.kind === 'step-done') process.stderr.write(`${e.stats.result}${answeredBy(e.stats.backend)} (${e.stats.clauses} clauses, SAT ${e.stats.satMillis} ms)\n`);
     else if (e.kind === 'checking') process.stderr.write('  checking the certificate with z3 …\n');
   };
 }

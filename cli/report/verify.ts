@@ -5,6 +5,7 @@ import { rankingJson, rankingLines } from './ranking.js';
 import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
 import { nondetReadsIn, nondetReadsJson } from './nondet.js';
+import { answeredBy } from './answered-by.js';
 
 /** The semantics an answer rests on, for --json: data model, property and its premise. */
 export function semanticsJson(program: Program | undefined): object {
@@ -85,7 +86,7 @@ export function formatVerify(file: string, r: VerifyResult, program?: Program): 
     lines.push('  step  template  widths(c/k/m)  unknowns   vars  clauses  encode ms  SAT ms  result');
     r.stats.forEach((s, i) => {
       const w = `${s.widths.coefficient}/${s.widths.constant}/${s.widths.multiplier}`;
-      lines.push(`  ${String(i + 1).padStart(4)}  ${s.template.padEnd(8)}  ${w.padEnd(13)}  ${String(s.unknowns).padStart(8)}  ${String(s.variables).padStart(5)}  ${String(s.clauses).padStart(7)}  ${String(s.encodeMillis).padStart(9)}  ${String(s.satMillis).padStart(6)}  ${s.result}${s.reason ? ` (${s.reason})` : ''}`);
+      lines.push(`  ${String(i + 1).padStart(4)}  ${s.template.padEnd(8)}  ${w.padEnd(13)}  ${String(s.unknowns).padStart(8)}  ${String(s.variables).padStart(5)}  ${String(s.clauses).padStart(7)}  ${String(s.encodeMillis).padStart(9)}  ${String(s.satMillis).padStart(6)}  ${s.result}${answeredBy(s.backend)}${s.reason ? ` (${s.reason})` : ''}`);
     });
   }
   if (r.counterexample) {

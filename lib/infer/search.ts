@@ -4,7 +4,7 @@ import type { Formula } from '../ir/formula.js';
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { loadSchedule, type Schedule, type ScheduleStep } from '../constraints/schedule.js';
-import { createBackend } from '../sat/index.js';
+import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
 import type { SatBackend } from '../sat/types.js';
 import { checkInvariants } from '../certify/certificate.js';
 import type { CutsetStrategy } from '../vc/cutset.js';
@@ -70,7 +70,7 @@ export class SearchContext {
     readonly options: ConditionOptions,
   ) {
     this.deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, this.started);
-    this.backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
+    this.backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? DEFAULT_BACKEND_SPEC);
     const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
     const constantBits = constantBitsNeeded(problem.prepared);
     this.steps = schedule.steps

@@ -7,7 +7,7 @@ import { withOverflowNote } from '../observe/overflow-probe.js';
 import { availableParallelism } from 'node:os';
 import type { Program } from '../ir/cfg.js';
 import { loadSchedule } from '../constraints/schedule.js';
-import { createBackend } from '../sat/index.js';
+import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
 import { Problem } from '../problem/prepare.js';
 import type { ProgressEvent, StepStats } from '../problem/result.js';
 import { interpolationEngines, type InterpolationEngineName, type VerifyOptions } from '../engines/index.js';
@@ -67,13 +67,13 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   // process that a terminated worker would leave running): the sequential search. Pinned invariants
   // too: they belong to the constraint search, and a race with engines that ignore them would not
   // answer the question the user asked (does the proof go through with the pins?).
-  if (jobs <= 1 || typeof options.backend === 'object' || options.onCnf || (options.knownInvariants?.size ?? 0) > 0 || (options.backend ?? 'minisat').trim().startsWith('dimacs:')) return sequential();
+  if (jobs <= 1 || typeof options.backend === 'object' || options.onCnf || (options.knownInvariants?.size ?? 0) > 0 || (options.backend ?? DEFAULT_BACKEND_SPEC).trim().startsWith('dimacs:')) return sequential();
 
   const started = Date.now();
   // Input errors belong to this thread, before any worker starts: a bad function, schedule or back end.
   const problem = Problem.of(program, options.function);
   const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
-  const backend = options.backend ?? 'minisat';
+  const backend = options.backend ?? DEFAULT_BACKEND_SPEC;
   createBackend(backend);
   const deadline = options.deadline ?? new Deadline(options.timeoutMs, undefined, started);
   const configurations = portfolioConfigurations(jobs, options.engines ?? interpolationEngines(), !problem.needsSummaries);

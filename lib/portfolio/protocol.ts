@@ -13,7 +13,7 @@ export interface PortfolioJob {
   readonly function?: string;
   readonly cutset: CutsetStrategy;
   readonly schedule: Schedule;
-  /** SAT back-end spec ('minisat', 'z3'). */
+  /** SAT back-end spec ('auto', 'minisat', 'z3'). */
   readonly backend: string;
   /** What is left of the whole search's time bound when the worker starts. */
   readonly timeoutMs?: number;

@@ -109,7 +109,8 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-function findExecutable(command: string): string | null {
+/** `command` resolved as a shell would: a path, else the first executable file of that name on PATH. */
+export function findExecutable(command: string): string | null {
   if (command.includes('/')) {
     const path = isAbsolute(command) ? command : resolve(command);
     return isExecutableFile(path) ? path : null;

@@ -17,7 +17,7 @@ test('createBackend knows minisat, z3 and dimacs:CMD', (t) => {
 
 test('createBackend rejects unknown specs and missing commands with an InputError', (t) => {
   const unknown = t.throws(() => createBackend('glucose'), { instanceOf: InputError });
-  t.regex(unknown!.message, /^error: unknown SAT back end 'glucose'; expected 'minisat' \(default\), 'z3'/);
+  t.regex(unknown!.message, /^error: unknown SAT back end 'glucose'; expected 'auto' \(default: the embedded MiniSat, raced .*'minisat' \(embedded only\), 'z3'/);
   t.throws(() => createBackend('dimacs:'), { instanceOf: InputError });
   t.throws(() => createBackend('dimacs:/nonexistent/solver'), { instanceOf: InputError });
 });

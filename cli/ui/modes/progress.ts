@@ -4,6 +4,7 @@
 // may run wp), each numbering its steps from 0; the pane numbers them on, one row per step.
 import type { ConditionEvent, ProgressEvent } from '../../../lib/index.js';
 import type { Emit, SearchEvent } from '../protocol.js';
+import { answeredBy } from '../../report/answered-by.js';
 
 export function widthsText(w: { coefficient: number; constant: number; multiplier: number }): string {
   return `${w.coefficient}/${w.constant}/${w.multiplier}`;
@@ -48,7 +49,7 @@ export function stepSearchEvent(e: ProgressEvent, rows: RowNumbers, prefix = '')
     case 'step-encoded':
       return { kind: 'row-encoded', index: rows.of(source, e.index), variables: e.variables, clauses: e.clauses };
     case 'step-done':
-      return { kind: 'row-done', index: rows.of(source, e.index), variables: e.stats.variables, clauses: e.stats.clauses, satMillis: e.stats.satMillis, result: e.stats.result, ...(e.stats.reason ? { reason: e.stats.reason } : {}) };
+      return { kind: 'row-done', index: rows.of(source, e.index), variables: e.stats.variables, clauses: e.stats.clauses, satMillis: e.stats.satMillis, result: `${e.stats.result}${answeredBy(e.stats.backend)}`, ...(e.stats.reason ? { reason: e.stats.reason } : {}) };
     case 'checking':
       return { kind: 'phase', text: `${prefix}checking the certificate with z3` };
   }

@@ -12,7 +12,7 @@ import { loadSchedule, type Schedule } from '../../constraints/schedule.js';
 import { satisfies } from '../../constraints/system.js';
 import { encodeUnknowns } from '../../encode/system-encoder.js';
 import { orderTemplatePositions } from '../../encode/symmetry.js';
-import { createBackend } from '../../sat/index.js';
+import { createBackend, DEFAULT_BACKEND_SPEC } from '../../sat/index.js';
 import type { SatBackend } from '../../sat/types.js';
 import { checkInvariants } from '../../certify/certificate.js';
 import { warmUpChecker } from '../../certify/lia-solver.js';
@@ -40,7 +40,7 @@ export interface VerifyOptions {
   readonly cutset?: CutsetStrategy;
   /** Schedule name or file, or a loaded schedule. */
   readonly schedule?: string | Schedule;
-  /** SAT back-end spec: 'minisat' (default), 'z3', 'dimacs:CMD'. */
+  /** SAT back-end spec: 'auto' (default), 'minisat', 'z3', 'dimacs:CMD' (lib/sat/index.ts). */
   readonly backend?: string | SatBackend;
   /** Bound on the whole search. */
   readonly timeoutMs?: number;
@@ -97,7 +97,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   const problem = Problem.of(program, options.function);
   const strategy = options.cutset ?? 'paths';
   const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
-  const backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? 'minisat');
+  const backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? DEFAULT_BACKEND_SPEC);
   const base = {
     function: problem.function,
     cutset: strategy,

@@ -193,3 +193,23 @@ test('a quotient in a loop body takes its one possible value: random runs are no
   // Every sampled state is real: n is i / 2 rounded up.
   for (const s of states) t.is(s.get('n'), (s.get('i')! + 1n) / 2n);
 });
+
+test('a program that reads no input is run once per kind of run, and samples as if every run had been made', (t) => {
+  // The same program twice: once without input, once reading one whose value is overwritten at once.
+  // The second reads a nondet value on every run, so each run is made; the first's repeats are
+  // counted, not made. Their samples and bad states must be the same.
+  const body = 'while (x < 30) { if (x % 7 == 3) y = y + 2; x++; } assert(y <= 8); return 0; }\n';
+  const withoutInput = parseProgram(`int main() { int x = 0; int y = 0;\n${body}`, 'a.c');
+  const readsInput = parseProgram(`int main() { int x = __VERIFIER_nondet_int(); int y = 0; x = 0;\n${body}`, 'b.c');
+  const sample = (program: Program) => {
+    const prepared = prepareAnalysis(program, 'main', 'headers');
+    const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, NO_TIME_LIMIT);
+    const bad = sampleBadStates(prepared.preparedProgram, prepared.function, samples, NO_TIME_LIMIT);
+    const all = (m: ReadonlyMap<number, readonly State[]>) => [...m.values()].flat().map(key).sort();
+    return { states: all(samples.states), observed: all(samples.observed ?? new Map()), bad: all(bad), failed: samples.failure !== undefined };
+  };
+  const a = sample(withoutInput);
+  const b = sample(readsInput);
+  t.true(a.states.length > 0 && a.bad.length > 0);
+  t.deepEqual(a, b);
+});

@@ -109,8 +109,19 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   let failure: RunResult | undefined;
   let overflow: RunResult | undefined;
   const budget = new StepCounter(options.steps ?? SAMPLE_STEPS, options.deadline);
+  // A run that read no nondet value is the run of every stream (a program without inputs): later
+  // runs of at most as many steps are counted instead of run, and the streams are still drawn, so
+  // the samples are the same as if they had run.
+  let readsNoNondet: RunResult | null = null;
+  const sameRun = (steps: number): RunResult | null => (readsNoNondet && (steps <= maxSteps || readsNoNondet.outcome.kind !== 'step-limit') ? readsNoNondet : null);
   const observe = (nondet: readonly bigint[]): void => {
+    const repeated = sameRun(maxSteps);
+    if (repeated) {
+      budget.add(repeated);
+      return;
+    }
     const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, recordTrace: true, preferPinned: true, foldIntoRange: true }));
+    if (result.nondetConsumed.length === 0) readsNoNondet = result;
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
     for (const [loc, states] of statesAlong(program, fn, result, watched)) {
@@ -131,14 +142,14 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   // A few long untraced runs, only to look for failures that need many iterations to show.
   for (let run = 0; run < 8 && !failure && budget.open; run++) {
     const nondet = run === 0 ? [] : nondetStream(next, 256);
-    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: LONG_RUN_STEPS, preferPinned: true, foldIntoRange: true }));
+    const result = budget.add(sameRun(LONG_RUN_STEPS) ?? runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: LONG_RUN_STEPS, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
   // Runs on the C types' boundary values (INT_MAX, UINT_MAX, …: the stream's extremes folded into
   // each value's range), only to look for failures: where overflows and wrap-arounds show.
   for (let run = 0; run < BOUNDARY_RUNS && !failure && budget.open; run++) {
-    const result = budget.add(runProgram(program, { entry: fn, nondet: boundaryStream(run, 64), nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true }));
+    const result = budget.add(sameRun(maxSteps) ?? runProgram(program, { entry: fn, nondet: boundaryStream(run, 64), nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
@@ -219,9 +230,13 @@ export function sampleBadStates(program: Program, fn: string, samples: Samples, 
           const key = stateKey(candidate);
           if (good.has(key) || found.has(key)) continue;
           const from = startingAt(program, fn, cut, candidate);
+          // A run that read no nondet value is the same run on every stream: it is counted again
+          // instead of run again (and the streams are still drawn), so the states found are the same.
+          let readsNoNondet: RunResult | null = null;
           for (let k = 0; k < streams; k++) {
             const nondet = k === 0 ? [] : nondetStream(next, 64);
-            const r = budget.add(runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps }));
+            const r = budget.add(readsNoNondet ?? runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps }));
+            if (r.nondetConsumed.length === 0) readsNoNondet = r;
             if (r.outcome.kind === 'assertion-failed') {
               found.set(key, candidate);
               break;

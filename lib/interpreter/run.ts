@@ -158,11 +158,11 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       const caller = frames[frames.length - 1];
       if (!caller) return finish({ kind: 'exit', returnValue });
       const call = frame.callEdge!;
-      const values = new Map<string, bigint>();
+      const values = trace ? new Map<string, bigint>() : null;
       if (call.stmt.kind === 'call' && call.stmt.target !== null) {
         // compileProcedure rejected a used result of a void callee, so returnValue is set.
         write(caller, call.stmt.target, returnValue!);
-        values.set(call.stmt.target.name, returnValue!);
+        values?.set(call.stmt.target.name, returnValue!);
       }
       caller.loc = call.edge.to;
       if (depth === 1) watcher?.visit(call.edge.to);
@@ -175,7 +175,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
         edge: call.edge.id,
         pos: call.edge.pos,
         text: `return from ${proc.name}`,
-        values,
+        values: values!,
       });
       continue;
     }
@@ -185,7 +185,8 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       return finish({ kind: 'step-limit', limit: 'steps', max: maxSteps, pos: location?.pos ?? lastPos, procedure: proc.name });
     }
     const outs = frame.code.out[frame.loc] ?? [];
-    const stepNondet: bigint[] = [];
+    // What the trace records of the step; untraced runs (most of the sampling) allocate none of it.
+    const stepNondet: bigint[] | null = trace ? [] : null;
     let chosen: CompiledEdge | undefined;
     if (location?.choice) {
       if (outs.length !== 2) {
@@ -193,7 +194,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       }
       const v = takeNondet();
       if (v === null) return finish({ kind: 'nondet-exhausted', pos: location.pos ?? outs[0]!.edge.pos, procedure: proc.name });
-      stepNondet.push(v);
+      stepNondet?.push(v);
       // Non-zero takes the edge with the smaller id (then-branch / loop body); `outs` is in id order.
       chosen = v !== 0n ? outs[0]! : outs[1]!;
     } else {
@@ -221,7 +222,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     // what they meant before C's overflow was checked (they stay in the trace).
     if (s.kind !== 'assume' || !s.premise) steps++;
     lastPos = edge.pos;
-    const values = new Map<string, bigint>();
+    const values = trace ? new Map<string, bigint>() : null;
     let kind: TraceStep['kind'] = 'edge';
     // A step that ends the run (failed assert, bad nondet value) is still recorded in the trace.
     let stop: RunOutcome | null = null;
@@ -229,7 +230,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       case 'assign': {
         const v = s.value(frame.vars, globals);
         write(frame, s.target, v);
-        values.set(s.target.name, v);
+        values?.set(s.target.name, v);
         break;
       }
       case 'havoc': {
@@ -238,7 +239,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
         const computed = s.ghost && pinned ? pinned(frame.vars, globals) : null;
         if (computed !== null) {
           write(frame, s.target, computed);
-          values.set(s.target.name, computed);
+          values?.set(s.target.name, computed);
           break;
         }
         const v = takeNondet(pinned && (() => pinned(frame.vars, globals)), s.range);
@@ -246,13 +247,13 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
           stop = { kind: 'nondet-exhausted', pos: edge.pos, procedure: proc.name };
           break;
         }
-        stepNondet.push(v);
+        stepNondet?.push(v);
         if (s.range && (v < s.range.lo || v > s.range.hi)) {
           stop = { kind: 'nondet-out-of-range', pos: edge.pos, procedure: proc.name, value: v, range: s.range };
           break;
         }
         write(frame, s.target, v);
-        values.set(s.target.name, v);
+        values?.set(s.target.name, v);
         break;
       }
       case 'assume':
@@ -273,7 +274,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
         // Arguments are evaluated in the caller's frame before the callee's frame exists.
         for (const [i, arg] of s.args.entries()) {
           vars[i] = arg(frame.vars, globals);
-          values.set(callee.params[i]!, vars[i]!);
+          values?.set(callee.params[i]!, vars[i]!);
         }
         frames.push({ code, vars, loc: callee.entry, callEdge: chosen });
         kind = 'call';
@@ -296,9 +297,9 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
         edge: edge.id,
         pos: edge.pos,
         text: stmtText(edge.stmt),
-        values,
+        values: values!,
       };
-      trace.push(stepNondet.length > 0 ? { ...step, nondet: stepNondet } : step);
+      trace.push(stepNondet!.length > 0 ? { ...step, nondet: stepNondet! } : step);
     }
     if (stop) return finish(stop);
   }

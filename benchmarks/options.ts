@@ -136,7 +136,7 @@ function buildCommand(): Command {
     .option('--borderline', 'also run tasks under _borderline folders')
     .option('--timeout <seconds>', 'timeout passed to farkas verify', positiveNumber, 60)
     .option('--kill-grace <seconds>', 'kill a run this long after its timeout', nonNegativeNumber, 5)
-    .option('--backend <spec>', "SAT back end passed to farkas: minisat, z3 or dimacs:CMD")
+    .option('--backend <spec>', "SAT back end passed to farkas: auto (its default), minisat, z3 or dimacs:CMD")
     .option('--template <name>', 'template schedule passed to farkas (name from templates/ or a YAML file)')
     .addOption(new Option('--cutset <list>', 'run every task with these cut-sets instead of its own (paths,headers)').argParser(cutsetList))
     .option('--jobs <n>', 'runs in parallel', positiveInteger, 1)

@@ -124,14 +124,13 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     if (result.nondetConsumed.length === 0) readsNoNondet = result;
     if (result.outcome.kind === 'assertion-failed' && !failure) failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
-    for (const [loc, states] of statesAlong(program, fn, result, watched)) {
+    // Most states along a run were seen before: only new ones are copied.
+    visitStatesAlong(program, fn, result, watched, (loc, env) => {
       const bucket = seen.get(loc)!;
-      for (const snapshot of states) {
-        if (bucket.size >= 4000) break;
-        const key = stateKey(snapshot);
-        if (!bucket.has(key)) bucket.set(key, snapshot);
-      }
-    }
+      if (bucket.size >= 4000) return;
+      const key = stateKey(env);
+      if (!bucket.has(key)) bucket.set(key, new Map(env));
+    });
   };
   for (let run = 0; run < runs && budget.open; run++) observe(nondetStream(next, 256));
   // When independent draws leave a cut-point almost unvisited (the inputs must first pass a test
@@ -166,17 +165,25 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
 
 /** The entry frame's full states at the watched locations along a traced run, in order. */
 export function statesAlong(program: Program, fn: string, result: RunResult, watched: ReadonlySet<number>): Map<number, State[]> {
+  const out = new Map<number, State[]>();
+  visitStatesAlong(program, fn, result, watched, (loc, env) => {
+    const list = out.get(loc) ?? [];
+    out.set(loc, list);
+    list.push(new Map(env));
+  });
+  return out;
+}
+
+/** Calls `visit` with each of statesAlong's states, in order: the running state itself, which the
+ * next step changes (copy what is kept). */
+function visitStatesAlong(program: Program, fn: string, result: RunResult, watched: ReadonlySet<number>, visit: (loc: number, env: ReadonlyMap<string, bigint>) => void): void {
   const proc = program.procedures.get(fn)!;
   const env = new Map<string, bigint>();
   for (const g of program.globals) env.set(g.name, g.init);
   for (const l of proc.locals) env.set(l, 0n);
   for (const [p, v] of result.inputs) env.set(p, v);
-  const out = new Map<number, State[]>();
   const record = (loc: number): void => {
-    if (!watched.has(loc)) return;
-    const list = out.get(loc) ?? [];
-    out.set(loc, list);
-    list.push(new Map(env));
+    if (watched.has(loc)) visit(loc, env);
   };
   record(proc.entry);
   for (const step of result.trace ?? []) {
@@ -184,7 +191,6 @@ export function statesAlong(program: Program, fn: string, result: RunResult, wat
     for (const [k, v] of step.values) env.set(k, v);
     if (step.kind !== 'call') record(step.to);
   }
-  return out;
 }
 
 /** The program, but with `fn` starting at `location` in the given state (a chain of assignments first). */

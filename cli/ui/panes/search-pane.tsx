@@ -28,7 +28,11 @@ export function SearchPane(p: SearchPaneProps) {
   const barLines = p.bar ? 1 : 0;
   const fit = Math.max(0, inner - 2 - barLines);
   const rows = p.rows.slice(-fit);
-  const resultColor = (r: string | undefined) => (!p.color ? {} : r === 'sat' ? { color: 'green' } : r === 'unsat' ? { color: 'gray' } : r ? { color: 'yellow' } : {});
+  // By its first word: a result may go on to say which solver answered ("sat by dimacs:cadical -q").
+  const resultColor = (r: string | undefined) => {
+    const kind = r?.split(' ')[0];
+    return !p.color ? {} : kind === 'sat' ? { color: 'green' } : kind === 'unsat' ? { color: 'gray' } : r ? { color: 'yellow' } : {};
+  };
   return (
     <Frame title={`Search  ${(p.elapsedMillis / 1000).toFixed(1)} s${p.running ? ' ' + spinner(p.elapsedMillis) : ''}`} width={p.width} height={p.height} color={p.color}>
       <Text wrap="truncate" {...(p.error && p.color ? { color: 'red' } : {})}>{p.error ?? `${p.running ? 'running' : 'finished'}${p.phase ? `: ${p.phase}` : ''}`}</Text>

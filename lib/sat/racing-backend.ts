@@ -13,7 +13,8 @@
 //   'unsat' or run out of budget, and the answer is 'unsat' either way.
 // So an embedded 'sat' that comes first waits for the external answer (whose model is the one
 // taken), and the race is faster than MiniSat alone when the external solver is, and when MiniSat
-// proves 'unsat' first. Only `backend`, which solver answered, may differ between runs.
+// proves 'unsat' first. Only `backend` (which solver answered) and the times may differ between
+// runs; a raced 'unsat' reports no work counts, so the work budget of later steps is the same too.
 import { ExternalBackend, findExecutable } from './external-backend.js';
 import type { Cnf, SatBackend, SatResult, SolveOptions } from './types.js';
 
@@ -56,21 +57,31 @@ export class RacingBackend implements SatBackend {
     if (first.by === 'external' && first.r.status !== 'unknown') {
       stopEmbedded.abort();
       await embedded; // a cancelled solve ends at once; its worker is not left running
-      return first.r;
+      return first.r.status === 'unsat' ? unsatWithoutWork(first.r) : first.r;
     }
     if (first.by === 'embedded' && first.r.status === 'unsat') {
       stopExternal.abort();
       await external;
-      return first.r;
+      return unsatWithoutWork(first.r);
     }
     const [fromEmbedded, fromExternal] = await Promise.all([embedded, external]);
     // Both models were checked against the CNF, so a 'sat' beats an 'unsat' (a solver's bug).
-    for (const status of ['sat', 'unsat'] as const) {
-      if (fromExternal.status === status) return fromExternal;
-      if (fromEmbedded.status === status) return fromEmbedded;
-    }
+    if (fromExternal.status === 'sat') return fromExternal;
+    if (fromEmbedded.status === 'sat') return fromEmbedded;
+    if (fromExternal.status === 'unsat') return unsatWithoutWork(fromExternal);
+    if (fromEmbedded.status === 'unsat') return unsatWithoutWork(fromEmbedded);
     return { ...fromEmbedded, reason: `${fromEmbedded.reason ?? 'no answer'}; ${fromExternal.backend}: ${fromExternal.reason ?? 'no answer'}` };
   }
+}
+
+/**
+ * Whichever solver said 'unsat' first, the step's answer is the same, but their work counts are not
+ * (and the external solver reports none): the caller's work budget (SatWorkBudget) is charged the
+ * same, nothing, either way, so the steps that follow do not depend on which solver was first.
+ */
+function unsatWithoutWork(result: SatResult): SatResult {
+  const { conflicts: _conflicts, propagations: _propagations, ...rest } = result;
+  return rest;
 }
 
 /** An abort controller that also aborts when `parent` does. */

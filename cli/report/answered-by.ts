@@ -2,6 +2,6 @@
 
 /** Which solver answered a step, when it was not the embedded MiniSat (another --backend, or an
  * external solver that won the default back end's race): " by NAME", else nothing. */
-export function answeredBy(backend: string): string {
-  return backend === 'minisat' ? '' : ` by ${backend}`;
+export function answeredBy(backend: string | undefined): string {
+  return backend === undefined || backend === 'minisat' ? '' : ` by ${backend}`;
 }

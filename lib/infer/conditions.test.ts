@@ -44,7 +44,9 @@ test('wp (neighbourhood) on Fig. 4(a): i >= j and i <= 0, certified, each neighb
 
 test('wp: the binary strategy (Fig. 5) and the neighbourhood strategy cover the same inputs on Fig. 4(a)', async (t) => {
   const program = load('benchmarks/conditions/wp1.c');
-  const [binary, neighbourhood] = [await wp(program, { strategy: 'binary', timeoutMs: 240_000 }), await wp(program, { timeoutMs: 240_000 })];
+  // The embedded MiniSat's models: where the binary search stops depends on them (with an installed
+  // cadical raced on the larger queries it stopped at i >= j + 62, a weaker local optimum).
+  const [binary, neighbourhood] = [await wp(program, { strategy: 'binary', timeoutMs: 240_000, backend: 'minisat' }), await wp(program, { timeoutMs: 240_000, backend: 'minisat' })];
   t.is(binary.strategy, 'binary');
   t.true(binary.preconditions.length >= 2);
   t.true(binary.preconditions.every((a) => a.certified));

@@ -153,4 +153,10 @@ test('a solver known by name gets the conflict limit; its UNKNOWN is the limit, 
   t.regex(crashed.reason!, /exited with code 1 without an answer: boom/);
   // Another command is not given cadical's option: it answers as without a limit.
   t.is((await new ExternalBackend(`${fake} normal`).solve(cnf, { conflicts: 0 })).status, 'unsat');
+  // The real cadical says a spent limit as the comment `c UNKNOWN` and exits 0 (cadical 1.5, -q).
+  const quiet = join(dir, 'quiet');
+  await mkdir(quiet, { recursive: true });
+  await writeFile(join(quiet, 'cadical'), '#!/bin/sh\necho "c UNKNOWN"\nexit 0\n', { mode: 0o755 });
+  const spent = await new ExternalBackend(`${join(quiet, 'cadical')} -q`).solve(cnf, { conflicts: 10 });
+  t.is(spent.reason, 'conflict limit reached (10 conflicts)');
 });

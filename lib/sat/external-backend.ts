@@ -211,8 +211,9 @@ export class ExternalBackend implements SatBackend {
       }
       return checkedSat(cnf, model, this.name, startedAt);
     }
-    // Only an UNKNOWN answer is the budget's end; a crash or a kill keeps its own reason.
-    if (limited && status === 'unknown') return unknownResult(conflictLimitReason(options.conflicts!), this.name, startedAt);
+    // Only an UNKNOWN answer is the budget's end (cadical says it as the comment `c UNKNOWN` and
+    // exits 0); a crash or a kill keeps its own reason.
+    if (limited && (status === 'unknown' || (status === null && outcome.code === 0))) return unknownResult(conflictLimitReason(options.conflicts!), this.name, startedAt);
     const stderrTail = outcome.stderr.trim().slice(-STDERR_TAIL_CHARS);
     const ended = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
     const said = status === 'unknown' ? 'answered UNKNOWN' : `${ended} without an answer`;

@@ -73,8 +73,12 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   // Input errors belong to this thread, before any worker starts: a bad function, schedule or back end.
   const problem = Problem.of(program, options.function);
   const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
-  const backend = options.backend ?? DEFAULT_BACKEND_SPEC;
-  createBackend(backend);
+  const spec = options.backend ?? DEFAULT_BACKEND_SPEC;
+  createBackend(spec);
+  // The lanes run the embedded MiniSat alone: 'auto' races an external solver in a child process,
+  // which a terminated lane would leave running (why 'dimacs:' runs sequentially, above), and the
+  // lanes already take the cores.
+  const backend = spec.trim() === 'auto' ? 'minisat' : spec;
   const deadline = options.deadline ?? new Deadline(options.timeoutMs, undefined, started);
   const configurations = portfolioConfigurations(jobs, options.engines ?? interpolationEngines(), !problem.needsSummaries);
   const jobFor = (configuration: Configuration): PortfolioJob => ({

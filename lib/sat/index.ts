@@ -20,12 +20,11 @@ export interface BackendOptions {
 /** Throws InputError for an unknown spec or a `dimacs:` command that is not found. */
 export function createBackend(spec: string, options: BackendOptions = {}): SatBackend {
   const trimmed = spec.trim();
-  if (trimmed === 'auto') {
+  if (trimmed === 'auto' || trimmed === 'minisat') {
     const embedded = new MinisatBackend({ heapBytes: options.minisatHeapBytes });
-    const external = installedExternalSolver();
+    const external = trimmed === 'auto' ? installedExternalSolver() : null;
     return external ? new RacingBackend(embedded, external, { min: RACE_MIN_CLAUSES, max: RACE_MAX_CLAUSES }) : embedded;
   }
-  if (trimmed === 'minisat') return new MinisatBackend({ heapBytes: options.minisatHeapBytes });
   if (trimmed === 'z3') return new Z3Backend();
   if (trimmed.startsWith('dimacs:')) return new ExternalBackend(trimmed.slice('dimacs:'.length));
   throw new InputError('error', `unknown SAT back end '${spec}'; expected ${BACKEND_SPECS_HELP}`, null);

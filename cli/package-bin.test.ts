@@ -1,0 +1,20 @@
+// The README's example runs `npx farkas …`, which executes the package's `bin` file itself, not
+// `node file`: npx links a project's own bin once per checkout path and reuses that link on a fresh
+// clone at the same path, so the build must leave the file executable (CI failed on this once).
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+test('the bin file named in package.json is executable and runs as a program', (t) => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const bin = join(ROOT, manifest.bin['farkas']!);
+  t.true((statSync(bin).mode & 0o111) !== 0, `${bin} is not executable`);
+  const run = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  t.is(run.error, undefined);
+  t.is(run.status, 0, run.stderr);
+  t.regex(run.stdout, /\d+\.\d+\.\d+/);
+});

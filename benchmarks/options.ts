@@ -14,7 +14,8 @@ export const HARNESS_ENGINES = ENGINE_NAMES;
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEFAULT_SUITE = join(REPO_ROOT, 'benchmarks');
 export const DEFAULT_RESULTS_DIR = join(REPO_ROOT, 'benchmarks', 'results');
-export const DEFAULT_CLI = ['node', join(REPO_ROOT, 'dist', 'cli', 'main.js')];
+/** The command users run as `farkas` (package.json's bin: the bundled command line). */
+export const DEFAULT_CLI = ['node', join(REPO_ROOT, 'dist', 'bin', 'main.js')];
 /** Environment variable naming the command that stands for `farkas` (overridden by --cli). */
 export const CLI_ENV = 'FARKAS_BENCH_CLI';
 
@@ -150,7 +151,7 @@ function buildCommand(): Command {
     .option('--spacer', "also run z3's Horn engine (Spacer) on each task's CHC export (farkas verify --emit chc), same timeout, and compare verdicts and times")
     .addOption(new Option('--property <name>', "SV-COMP property of the tasks: its expected verdict is the truth, and farkas verify gets --property NAME").choices([...TASK_PROPERTIES]).default('unreach-call'))
     .option('--list', 'list the selected tasks and exit without running them')
-    .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/cli/main.js)`)
+    .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/bin/main.js)`)
     .addHelpText('after', HELP_AFTER)
     .helpOption('-h, --help', 'show this help')
     .exitOverride();

@@ -8,9 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FARKAS_BIN } from './testing/farkas-bin.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+const MAIN = FARKAS_BIN;
 
 interface Example {
   readonly file: string;

@@ -5,13 +5,13 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { propertyOfPrp } from './program-input.js';
 import { InputError } from '../lib/diagnostics.js';
+import { FARKAS_BIN } from './testing/farkas-bin.js';
 
-const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), 'main.js');
+const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-input-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { Command } from 'commander';
 import { COMMANDS } from './catalog.js';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
 // main.ts imports a command's module only when that command runs: the catalog must name, for every
 // command, the module that registers it, and every module must register only catalogued commands.
@@ -22,8 +23,7 @@ test('catalog: each module registers exactly the commands the catalog assigns to
 
 test('farkas --help lists every command from the catalog, and help CMD shows the command\'s own options', async (t) => {
   const { execFileSync } = await import('node:child_process');
-  const { fileURLToPath } = await import('node:url');
-  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  const main = FARKAS_BIN;
   const top = execFileSync(process.execPath, [main, '--help'], { encoding: 'utf8' });
   for (const c of COMMANDS) t.regex(top, new RegExp(`^  ${c.term.replace(/[[\]]/g, '\\$&')} `, 'm'), c.name);
   t.regex(top, /^ {2}help \[command\] /m);

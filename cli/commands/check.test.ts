@@ -3,10 +3,10 @@ import test, { type ExecutionContext } from 'ava';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
-const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
+const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-check-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
-const main = fileURLToPath(new URL('../main.js', import.meta.url));
+const main = FARKAS_BIN;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'farkas-conditions-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

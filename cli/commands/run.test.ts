@@ -4,9 +4,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
-const main = fileURLToPath(new URL('../main.js', import.meta.url));
+const main = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-run-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 

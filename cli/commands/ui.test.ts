@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const main = fileURLToPath(new URL('../main.js', import.meta.url));
+const main = FARKAS_BIN;
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const socket = `farkas-ui-test-${process.pid}`;
 

@@ -3,11 +3,11 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
-const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
+const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-witness-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 

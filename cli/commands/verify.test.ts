@@ -4,13 +4,12 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { runProgram } from '../../lib/interpreter/index.js';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
-// dist/cli/commands → dist/cli/main.js
-const mainJs = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
+const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-verify-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,9 +8,10 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const main = fileURLToPath(new URL('../main.js', import.meta.url));
+const main = FARKAS_BIN;
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const socket = `farkas-ui-tmux-${process.pid}`;
 const TITLE = 'in tmux: each mode shows progress or an answer, a mode left mid-run leaves nothing running, q restores the screen';

@@ -1,7 +1,7 @@
 // Search schedules: which template shapes and bit widths to try, in order (data files in templates/).
 // A user picks one by name (a file in the package's templates/ folder) or by path.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../diagnostics.js';
@@ -29,9 +29,15 @@ export interface Schedule {
 
 export const DEFAULT_SCHEDULE = 'paper';
 
-/** The package's templates/ folder (dist/lib/constraints → ../../../templates). */
+/** The package's templates/ folder: the nearest one above this module, which is compiled to
+ * dist/lib/constraints/ and also bundled into the command line's dist/bin/ (scripts/bundle-cli.ts). */
 export function templatesDir(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'templates');
+  const start = dirname(fileURLToPath(import.meta.url));
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'templates');
+    if (existsSync(join(candidate, `${DEFAULT_SCHEDULE}.yaml`))) return candidate;
+    if (dirname(dir) === dir) throw new Error(`farkas: no templates/ folder above ${start}`);
+  }
 }
 
 export function listSchedules(): string[] {

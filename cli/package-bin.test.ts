@@ -18,3 +18,10 @@ test('the bin file named in package.json is executable and runs as a program', (
   t.is(run.status, 0, run.stderr);
   t.regex(run.stdout, /\d+\.\d+\.\d+/);
 });
+
+test('the bin of earlier versions (tsc\'s dist/cli/main.js) stays executable: npx may still link to it', (t) => {
+  const earlier = join(ROOT, 'dist', 'cli', 'main.js');
+  t.true((statSync(earlier).mode & 0o111) !== 0, `${earlier} is not executable`);
+  const run = spawnSync(earlier, ['--version'], { encoding: 'utf8' });
+  t.is(run.status, 0, run.stderr);
+});

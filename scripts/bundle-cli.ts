@@ -42,6 +42,9 @@ async function main(): Promise<void> {
     logLevel: 'warning',
   });
   chmodSync(join(BIN_DIR, 'main.js'), 0o755);
+  // The bin before the bundle: npx keeps the link it made to a checkout path and follows it again on
+  // a fresh clone at that path, so that file must stay a runnable program too.
+  chmodSync(join(DIST, 'cli', 'main.js'), 0o755);
 }
 
 await main();

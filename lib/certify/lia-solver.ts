@@ -32,7 +32,12 @@ async function liaSession(): Promise<Session> {
   let session = sessions.get(z3);
   if (session === undefined) {
     const ctx = new z3.Context('lia');
-    session = { ctx, solver: new ctx.Solver(), timeout: NO_TIMEOUT, rlimit: 0 };
+    // z3's SMT core itself (the 'smt' tactic), not its default solver: for an integer problem whose
+    // variables are all bounded (every C-typed variable is, unsigned ones by 0..2^32-1) the default
+    // picks QF_LIA's strategy, which tries bit-blasting and MIP tactics first, some under time limits
+    // of their own (try_for), so a trivial check took 50,000 resource units and 0.2 s instead of
+    // 1,000 and 5 ms. Over the checks of 14 SV-COMP tasks the same answers in 0.5–0.7 of the time.
+    session = { ctx, solver: new ctx.Tactic('smt').solver(), timeout: NO_TIMEOUT, rlimit: 0 };
     sessions.set(z3, session);
   }
   return session;

@@ -6,6 +6,7 @@ import { Command, Help } from 'commander';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { COMMANDS, type CommandEntry } from './commands/catalog.js';
 import { isInteractive } from './terminal.js';
+import { startCheckerEarly } from './early-start.js';
 
 const program = new Command();
 program
@@ -40,6 +41,7 @@ if (args.length > 0 && !args[0]!.startsWith('-') && !named(args[0]) && args[0] !
   args.unshift(isInteractive() ? 'ui' : 'verify');
 }
 const command = named(args[0]);
+startCheckerEarly(args);
 if (command !== undefined) {
   (await modules[command.module]()).register(program);
 } else {

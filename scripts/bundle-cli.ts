@@ -22,6 +22,7 @@ const BIN_DIR = join(DIST, 'bin');
 const ENTRIES: Record<string, string> = {
   'main': join(DIST, 'cli', 'main.js'),
   'minisat-worker': join(DIST, 'lib', 'sat', 'minisat-worker.js'),
+  'checker-worker': join(DIST, 'lib', 'certify', 'checker-worker.js'),
   'worker': join(DIST, 'lib', 'portfolio', 'worker.js'),
   'analysis-worker': join(DIST, 'cli', 'ui', 'analysis-worker.js'),
 };

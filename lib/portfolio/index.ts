@@ -4,7 +4,6 @@
 // accepts nothing else); the other workers are terminated. With one job it is the sequential search,
 // in this thread, unchanged.
 import { withOverflowNote } from '../observe/overflow-probe.js';
-import { availableParallelism } from 'node:os';
 import type { Program } from '../ir/cfg.js';
 import { loadSchedule } from '../constraints/schedule.js';
 import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
@@ -16,6 +15,7 @@ import type { ConfigurationResult, PortfolioJob } from './protocol.js';
 import { race, type ConfigurationOutcome } from './race.js';
 import { runScheduleLane } from './schedule-lane.js';
 import { Deadline, WORKER_OVERRUN_GRACE_MS } from '../limits.js';
+import { DEFAULT_JOBS } from './jobs.js';
 
 export { portfolioConfigurations, configurationName, type Configuration } from './configurations.js';
 export { liveWorkers, isCertifiedAnswer } from './race.js';
@@ -47,13 +47,7 @@ export interface PortfolioReport {
 
 export type PortfolioResult = ConfigurationResult & { readonly portfolio?: PortfolioReport };
 
-/** One job on machines with two cores or fewer: measured there, the race was never faster than the
- * sequential search (1.5–1.9× the CPU) and lost proofs to the shared cores (issue 20). */
-export const DEFAULT_JOBS = (): number => (availableParallelism() <= 2 ? 1 : availableParallelism());
-
-/** More workers than cores only share the cores (and their memory grows with each): the command line
- * caps --jobs here (cli/portfolio-output.ts); a library caller chooses for itself. */
-export const MAX_JOBS = (): number => Math.max(1, availableParallelism());
+export { DEFAULT_JOBS, MAX_JOBS } from './jobs.js';
 
 export async function verifyPortfolio(program: Program, options: PortfolioOptions = {}): Promise<PortfolioResult> {
   const jobs = options.jobs ?? DEFAULT_JOBS();

@@ -22,7 +22,17 @@ const pendingWork = new Set<PendingWork>();
 /** The process-wide z3 API (high level `Context` plus low-level `Z3` and the Emscripten `em`). */
 export function getZ3(): Promise<Z3Api> {
   if (api === null) {
-    const starting = import('z3-solver').then((z3) => z3.init({ print: reportZ3Print, printErr: reportZ3Print }));
+    const starting = import('z3-solver').then((z3) => {
+      // Emscripten makes this object its Module: once init()'s synchronous part has run, it holds
+      // the thread pool (see prestartCheckThread).
+      const module: EmscriptenModule = { print: reportZ3Print, printErr: reportZ3Print };
+      const initialised = z3.init(module as unknown as Record<string, unknown>);
+      const loadThread = prestartCheckThread(module);
+      return initialised.then((api) => {
+        loadThread?.();
+        return api;
+      });
+    });
     // A failed initialisation must not be cached: the next caller retries.
     starting.catch(() => {
       if (api === starting) api = null;
@@ -30,6 +40,28 @@ export function getZ3(): Promise<Z3Api> {
     api = starting;
   }
   return api;
+}
+
+interface EmscriptenModule {
+  print(text: string): void;
+  printErr(text: string): void;
+  PThread?: { unusedWorkers: unknown[]; allocateUnusedWorker(): void; loadWasmModuleToWorker(worker: unknown): Promise<unknown> };
+}
+
+/**
+ * Every check() runs on a thread of Emscripten's pool, which starts empty: the first check would
+ * start one (a Node worker that loads z3's JavaScript again, ~0.1 s) after z3 is up. Started here, it
+ * loads beside the WASM compile; once z3 is up it gets the module, as Emscripten does for its own
+ * pool (PTHREAD_POOL_SIZE, which this build leaves at 0). Returns that last step; null when the pool
+ * is not where this z3-solver build keeps it (then the first check starts the thread as before).
+ */
+function prestartCheckThread(module: EmscriptenModule): (() => void) | null {
+  const pool = module.PThread;
+  if (pool === undefined || pool.unusedWorkers.length > 0 || typeof pool.allocateUnusedWorker !== 'function' || typeof pool.loadWasmModuleToWorker !== 'function') return null;
+  pool.allocateUnusedWorker();
+  const worker = pool.unusedWorkers[0];
+  // Not awaited: a check started meanwhile queues behind the thread's 'load' message.
+  return () => void pool.loadWasmModuleToWorker(worker).catch(() => undefined);
 }
 
 /** The instance getZ3() would return, if one is started or starting; null if none. */
@@ -56,15 +88,25 @@ export function trackZ3Work<T>(work: Promise<T>, interrupt?: () => void): Promis
   return work;
 }
 
+const shutdownHooks = new Set<() => Promise<void>>();
+
+/** Registers what shutdownZ3() must also end, after the pending work has settled: z3 instances
+ * that live elsewhere (the certificate checker's thread). */
+export function onShutdownZ3(hook: () => Promise<void>): void {
+  shutdownHooks.add(hook);
+}
+
 /**
  * Interrupt and await pending z3 work, then terminate z3's worker threads so the process can exit
  * by itself. A no-op when z3 was never used. getZ3() afterwards starts a fresh instance.
  */
 export async function shutdownZ3(): Promise<void> {
-  if (api === null) return;
   const running = api;
   // Callers from now on get a fresh instance; this one is being taken down.
   api = null;
+  await settlePendingWork();
+  for (const hook of shutdownHooks) await hook();
+  if (running === null) return;
   let z3: Z3Api;
   try {
     z3 = await running;

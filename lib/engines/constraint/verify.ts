@@ -155,17 +155,16 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   base.verificationConditions = prepared.vcs.length;
   options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
-  // The solver's start-up (MiniSat's compile in its worker) runs while the samples are taken.
+  // The solvers' start-up (MiniSat's compile in its worker, z3's in the checker's thread) runs while
+  // the samples are taken. A sampled failure makes z3's start wasted, but on another thread.
   backend.warmUp?.();
+  warmUpChecker({ timed: deadline.bounded });
   // Sampling has a budget of interpreter steps (samples.ts), the same on any machine; it only guides the search.
   const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline });
   const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
   if (overflow) Object.assign(base, { overflow });
   const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
-  // No run failed, so the search begins and a proof will need the checker: z3 starts now, and its
-  // thread while the search goes on.
-  await warmUpChecker({ timed: deadline.bounded });
   // A function that reads no input: its one run's states, when few, may be the proof.
   const single = pins.size === 0 ? singleRunInvariants(prepared, prepared.function === program.entry) : null;
   if (single) {

@@ -1,0 +1,38 @@
+// Starts the certificate checker's z3 before the command's module is loaded.
+//
+// Why: on a quick verify, z3's start in the checker's thread (~0.4 s: its JavaScript, its WASM, a
+// context, the thread its checks run on) is the longest path to the answer, and it needs nothing
+// from the command. Loading the command's module (the library, ~80 ms) and preparing the program
+// would otherwise come first. Only for a verify whose checks run in this process: with a
+// portfolio (--jobs above 1) each worker starts its own, and one here would only take a core.
+import { DEFAULT_JOBS, MAX_JOBS, warmUpChecker } from '../lib/start.js';
+
+/** `args`: the command line after the program name, the command first. */
+export function startCheckerEarly(args: readonly string[]): void {
+  const start = earlyCheckerStart(args);
+  if (start !== null) warmUpChecker(start);
+}
+
+/** Whether the command line will check in this process, and with a time limit (then z3 also starts
+ * its timer thread); null when it will not. */
+export function earlyCheckerStart(args: readonly string[]): { readonly timed: boolean } | null {
+  if (args[0] !== 'verify') return null;
+  const options = args.slice(1, args.includes('--') ? args.indexOf('--') : undefined);
+  if (options.some((a) => a === '--emit' || a.startsWith('--emit='))) return null;
+  const jobs = jobsGiven(options);
+  const sequential = jobs === undefined ? DEFAULT_JOBS() === 1 : Math.min(jobs, MAX_JOBS()) === 1;
+  // verify runs the search in this process also with --emit-dimacs or --cross-check.
+  if (!sequential && !options.some((a) => /^--(emit-dimacs|cross-check)(=|$)/.test(a))) return null;
+  return { timed: options.some((a) => a === '--timeout' || a.startsWith('--timeout=')) };
+}
+
+/** The last --jobs value (as commander reads it: `-j N`, `-jN`, `--jobs N`, `--jobs=N`); NaN if not a number. */
+function jobsGiven(options: readonly string[]): number | undefined {
+  let value: string | undefined;
+  options.forEach((a, i) => {
+    if (a === '-j' || a === '--jobs') value = options[i + 1];
+    else if (a.startsWith('--jobs=')) value = a.slice('--jobs='.length);
+    else if (/^-j\d/.test(a)) value = a.slice(2);
+  });
+  return value === undefined ? undefined : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+}

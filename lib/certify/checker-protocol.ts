@@ -1,0 +1,56 @@
+// Messages between the checker's client (lia-solver.ts) and its thread (checker-worker.ts).
+
+export type Sort = 'Int' | 'Bool';
+
+export type CheckStatus = 'sat' | 'unsat' | 'unknown';
+
+export interface CheckOutcome {
+  readonly status: CheckStatus;
+  /** For 'unknown': why (time limit, z3's own reason, or the error z3 raised). */
+  readonly reason?: string;
+  readonly millis: number;
+  /** z3's resource units the check consumed (counted only when CheckLimits.work is given, else 0). */
+  readonly work: number;
+}
+
+export interface CheckLimits {
+  /** Give up after this many milliseconds: the answer is 'unknown' with a reason saying timeout.
+   * Only the user's --timeout should reach here: it is the one limit that depends on the machine. */
+  readonly timeoutMs?: number;
+  /**
+   * Give up after this many of z3's resource units (its `rlimit`: a count of internal steps, the same
+   * on an idle or a busy machine), answering 'unknown' with a reason saying so. Searches bound their
+   * checks by work, so that their answers do not depend on the machine's load (lib/limits.ts).
+   */
+  readonly work?: number;
+}
+
+/**
+ * One satisfiability check. The thread keeps the current job's symbols and assertions, so a check
+ * sends only those added since the job's previous check; a new `job` number starts from none.
+ */
+export interface CheckRequest {
+  readonly kind: 'check';
+  readonly id: number;
+  readonly job: number;
+  readonly symbols: readonly (readonly [string, Sort])[];
+  readonly assertions: readonly string[];
+  /** Terms that hold for this check only. */
+  readonly goals: readonly string[];
+  readonly limits: CheckLimits;
+}
+
+/** Stops the running check and answers every later one 'unknown' (z3's interrupt is sticky). */
+export interface InterruptRequest {
+  readonly kind: 'interrupt';
+}
+
+export type CheckerRequest = CheckRequest | InterruptRequest;
+
+export interface CheckReply {
+  readonly kind: 'checked';
+  readonly id: number;
+  readonly outcome: CheckOutcome;
+  /** For 'sat': z3's model, as `(define-fun …)` text. */
+  readonly model?: string;
+}

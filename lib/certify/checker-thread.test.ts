@@ -1,0 +1,82 @@
+// The checker's z3 runs on a thread of its own; a job's checks send only what is new since its
+// last check. These tests pin what that must not change: what a check sees, and how a process ends.
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { shutdownZ3 } from '../sat/z3-context.js';
+import { checkerWarm, withLiaSolver } from './lia-solver.js';
+
+test.after.always(async () => {
+  await shutdownZ3();
+});
+
+test.serial('a job sees every assertion made before each check, goals only in their own check, and the model of its last sat check', async (t) => {
+  await withLiaSolver(async (solver) => {
+    const x = solver.intSymbol();
+    const y = solver.intSymbol();
+    solver.assert(`(= ${y} (+ ${x} 1))`);
+    t.is((await solver.check({}, `(> ${x} 5)`)).status, 'sat');
+    t.true(solver.model().int(x) > 5n);
+    t.is(solver.model().int(y), solver.model().int(x) + 1n);
+    // Asserted after the first check: sent with the second.
+    solver.assert(`(< ${y} 3)`);
+    t.is((await solver.check({}, `(> ${x} 5)`)).status, 'unsat');
+    t.throws(() => solver.model(), { message: /without a sat check/ });
+    // The goal of the checks before is gone.
+    const outcome = await solver.check();
+    t.is(outcome.status, 'sat');
+    t.true(solver.model().int(y) < 3n);
+    const b = solver.boolSymbol();
+    solver.assert(`(= ${b} (> ${x} 0))`);
+    t.is((await solver.check({}, b)).status, 'sat');
+    t.true(solver.model().bool(b));
+    t.is(solver.model().int(y), 2n); // x = 1 is the only value with 0 < x and x + 1 < 3
+  });
+});
+
+test.serial('a new job starts without the assertions of the one before', async (t) => {
+  await withLiaSolver(async (solver) => {
+    const x = solver.intSymbol();
+    solver.assert(`(> ${x} 0)`);
+    solver.assert(`(< ${x} 0)`);
+    t.is((await solver.check()).status, 'unsat');
+  });
+  await withLiaSolver(async (solver) => {
+    const x = solver.intSymbol(); // the same symbol name as in the job before
+    t.is((await solver.check({}, `(= ${x} -4)`)).status, 'sat');
+    t.is(solver.model().int(x), -4n);
+  });
+});
+
+test.serial('after shutdownZ3() the next job gets a fresh thread and real answers', async (t) => {
+  await checkerWarm();
+  await shutdownZ3();
+  const status = await withLiaSolver(async (solver) => {
+    const x = solver.intSymbol();
+    return (await solver.check({}, `(> ${x} ${x})`)).status;
+  });
+  t.is(status, 'unsat');
+});
+
+test('a process that used the checker ends by itself, without shutdownZ3()', async (t) => {
+  const module = JSON.stringify(new URL('./lia.js', import.meta.url).href);
+  const source = `import { isSatisfiable } from ${module};
+import * as F from ${JSON.stringify(new URL('../ir/formula.js', import.meta.url).href)};
+const result = await isSatisfiable(F.TRUE);
+console.log('status=' + result.status);`;
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  t.is(outcome.signal, null, 'the process hung and was killed');
+  t.is(outcome.code, 0, outcome.stderr);
+  t.regex(outcome.stdout, /status=sat/);
+});

@@ -1,0 +1,189 @@
+// Worker thread entry: the certificate checker's z3, off the main thread.
+//
+// Why a thread of its own: starting z3 costs ~0.4 s (loading its JavaScript, compiling and
+// instantiating its WASM, creating a context, starting the thread a check runs on), and on the main
+// thread it could only overlap with the search where the search awaited something. Here it runs
+// beside sampling, encoding and SAT from the moment the client starts the thread.
+//
+// The session (one context, one solver, reset before every check) and the SMT-LIB text protocol are
+// those described in lia-solver.ts. Requests are served one at a time, in order; an interrupt is
+// served at once.
+import { parentPort } from 'node:worker_threads';
+import type { Context } from 'z3-solver';
+import { getZ3 } from '../sat/z3-context.js';
+import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, CheckerRequest, Sort } from './checker-protocol.js';
+
+type LiaContext = Context<'lia'>;
+type Z3Solver = InstanceType<LiaContext['Solver']>;
+
+interface Session {
+  readonly ctx: LiaContext;
+  readonly solver: Z3Solver;
+  /** The solver's current 'timeout' and 'rlimit' parameters (each solver.set leaks a small params
+   * object, so set only changes). */
+  timeout: number;
+  rlimit: number;
+}
+
+// Started at once: the client starts this thread when a check is likely soon.
+const session: Promise<Session> = getZ3().then((z3) => {
+  const ctx = new z3.Context('lia');
+  // z3's SMT core itself (the 'smt' tactic), not its default solver: for an integer problem whose
+  // variables are all bounded (every C-typed variable is, unsigned ones by 0..2^32-1) the default
+  // picks QF_LIA's strategy, which tries bit-blasting and MIP tactics first, some under time limits
+  // of their own (try_for), so a trivial check took 50,000 resource units and 0.2 s instead of
+  // 1,000 and 5 ms. Over the checks of 14 SV-COMP tasks the same answers in 0.5–0.7 of the time.
+  return { ctx, solver: new ctx.Tactic('smt').solver(), timeout: NO_TIMEOUT, rlimit: 0 };
+});
+session.catch(() => undefined); // reported by each check that needs it
+
+// solver.fromString copies its argument onto the WASM stack, and strings of ~20 MB crash it; send
+// assertions in chunks well below that.
+const MAX_CHUNK_CHARS = 1_000_000;
+const NO_TIMEOUT = 0xffffffff;
+const INTERRUPT_REPEAT_MS = 50;
+
+/** The current job's symbols and assertions. */
+let job = -1;
+const sorts = new Map<string, Sort>();
+const assertions: string[] = [];
+
+let interrupted = false;
+let checkRunning = false;
+let queue: Promise<void> = Promise.resolve();
+
+parentPort!.on('message', (request: CheckerRequest) => {
+  if (request.kind === 'interrupt') {
+    interrupt();
+    return;
+  }
+  queue = queue.then(async () => parentPort!.postMessage(await serve(request)));
+});
+
+function interrupt(): void {
+  interrupted = true;
+  // An interrupt that arrives while check() is still being handed to z3's thread is lost, and that
+  // check would then run unbounded: repeat until it ends.
+  const once = (): void => {
+    session.then((s) => s.ctx.interrupt(), () => undefined);
+  };
+  once();
+  const repeat = setInterval(() => (checkRunning ? once() : clearInterval(repeat)), INTERRUPT_REPEAT_MS);
+}
+
+async function serve(request: CheckRequest): Promise<CheckReply> {
+  if (request.job !== job) {
+    job = request.job;
+    sorts.clear();
+    assertions.length = 0;
+  }
+  for (const [symbol, sort] of request.symbols) sorts.set(symbol, sort);
+  assertions.push(...request.assertions);
+  const started = Date.now();
+  let work = 0;
+  try {
+    if (interrupted) return reply(request, { status: 'unknown', reason: 'z3 was interrupted (shutting down)', millis: 0, work });
+    const s = await session;
+    load(s, request.goals);
+    setLimits(s, request.limits);
+    const before = request.limits.work === undefined ? 0 : resourceCount(s);
+    checkRunning = true;
+    let status: CheckOutcome['status'];
+    try {
+      status = await s.solver.check();
+    } finally {
+      checkRunning = false;
+    }
+    const millis = Date.now() - started;
+    if (request.limits.work !== undefined) work = Math.max(0, resourceCount(s) - before);
+    if (status === 'sat') return reply(request, { status, millis, work }, modelText(s));
+    if (status === 'unsat') return reply(request, { status, millis, work });
+    if (interrupted) return reply(request, { status, reason: `z3 was interrupted (shutting down) after ${millis} ms`, millis, work });
+    return reply(request, { status, reason: describeUnknown(s.solver.reasonUnknown(), request.limits, millis, work), millis, work });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return reply(request, { status: 'unknown', reason: `z3 failed: ${message}`, millis: Date.now() - started, work });
+  }
+}
+
+function reply(request: CheckRequest, outcome: CheckOutcome, model?: string): CheckReply {
+  return { kind: 'checked', id: request.id, outcome, ...(model !== undefined ? { model } : {}) };
+}
+
+/** Load the job's assertions and `goals` into the (reset) solver, in chunks, each with its declarations. */
+function load(s: Session, goals: readonly string[]): void {
+  s.solver.reset();
+  const declared = new Set<string>(); // declarations persist across fromString calls until reset
+  let chunk: string[] = [];
+  let chars = 0;
+  const send = (): void => {
+    if (chunk.length === 0) return;
+    const declarations: string[] = [];
+    for (const token of chunk.join(' ').match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
+      const sort = sorts.get(token);
+      if (sort !== undefined && !declared.has(token)) {
+        declared.add(token);
+        declarations.push(`(declare-const ${token} ${sort})`);
+      }
+    }
+    s.solver.fromString(`${declarations.join('\n')}\n${chunk.map((t) => `(assert ${t})`).join('\n')}`);
+    chunk = [];
+    chars = 0;
+  };
+  for (const term of [...assertions, ...goals]) {
+    if (chars + term.length > MAX_CHUNK_CHARS) send();
+    chunk.push(term);
+    chars += term.length;
+  }
+  send();
+}
+
+function setLimits(s: Session, limits: CheckLimits): void {
+  // z3's timeout is an unsigned 32-bit count of milliseconds; its maximum means no limit.
+  const timeout = limits.timeoutMs === undefined ? NO_TIMEOUT : Math.min(Math.max(1, Math.ceil(limits.timeoutMs)), NO_TIMEOUT - 1);
+  if (timeout !== s.timeout) {
+    s.solver.set('timeout', timeout);
+    s.timeout = timeout;
+  }
+  // z3's rlimit counts from the check's start; 0 means no limit.
+  const rlimit = limits.work === undefined ? 0 : Math.min(Math.max(1, Math.ceil(limits.work)), NO_TIMEOUT - 1);
+  if (rlimit !== s.rlimit) {
+    s.solver.set('rlimit', rlimit);
+    s.rlimit = rlimit;
+  }
+}
+
+function modelText(s: Session): string {
+  const model = s.solver.model();
+  try {
+    return model.sexpr();
+  } finally {
+    model.release();
+  }
+}
+
+/** z3's resource units spent so far by the session's context (they only grow). */
+function resourceCount(s: Session): number {
+  const statistics = s.solver.statistics();
+  try {
+    let count = 0;
+    for (const entry of statistics) if (entry.key === 'rlimit count') count = entry.value;
+    return count;
+  } finally {
+    (statistics as { release?: () => void }).release?.();
+  }
+}
+
+function describeUnknown(z3Reason: string, limits: CheckLimits, millis: number, work: number): string {
+  // An expired 'timeout' parameter shows as "timeout" or, when noticed while cancelling, "canceled";
+  // an exhausted 'rlimit' as "max. resource limit exceeded" or "canceled"; ctx.interrupt()
+  // (shutdownZ3) as "interrupted" or "canceled".
+  if (/timeout|canceled/i.test(z3Reason) && limits.timeoutMs !== undefined && millis >= limits.timeoutMs) {
+    return `timeout after ${limits.timeoutMs} ms`;
+  }
+  if (/resource|canceled/i.test(z3Reason) && limits.work !== undefined && work >= limits.work) {
+    return `work limit reached (${limits.work} of z3's resource units)`;
+  }
+  if (/interrupt|cancel/i.test(z3Reason)) return `z3 was interrupted after ${millis} ms (${z3Reason})`;
+  return `z3 answered unknown: ${z3Reason || 'no reason given'}`;
+}

@@ -40,12 +40,11 @@ export interface CheckRequest {
   readonly limits: CheckLimits;
 }
 
-/** Stops the running check and answers every later one 'unknown' (z3's interrupt is sticky). */
-export interface InterruptRequest {
-  readonly kind: 'interrupt';
+/** The thread's start-up data. */
+export interface CheckerConfig {
+  /** Checks will carry a time limit (z3 then runs a timer thread: it is started with z3). */
+  readonly timed: boolean;
 }
-
-export type CheckerRequest = CheckRequest | InterruptRequest;
 
 export interface CheckReply {
   readonly kind: 'checked';

@@ -1,22 +1,29 @@
 // Worker thread entry: the certificate checker's z3, off the main thread.
 //
 // Why a thread of its own: starting z3 costs ~0.4 s (loading its JavaScript, compiling and
-// instantiating its WASM, creating a context, starting the thread a check runs on), and on the main
-// thread it could only overlap with the search where the search awaited something. Here it runs
-// beside sampling, encoding and SAT from the moment the client starts the thread.
+// instantiating its WASM, creating a context), and on the main thread it could only overlap with the
+// search where the search awaited something. Here it runs beside sampling, encoding and SAT from the
+// moment the client starts the thread.
+//
+// Checks are synchronous (z3's own Z3_solver_check, not z3-solver's async check()): the async one
+// runs every check on a new Emscripten thread and resolves through several thread hops, ~12 ms per
+// check even when the check itself is trivial (Houdini makes dozens), against ~4 ms. Blocking is
+// harmless here: this thread does nothing else. While a check runs, this thread cannot take a
+// message, so it is stopped by terminating it (shutdownZ3, lia-solver.ts); time limits are z3's
+// own 'timeout' (a timer thread of its own) and 'rlimit' parameters.
 //
 // The session (one context, one solver, reset before every check) and the SMT-LIB text protocol are
-// those described in lia-solver.ts. Requests are served one at a time, in order; an interrupt is
-// served at once.
-import { parentPort } from 'node:worker_threads';
+// those described in lia-solver.ts. Requests are served one at a time, in order.
+import { parentPort, workerData } from 'node:worker_threads';
 import type { Context } from 'z3-solver';
-import { getZ3 } from '../sat/z3-context.js';
-import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, CheckerRequest, Sort } from './checker-protocol.js';
+import { getZ3, type Z3Api } from '../sat/z3-context.js';
+import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, Sort } from './checker-protocol.js';
 
 type LiaContext = Context<'lia'>;
 type Z3Solver = InstanceType<LiaContext['Solver']>;
 
 interface Session {
+  readonly z3: Z3Api;
   readonly ctx: LiaContext;
   readonly solver: Z3Solver;
   /** The solver's current 'timeout' and 'rlimit' parameters (each solver.set leaks a small params
@@ -25,15 +32,16 @@ interface Session {
   rlimit: number;
 }
 
-// Started at once: the client starts this thread when a check is likely soon.
-const session: Promise<Session> = getZ3().then((z3) => {
+// Started at once: the client starts this thread when a check is likely soon. Checks run on this
+// thread, so z3 needs no thread of its own but the timer thread of a 'timeout'.
+const session: Promise<Session> = getZ3({ prestartThread: workerData?.timed === true }).then((z3) => {
   const ctx = new z3.Context('lia');
   // z3's SMT core itself (the 'smt' tactic), not its default solver: for an integer problem whose
   // variables are all bounded (every C-typed variable is, unsigned ones by 0..2^32-1) the default
   // picks QF_LIA's strategy, which tries bit-blasting and MIP tactics first, some under time limits
   // of their own (try_for), so a trivial check took 50,000 resource units and 0.2 s instead of
   // 1,000 and 5 ms. Over the checks of 14 SV-COMP tasks the same answers in 0.5–0.7 of the time.
-  return { ctx, solver: new ctx.Tactic('smt').solver(), timeout: NO_TIMEOUT, rlimit: 0 };
+  return { z3, ctx, solver: new ctx.Tactic('smt').solver(), timeout: NO_TIMEOUT, rlimit: 0 };
 });
 session.catch(() => undefined); // reported by each check that needs it
 
@@ -41,35 +49,17 @@ session.catch(() => undefined); // reported by each check that needs it
 // assertions in chunks well below that.
 const MAX_CHUNK_CHARS = 1_000_000;
 const NO_TIMEOUT = 0xffffffff;
-const INTERRUPT_REPEAT_MS = 50;
 
 /** The current job's symbols and assertions. */
 let job = -1;
 const sorts = new Map<string, Sort>();
 const assertions: string[] = [];
 
-let interrupted = false;
-let checkRunning = false;
 let queue: Promise<void> = Promise.resolve();
 
-parentPort!.on('message', (request: CheckerRequest) => {
-  if (request.kind === 'interrupt') {
-    interrupt();
-    return;
-  }
+parentPort!.on('message', (request: CheckRequest) => {
   queue = queue.then(async () => parentPort!.postMessage(await serve(request)));
 });
-
-function interrupt(): void {
-  interrupted = true;
-  // An interrupt that arrives while check() is still being handed to z3's thread is lost, and that
-  // check would then run unbounded: repeat until it ends.
-  const once = (): void => {
-    session.then((s) => s.ctx.interrupt(), () => undefined);
-  };
-  once();
-  const repeat = setInterval(() => (checkRunning ? once() : clearInterval(repeat)), INTERRUPT_REPEAT_MS);
-}
 
 async function serve(request: CheckRequest): Promise<CheckReply> {
   if (request.job !== job) {
@@ -82,28 +72,28 @@ async function serve(request: CheckRequest): Promise<CheckReply> {
   const started = Date.now();
   let work = 0;
   try {
-    if (interrupted) return reply(request, { status: 'unknown', reason: 'z3 was interrupted (shutting down)', millis: 0, work });
     const s = await session;
     load(s, request.goals);
     setLimits(s, request.limits);
     const before = request.limits.work === undefined ? 0 : resourceCount(s);
-    checkRunning = true;
-    let status: CheckOutcome['status'];
-    try {
-      status = await s.solver.check();
-    } finally {
-      checkRunning = false;
-    }
+    const status = checkNow(s);
     const millis = Date.now() - started;
     if (request.limits.work !== undefined) work = Math.max(0, resourceCount(s) - before);
     if (status === 'sat') return reply(request, { status, millis, work }, modelText(s));
     if (status === 'unsat') return reply(request, { status, millis, work });
-    if (interrupted) return reply(request, { status, reason: `z3 was interrupted (shutting down) after ${millis} ms`, millis, work });
     return reply(request, { status, reason: describeUnknown(s.solver.reasonUnknown(), request.limits, millis, work), millis, work });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return reply(request, { status: 'unknown', reason: `z3 failed: ${message}`, millis: Date.now() - started, work });
   }
+}
+
+/** Z3_solver_check on this thread; a z3 error is thrown with its message. */
+function checkNow(s: Session): CheckOutcome['status'] {
+  const result = (s.z3.em as { _Z3_solver_check(ctx: number, solver: number): number })._Z3_solver_check(s.ctx.ptr as unknown as number, s.solver.ptr as unknown as number);
+  const error = s.z3.Z3.get_error_code(s.ctx.ptr);
+  if (error !== 0) throw new Error(s.z3.Z3.get_error_msg(s.ctx.ptr, error));
+  return result === 1 ? 'sat' : result === -1 ? 'unsat' : 'unknown';
 }
 
 function reply(request: CheckRequest, outcome: CheckOutcome, model?: string): CheckReply {

@@ -11,14 +11,15 @@
 import { Worker } from 'node:worker_threads';
 import { onShutdownZ3, trackZ3Work } from '../sat/z3-context.js';
 import { CHECKER_WARM_UP_TIMEOUT_MS, CHECKER_WARM_UP_WORK } from '../limits.js';
-import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, CheckerRequest, Sort } from './checker-protocol.js';
+import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, CheckerConfig, Sort } from './checker-protocol.js';
 
 export type { CheckLimits, CheckOutcome, CheckStatus } from './checker-protocol.js';
 
 /**
  * The thread that runs the checker's z3 (checker-worker.ts): one per process, started on first use
- * (or by warmUpChecker) and kept while idle without keeping the process alive. After an interrupt
- * (shutdownZ3) it is retired, since z3's interrupt is sticky: the next job starts a fresh one.
+ * (or by warmUpChecker) and kept while idle without keeping the process alive. Its checks block it,
+ * so it is stopped by terminating it (shutdownZ3): the check under way and every later one of the
+ * jobs then running answer 'unknown', and the next job starts a fresh thread.
  */
 class CheckerThread {
   private readonly worker: Worker;
@@ -28,10 +29,10 @@ class CheckerThread {
   private failure: string | null = null;
   retired = false;
 
-  constructor() {
+  constructor(config: CheckerConfig) {
     // None of the process's Node options: a worker inherits them, and some fail there (a process
     // started with `--input-type=module -e …` cannot start a worker with --input-type).
-    this.worker = new Worker(new URL('./checker-worker.js', import.meta.url), { execArgv: [] });
+    this.worker = new Worker(new URL('./checker-worker.js', import.meta.url), { execArgv: [], workerData: config });
     this.worker.unref();
     this.worker.on('message', (reply: CheckReply) => {
       const resolve = this.pending.get(reply.id);
@@ -39,40 +40,33 @@ class CheckerThread {
       this.idleCheck();
       resolve?.(reply);
     });
-    const fail = (detail: string): void => {
-      this.failure ??= detail;
-      this.retired = true;
-      for (const [id, resolve] of this.pending) resolve({ kind: 'checked', id, outcome: { status: 'unknown', reason: `z3 failed: ${this.failure}`, millis: 0, work: 0 } });
-      this.pending.clear();
-      this.idleCheck();
-    };
-    this.worker.on('error', (error) => fail(`the checker's thread failed: ${error.message}`));
-    this.worker.on('exit', (code) => fail(`the checker's thread exited with code ${code}`));
+    this.worker.on('error', (error) => this.fail(`z3 failed: the checker's thread failed: ${error.message}`));
+    this.worker.on('exit', (code) => this.fail(`z3 failed: the checker's thread exited with code ${code}`));
   }
 
   check(request: Omit<CheckRequest, 'kind' | 'id'>): Promise<CheckReply> {
     const id = this.nextId++;
-    if (this.failure !== null) return Promise.resolve({ kind: 'checked', id, outcome: { status: 'unknown', reason: `z3 failed: ${this.failure}`, millis: 0, work: 0 } });
+    if (this.failure !== null) return Promise.resolve(unknownReply(id, this.failure));
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       // Awaited, so it must keep the process alive until the answer comes.
       this.worker.ref();
-      this.post({ kind: 'check', id, ...request });
+      this.worker.postMessage({ kind: 'check', id, ...request } satisfies CheckRequest);
     });
   }
 
-  interrupt(): void {
-    this.retired = true;
-    if (this.failure === null) this.post({ kind: 'interrupt' });
-  }
-
+  /** Ends the thread, a check under way too: it and every later one answer 'unknown'. */
   terminate(): Promise<void> {
-    this.retired = true;
+    this.fail('z3 was interrupted (shutting down)');
     return this.worker.terminate().then(() => undefined, () => undefined);
   }
 
-  private post(request: CheckerRequest): void {
-    this.worker.postMessage(request);
+  private fail(reason: string): void {
+    this.failure ??= reason;
+    this.retired = true;
+    for (const [id, resolve] of this.pending) resolve(unknownReply(id, this.failure));
+    this.pending.clear();
+    this.idleCheck();
   }
 
   private idleCheck(): void {
@@ -80,10 +74,14 @@ class CheckerThread {
   }
 }
 
+function unknownReply(id: number, reason: string): CheckReply {
+  return { kind: 'checked', id, outcome: { status: 'unknown', reason, millis: 0, work: 0 } };
+}
+
 let thread: CheckerThread | null = null;
 
-function checkerThread(): CheckerThread {
-  if (thread === null || thread.retired) thread = new CheckerThread();
+function checkerThread(config: CheckerConfig = { timed: false }): CheckerThread {
+  if (thread === null || thread.retired) thread = new CheckerThread(config);
   return thread;
 }
 
@@ -120,7 +118,7 @@ export function withLiaSolver<T>(job: (solver: LiaSolver) => Promise<T>): Promis
   queue = run.catch(() => undefined);
   return trackZ3Work(run, () => {
     control.interrupted = true;
-    control.thread?.interrupt();
+    void control.thread?.terminate();
   });
 }
 
@@ -144,12 +142,13 @@ export function checkerWarm(): Promise<void> {
 
 function startChecker(timed: boolean): Promise<void> {
   if (warming !== null && thread !== null && warming.thread === thread && !thread.retired) return warming.done;
+  const started = checkerThread({ timed });
   const done = withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     solver.assert(`(> ${x} 0)`);
     await solver.check(timed ? { timeoutMs: CHECKER_WARM_UP_TIMEOUT_MS } : { work: CHECKER_WARM_UP_WORK });
   }).catch(() => undefined);
-  warming = { thread: checkerThread(), done };
+  warming = { thread: started, done };
   return done;
 }
 let warming: { readonly thread: CheckerThread; readonly done: Promise<void> } | null = null;

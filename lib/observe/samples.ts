@@ -41,6 +41,9 @@ export interface SampleOptions extends WorkBudget {
   readonly maxSteps?: number;
   readonly seed?: number;
   readonly maxPerCutpoint?: number;
+  /** Stop at the first run that fails an assertion, for a caller that then wants only that run: the
+   * runs are the same up to it, so the failure (and an overflow seen before it) is the same. */
+  readonly untilFailure?: boolean;
 }
 
 export interface Samples {
@@ -132,11 +135,12 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
       if (!bucket.has(key)) bucket.set(key, new Map(env));
     });
   };
-  for (let run = 0; run < runs && budget.open; run++) observe(nondetStream(next, 256));
+  const goOn = (): boolean => budget.open && !(options.untilFailure && failure);
+  for (let run = 0; run < runs && goOn(); run++) observe(nondetStream(next, 256));
   // When independent draws leave a cut-point almost unvisited (the inputs must first pass a test
   // like `if (!(j == n && k == n)) return`), as many runs again with correlated values.
-  if ([...seen.values()].some((bucket) => bucket.size < FEW_STATES)) {
-    for (let run = 0; run < runs && budget.open; run++) observe(correlatedNondetStream(next, 256));
+  if (goOn() && [...seen.values()].some((bucket) => bucket.size < FEW_STATES)) {
+    for (let run = 0; run < runs && goOn(); run++) observe(correlatedNondetStream(next, 256));
   }
   // A few long untraced runs, only to look for failures that need many iterations to show.
   for (let run = 0; run < 8 && !failure && budget.open; run++) {

@@ -19,15 +19,19 @@ interface PendingWork {
 let api: Promise<Z3Api> | null = null;
 const pendingWork = new Set<PendingWork>();
 
-/** The process-wide z3 API (high level `Context` plus low-level `Z3` and the Emscripten `em`). */
-export function getZ3(): Promise<Z3Api> {
+/**
+ * The process-wide z3 API (high level `Context` plus low-level `Z3` and the Emscripten `em`).
+ * `prestartThread` (default true): start a thread for Emscripten's pool with z3 (see
+ * prestartCheckThread); false for a caller that runs its checks synchronously. The first call decides.
+ */
+export function getZ3(options: { readonly prestartThread?: boolean } = {}): Promise<Z3Api> {
   if (api === null) {
     const starting = import('z3-solver').then((z3) => {
       // Emscripten makes this object its Module: once init()'s synchronous part has run, it holds
       // the thread pool (see prestartCheckThread).
       const module: EmscriptenModule = { print: reportZ3Print, printErr: reportZ3Print };
       const initialised = z3.init(module as unknown as Record<string, unknown>);
-      const loadThread = prestartCheckThread(module);
+      const loadThread = options.prestartThread === false ? null : prestartCheckThread(module);
       return initialised.then((api) => {
         loadThread?.();
         return api;

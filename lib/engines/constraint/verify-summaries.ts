@@ -73,7 +73,7 @@ export async function verifyWithSummaries(problem: Problem, search: SummarySearc
   });
   // Concrete runs (the interpreter executes the calls) find counterexamples cheaply, even in programs
   // the summaries do not support.
-  const failing = sampleStates(program, fn, [], { deadline }).failure;
+  const failing = sampleStates(program, fn, [], { deadline, untilFailure: true }).failure;
   const counterexample = failing ? replayed(program, fn, failing) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
 

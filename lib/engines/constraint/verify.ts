@@ -145,7 +145,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
     // No proof is possible here, but concrete runs of the original program may still find a bug.
     const fn = problem.function;
-    const samples = sampleStates(program, fn, [], { deadline });
+    const samples = sampleStates(program, fn, [], { deadline, untilFailure: true });
     const counterexample = samples.failure ? replayed(program, fn, samples.failure) : null;
     if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
     return unknown(e.message);
@@ -160,10 +160,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   backend.warmUp?.();
   warmUpChecker({ timed: deadline.bounded });
   // Sampling has a budget of interpreter steps (samples.ts), the same on any machine; it only guides the search.
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline });
+  // Sampling stops at a failure that replays: the answer is then that failure. One that does not
+  // replay on the original program is no answer, and the search goes on with the full samples.
+  const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true });
+  const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure) : null;
+  const samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline }) : untilFailure;
   const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
   if (overflow) Object.assign(base, { overflow });
-  const counterexample = samples.failure ? replayed(program, prepared.function, samples.failure) : null;
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
   // A function that reads no input: its one run's states, when few, may be the proof.
   const single = pins.size === 0 ? singleRunInvariants(prepared, prepared.function === program.entry) : null;
@@ -484,7 +487,7 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
   const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
   prepared = { ...prepared, variables: withGhosts };
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline });
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true });
   if (samples.failure) return null;
   const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));
   for (const [c, list] of candidates) {

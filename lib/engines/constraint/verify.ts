@@ -155,10 +155,15 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   base.verificationConditions = prepared.vcs.length;
   options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
-  // The solvers' start-up (MiniSat's compile in its worker, z3's in the checker's thread) runs while
-  // the samples are taken. A sampled failure makes z3's start wasted, but on another thread.
-  backend.warmUp?.();
+  // The solvers start while the samples are taken: z3 in the checker's thread, and MiniSat (compiled
+  // in its worker, ~0.2 s of CPU) when a template step is likely to come first. With wide constants
+  // (an unsigned type's range, 2^32 wrap-arounds) every template step is a large instance, so the
+  // checker's filtering of the observed candidates goes first, and on the SV-COMP dev set it most
+  // often proves the program: MiniSat starts only if it does not. A sampled failure makes both starts
+  // wasted, but on other threads.
   warmUpChecker({ timed: deadline.bounded });
+  const wideConstants = constantBitsNeeded(prepared) > WIDE_CONSTANT_BITS;
+  if (!wideConstants || pins.size > 0) backend.warmUp?.();
   // Sampling has a budget of interpreter steps (samples.ts), the same on any machine; it only guides the search.
   // Sampling stops at a failure that replays: the answer is then that failure. One that does not
   // replay on the original program is no answer, and the search goes on with the full samples.
@@ -186,7 +191,6 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       return unknown(`the pinned invariant at line ${line} (${F.toC(fact)}) is false in a reachable state${values ? ` (${values})` : ''}`);
     }
   }
-  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline });
   const stats: StepStats[] = [];
   let lastReason = 'no invariant found within the schedule';
   const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
@@ -243,13 +247,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     }
     return (await onThisCutset()) ?? (await atHeaders());
   };
-  const constantBits = constantBitsNeeded(prepared);
-  // Wide constants (an unsigned type's range, 2^32 wrap-arounds) make every template step a large
-  // instance: the checker's filtering of the observed candidates goes first then.
-  if (houdiniPending && constantBits > WIDE_CONSTANT_BITS) {
+  if (houdiniPending && wideConstants) {
     const proved = await tryObservedBounds();
     if (proved) return proved;
   }
+  backend.warmUp?.();
+  // Only the template steps use the bad states: taken once one is next.
+  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline });
   for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {
     if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
     if (houdiniPending && index > 0) {

@@ -21,7 +21,7 @@ test('without --jobs, the default number of jobs decides', (t) => {
 test('a portfolio, another command, --emit or a bad --jobs start nothing here', (t) => {
   // Two jobs are a portfolio unless the machine has one core (then --jobs is capped at 1).
   t.deepEqual(earlyCheckerStart(['verify', 'f.c', '--jobs', '2']), MAX_JOBS() === 1 ? untimed : null);
-  for (const args of [['bounds', 'f.c'], ['verify', 'f.c', '-j1', '--emit', 'vcs'], ['verify', 'f.c', '--jobs', 'x'], [], ['cfg', 'f.c', '-j1']]) {
+  for (const args of [['run', 'f.c'], ['verify', 'f.c', '-j1', '--emit', 'vcs'], ['verify', 'f.c', '--jobs', 'x'], [], ['cfg', 'f.c', '-j1'], ['bounds', 'f.c', '--show-instrumented']]) {
     t.is(earlyCheckerStart(args), null, args.join(' '));
   }
 });
@@ -29,4 +29,8 @@ test('a portfolio, another command, --emit or a bad --jobs start nothing here', 
 test('--emit-dimacs and --cross-check run the search in this process whatever --jobs says', (t) => {
   t.deepEqual(earlyCheckerStart(['verify', 'f.c', '--jobs', '2', '--emit-dimacs', 'out.cnf']), untimed);
   t.deepEqual(earlyCheckerStart(['verify', 'f.c', '--jobs', '2', '--cross-check']), untimed);
+});
+
+test('wp, sp, cex, nonterm and bounds start it early, timed (their --timeout has a default)', (t) => {
+  for (const command of ['wp', 'sp', 'cex', 'nonterm', 'bounds']) t.deepEqual(earlyCheckerStart([command, 'f.c']), { timed: true }, command);
 });

@@ -3,8 +3,9 @@
 // Why: on a quick verify, z3's start in the checker's thread (~0.4 s: its JavaScript, its WASM, a
 // context, the thread its checks run on) is the longest path to the answer, and it needs nothing
 // from the command. Loading the command's module (the library, ~80 ms) and preparing the program
-// would otherwise come first. Only for a verify whose checks run in this process: with a
-// portfolio (--jobs above 1) each worker starts its own, and one here would only take a core.
+// would otherwise come first. For the commands that certify with z3 in this process: verify when
+// its search runs here (with a portfolio, --jobs above 1, each worker starts its own, and one here
+// would only take a core), and wp, sp, cex, nonterm and bounds, which always carry a --timeout.
 import { DEFAULT_JOBS, MAX_JOBS, warmUpChecker } from '../lib/start.js';
 
 /** `args`: the command line after the program name, the command first. */
@@ -16,8 +17,9 @@ export function startCheckerEarly(args: readonly string[]): void {
 /** Whether the command line will check in this process, and with a time limit (then z3 also starts
  * its timer thread); null when it will not. */
 export function earlyCheckerStart(args: readonly string[]): { readonly timed: boolean } | null {
-  if (args[0] !== 'verify') return null;
   const options = args.slice(1, args.includes('--') ? args.indexOf('--') : undefined);
+  if (CONDITION_COMMANDS.has(args[0] ?? '')) return options.includes('--show-instrumented') ? null : { timed: true };
+  if (args[0] !== 'verify') return null;
   if (options.some((a) => a === '--emit' || a.startsWith('--emit='))) return null;
   const jobs = jobsGiven(options);
   const sequential = jobs === undefined ? DEFAULT_JOBS() === 1 : Math.min(jobs, MAX_JOBS()) === 1;
@@ -25,6 +27,10 @@ export function earlyCheckerStart(args: readonly string[]): { readonly timed: bo
   if (!sequential && !options.some((a) => /^--(emit-dimacs|cross-check)(=|$)/.test(a))) return null;
   return { timed: options.some((a) => a === '--timeout' || a.startsWith('--timeout=')) };
 }
+
+/** The commands of cli/commands/conditions.ts and bounds.ts: each certifies its answers, under a
+ * --timeout that has a default. */
+const CONDITION_COMMANDS = new Set(['wp', 'sp', 'cex', 'nonterm', 'bounds']);
 
 /** The last --jobs value (as commander reads it: `-j N`, `-jN`, `--jobs N`, `--jobs=N`); NaN if not a number. */
 function jobsGiven(options: readonly string[]): number | undefined {

@@ -80,3 +80,13 @@ console.log('status=' + result.status);`;
   t.is(outcome.code, 0, outcome.stderr);
   t.regex(outcome.stdout, /status=sat/);
 });
+
+test.serial('a check sends any number of assertions at once (more than a call takes arguments)', async (t) => {
+  const status = await withLiaSolver(async (solver) => {
+    const x = solver.intSymbol();
+    for (let k = 0; k < 700_000; k++) solver.assert(`(>= ${x} ${k % 7})`);
+    solver.assert(`(< ${x} 6)`);
+    return (await solver.check()).status;
+  });
+  t.is(status, 'unsat'); // x >= 6 from the first batch, x < 6 from the last assertion
+});

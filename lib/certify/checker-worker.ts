@@ -68,7 +68,8 @@ async function serve(request: CheckRequest): Promise<CheckReply> {
     assertions.length = 0;
   }
   for (const [symbol, sort] of request.symbols) sorts.set(symbol, sort);
-  assertions.push(...request.assertions);
+  // Not push(...): a region's encoding can hold more assertions than a call takes arguments.
+  for (const term of request.assertions) assertions.push(term);
   const started = Date.now();
   let work = 0;
   try {
@@ -166,8 +167,8 @@ function resourceCount(s: Session): number {
 
 function describeUnknown(z3Reason: string, limits: CheckLimits, millis: number, work: number): string {
   // An expired 'timeout' parameter shows as "timeout" or, when noticed while cancelling, "canceled";
-  // an exhausted 'rlimit' as "max. resource limit exceeded" or "canceled"; ctx.interrupt()
-  // (shutdownZ3) as "interrupted" or "canceled".
+  // an exhausted 'rlimit' as "max. resource limit exceeded" or "canceled". (shutdownZ3 terminates
+  // this thread instead of interrupting z3: its client answers for the check, lia-solver.ts.)
   if (/timeout|canceled/i.test(z3Reason) && limits.timeoutMs !== undefined && millis >= limits.timeoutMs) {
     return `timeout after ${limits.timeoutMs} ms`;
   }

@@ -208,6 +208,8 @@ export class LiaSolver {
       symbols: this.symbols.slice(this.sentSymbols),
       assertions: this.assertions.slice(this.sentAssertions),
       goals,
+      // Only the two limits: the caller's object may carry more, which need not survive the copy to
+      // the thread.
       limits: { ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}), ...(limits.work !== undefined ? { work: limits.work } : {}) },
     });
     this.sentSymbols = this.symbols.length;

@@ -68,11 +68,6 @@ function prestartCheckThread(module: EmscriptenModule): (() => void) | null {
   return () => void pool.loadWasmModuleToWorker(worker).catch(() => undefined);
 }
 
-/** The instance getZ3() would return, if one is started or starting; null if none. */
-export function currentZ3(): Promise<Z3Api> | null {
-  return api;
-}
-
 /**
  * Register a running z3 operation (a `solver.check()`, or a whole task that may call it) so that
  * shutdownZ3() can interrupt it and wait for it before ending z3's threads. `interrupt` may be
@@ -117,7 +112,6 @@ export async function shutdownZ3(): Promise<void> {
   } catch {
     return; // initialisation failed: there are no threads to end
   }
-  await settlePendingWork();
   await threadsReturnedToPool(z3);
   const { killThreads } = await import('z3-solver');
   await killThreads(z3.em);

@@ -8,7 +8,7 @@ import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkInvariants } from '../certify/certificate.js';
 import { equivalent } from '../certify/lia.js';
-import { candidateConjuncts, inductiveSubset, minimalConjuncts, splitCandidates, substituteEqualities, unitDirections } from './houdini.js';
+import { branchAtoms, candidateConjuncts, heldGuards, inductiveSubset, minimalConjuncts, splitCandidates, substituteEqualities, unitDirections } from './houdini.js';
 import { prepareAnalysis } from '../problem/prepare.js';
 import { verify } from '../index.js';
 
@@ -135,6 +135,47 @@ test('minimising drops exactly the conjuncts the others imply', async (t) => {
   // x + y >= 1 follows from x >= 0 and y >= 2; nothing else follows from the rest.
   t.deepEqual(minimal.map((f) => F.toC(f)).sort(), [0, 1, 3, 4].map((i) => F.toC(atoms[i]!)).sort());
   t.is((await equivalent(F.and(...atoms), F.and(...minimal))).status, 'valid');
+});
+
+test('among split candidates, an atom the other atoms imply goes without a checker call', async (t) => {
+  const x = L.variable('x');
+  const y = L.variable('y');
+  const split = F.or(F.compare(x, '>=', L.constant(5)), F.compare(y, '==', L.constant(0)));
+  const atoms = [F.compare(x, '>=', L.constant(0)), F.compare(y, '>=', L.constant(2)), split, F.compare(L.add(x, y), '>=', L.constant(1))];
+  // One unit of z3 work: too little for any implication check, and spent by the first one.
+  const minimal = await minimalConjuncts(atoms, new WorkBudget(1));
+  t.false(minimal.map((f) => F.toC(f)).includes('x + y >= 1'), minimal.map((f) => F.toC(f)).join(' && '));
+  t.true(minimal.map((f) => F.toC(f)).includes('x >= 0'));
+});
+
+// The runs keep n small, so no observed bound says n <= 1000; the program's own condition does.
+const BOUNDED = `void bounded(int n) {
+  if (n < 0 || n > 1000) return;
+  int i = 0;
+  while (i < n) {
+    i = i + 1;
+  }
+  assert(i <= 1000);
+}
+`;
+
+test('the program\'s conditions that every observed state satisfies are candidates, and prove what the bounds cannot', async (t) => {
+  const prepared = prepareAnalysis(parseProgram(BOUNDED, 'bounded.c'), undefined, 'headers');
+  const [header] = prepared.unknownCutpoints;
+  const guards = branchAtoms(prepared);
+  // n < 0, n > 1000 and i < n, each once (an if's and a loop's two edges state a condition and its negation).
+  t.is(guards.length, 3, conjuncts(guards).join(', '));
+  const states = [0, 1, 2, 3].map((i) => new Map([['i', BigInt(i)], ['n', 3n]])).concat([new Map([['i', 0n], ['n', 0n]])]);
+  const held = conjuncts(heldGuards(guards, ['i', 'n'], states));
+  t.deepEqual(held.sort(), ['n <= 1000', 'n >= 0']);
+  t.deepEqual(heldGuards(guards, ['i', 'n'], []), []);
+  t.deepEqual(heldGuards(guards, ['i'], states), [], 'a condition over a variable not in scope is no candidate');
+  const bounds = candidateConjuncts(['i', 'n'], states, []);
+  const withoutGuards = await inductiveSubset(prepared, new Map([[header!, bounds]]), { work: 50_000_000 });
+  t.false(withoutGuards.provesSafety);
+  const withGuards = await inductiveSubset(prepared, new Map([[header!, [...bounds, ...heldGuards(guards, ['i', 'n'], states)]]]), { work: 50_000_000 });
+  t.true(withGuards.provesSafety);
+  t.true(conjuncts(withGuards.kept.get(header!) ?? []).includes('n <= 1000'));
 });
 
 // y >= 1 fails initiation (y starts at 0) and consecution (y decreases) in the same round; the

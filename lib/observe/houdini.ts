@@ -110,6 +110,39 @@ export function candidateConjuncts(variables: readonly string[], states: readonl
   return out;
 }
 
+/** The atoms (`e >= 0`) of the procedure's branch and loop conditions, each once; of an atom and its
+ * negation (an if's two assume edges) only the first. */
+export function branchAtoms(prepared: PreparedAnalysis): Formula[] {
+  const guards = new Map<string, Formula>();
+  for (const edge of prepared.cut.proc.edges) {
+    if (edge.stmt.kind !== 'assume' || edge.stmt.premise) continue;
+    // Atoms of the negation normal form, not of the DNF: a ghosted program's quotient updates are
+    // conditions whose DNF is exponential.
+    const visit = (f: Formula): void => {
+      if (f.kind === 'and' || f.kind === 'or') f.args.forEach(visit);
+      else if (f.kind === 'atom' && f.rel === '>=' && !guards.has(F.toC(negated(f)))) guards.set(F.toC(f), f);
+    };
+    visit(F.nnf(edge.stmt.cond));
+  }
+  return [...guards.values()];
+}
+
+/** The guards over `vars` alone. */
+export function guardsOver(guards: readonly Formula[], vars: readonly string[]): Formula[] {
+  return guards.filter((g) => g.kind === 'atom' && L.variablesOf(g.expr).every((v) => vars.includes(v)));
+}
+
+/**
+ * The program's own conditions (`guards` or their negations) over `vars` that every observed state
+ * satisfies: candidates beside the observed bounds. `n <= SIZE` from an assume holds at each loop
+ * after it, and no bound of the states says so when the runs' n stay far below SIZE (the tightest
+ * observed `n - SIZE <= -19999990` is refuted at once). None when no state was observed.
+ */
+export function heldGuards(guards: readonly Formula[], vars: readonly string[], states: readonly State[]): Formula[] {
+  if (states.length === 0) return [];
+  return guardsOver(guards, vars).flatMap((g) => [g, negated(g)]).filter((g) => states.every((s) => F.evaluate(g, (v) => s.get(v) ?? 0n)));
+}
+
 /** Most guards a cut-point's candidates are split by. */
 const MAX_SPLIT_GUARDS = 4;
 
@@ -258,6 +291,8 @@ export async function minimalConjuncts(conjuncts: readonly Formula[], work: Work
     // only the integers make (rare among octagonal bounds and hull equalities) keeps its conjunct.
     let implied: boolean;
     if (plain) implied = impliedOverRationals(others, atoms[i]!);
+    // Among split candidates or ghost definitions, an atom the other atoms imply goes without z3 too.
+    else if (atoms[i]!.kind === 'atom' && impliedOverRationals(others.filter((f) => f.kind === 'atom'), atoms[i]!)) implied = true;
     else {
       const outcome = await implies(F.and(...others), atoms[i]!, { work: work.next(MINIMISE_CHECK_WORK) });
       work.charge(outcome.work ?? 0);

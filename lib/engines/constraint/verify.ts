@@ -25,7 +25,7 @@ import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
 import { singleRunInvariants } from '../../observe/single-run.js';
 import { affineHull } from '../../observe/equalities.js';
-import { candidateConjuncts, negated, proveByObservedBounds, splitCandidates } from '../../observe/houdini.js';
+import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObservedBounds, splitCandidates } from '../../observe/houdini.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
 import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../../constraints/schedule.js';
@@ -414,32 +414,26 @@ function intraproceduralSteps(steps: readonly ScheduleStep[]): readonly Schedule
 
 /** Houdini's candidates at each unknown cut-point: the observed states' octagonal bounds and hull. */
 function candidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, hull: ReadonlyMap<number, Formula>): Map<number, Formula[]> {
-  return new Map(prepared.unknownCutpoints.map((c) => [c, candidateConjuncts(
-    prepared.variables.get(c) ?? [],
-    samples.observed?.get(c) ?? samples.states.get(c) ?? [],
-    hull.has(c) ? F.dnf(hull.get(c)!)[0] ?? [] : [],
-  )]));
+  const guards = branchAtoms(prepared);
+  return new Map(prepared.unknownCutpoints.map((c) => {
+    const vars = prepared.variables.get(c) ?? [];
+    const states = samples.observed?.get(c) ?? samples.states.get(c) ?? [];
+    const equalities = hull.has(c) ? F.dnf(hull.get(c)!)[0] ?? [] : [];
+    const bounds = candidateConjuncts(vars, states, equalities);
+    const seen = new Set(bounds.map((f) => F.toC(f)));
+    return [c, [...bounds, ...heldGuards(guards, vars, states).filter((g) => !seen.has(F.toC(g)))]];
+  }));
 }
 
 /** `plain` plus, at each cut-point, candidates split by the atoms of the procedure's branch
  * conditions over its variables; null when no cut-point has such a condition. */
 function splitCandidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, plain: ReadonlyMap<number, readonly Formula[]>): Map<number, Formula[]> | null {
-  const guards = new Map<string, Formula>();
-  for (const edge of prepared.cut.proc.edges) {
-    if (edge.stmt.kind !== 'assume' || edge.stmt.premise) continue;
-    for (const cube of F.dnf(edge.stmt.cond)) {
-      for (const atom of cube) {
-        // g and ¬g split alike (an if's two assume edges): keep one of them.
-        if (atom.kind !== 'atom' || atom.rel !== '>=') continue;
-        if (!guards.has(F.toC(negated(atom)))) guards.set(F.toC(atom), atom);
-      }
-    }
-  }
+  const guards = branchAtoms(prepared);
   let any = false;
   const out = new Map<number, Formula[]>();
   for (const c of prepared.unknownCutpoints) {
     const vars = prepared.variables.get(c) ?? [];
-    const own = [...guards.values()].filter((g) => g.kind === 'atom' && L.variablesOf(g.expr).every((v) => vars.includes(v)));
+    const own = guardsOver(guards, vars);
     const states = samples.observed?.get(c) ?? samples.states.get(c) ?? [];
     const extra = own.length > 0 && states.length > 0 ? splitCandidates(vars, states, own) : [];
     if (extra.length > 0) any = true;

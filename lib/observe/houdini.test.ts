@@ -8,7 +8,7 @@ import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkInvariants } from '../certify/certificate.js';
 import { equivalent } from '../certify/lia.js';
-import { branchAtoms, candidateConjuncts, heldGuards, inductiveSubset, minimalConjuncts, splitCandidates, substituteEqualities, unitDirections } from './houdini.js';
+import { branchAtoms, candidateConjuncts, heldGuards, inductiveSubset, minimalConjuncts, splitCandidates, substituteEqualities, unitDirections, unsignedUpperBounds, wrappedEqualities } from './houdini.js';
 import { prepareAnalysis } from '../problem/prepare.js';
 import { verify } from '../index.js';
 
@@ -176,6 +176,45 @@ test('the program\'s conditions that every observed state satisfies are candidat
   const withGuards = await inductiveSubset(prepared, new Map([[header!, [...bounds, ...heldGuards(guards, ['i', 'n'], states)]]]), { work: 50_000_000 });
   t.true(withGuards.provesSafety);
   t.true(conjuncts(withGuards.kept.get(header!) ?? []).includes('n <= 1000'));
+});
+
+test('a hull equality over unsigned variables is also a candidate modulo 2^w, one case per multiple it can take', (t) => {
+  const m = 1n << 32n;
+  const modulus = (v: string) => (v === 'c' ? undefined : v === 'b' ? 256n : m);
+  const e = (terms: [string, bigint][], k = 0n) => F.eqZero(L.fromTerms(terms, k));
+  // sn - 2x over [0, 2^32 - 1]^2 lies in (-2^33, 2^32): 0 or -2^32.
+  const [wrapped] = wrappedEqualities([e([['sn', 1n], ['x', -2n]])], modulus);
+  t.is(F.toC(wrapped!), F.toC(F.or(e([['sn', 1n], ['x', -2n]]), e([['sn', 1n], ['x', -2n]], m))));
+  for (const [sn, x, holds] of [[0n, 0n, true], [m - 2n, m / 2n - 1n, true], [0n, m / 2n, true], [2n, m / 2n, false]] as const) {
+    t.is(F.evaluate(wrapped!, (v) => (v === 'sn' ? sn : x)), holds, `sn = ${sn}, x = ${x}`);
+  }
+  // x - y lies in (-2^32, 2^32): a multiple of 2^32 there is 0, so there is nothing to add.
+  t.deepEqual(wrappedEqualities([e([['x', 1n], ['y', -1n]])], modulus), []);
+  // Not every variable unsigned, or of different widths, or too many cases: no candidate.
+  t.deepEqual(wrappedEqualities([e([['sn', 1n], ['c', -2n]])], modulus), []);
+  t.deepEqual(wrappedEqualities([e([['sn', 1n], ['b', -2n]])], modulus), []);
+  t.deepEqual(wrappedEqualities([e([['sn', 1n], ['x', -9n]])], modulus), []);
+  t.deepEqual(unsignedUpperBounds(['sn', 'c', 'b'], modulus).map((f) => F.toC(f)), ['sn <= 4294967295', 'b <= 255']);
+});
+
+// SV-COMP loops/sum03-2: sn == 2 * x over the integers until 2 * x passes 2^32; modulo 2^32 always.
+const WRAPPING = `unsigned int __VERIFIER_nondet_uint();
+int main() {
+  unsigned int sn = 0;
+  unsigned int x = 0;
+  while (1) {
+    sn = sn + 2;
+    x++;
+    __VERIFIER_assert(sn == x * 2 || sn == 0);
+  }
+}
+`;
+
+test('an unsigned loop whose equality holds only modulo 2^32 is proved by the wrapped equality', async (t) => {
+  const result = await verify(parseProgram(WRAPPING, 'wrapping.c'), { cutset: 'headers' });
+  t.is(result.verdict, 'safe', result.reason);
+  t.true(result.houdini?.proved);
+  t.true(result.invariants.some((i) => i.expression.includes('4294967296')), result.invariants.map((i) => i.expression).join('; '));
 });
 
 // y >= 1 fails initiation (y starts at 0) and consecution (y decreases) in the same round; the

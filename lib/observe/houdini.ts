@@ -143,6 +143,54 @@ export function heldGuards(guards: readonly Formula[], vars: readonly string[], 
   return guardsOver(guards, vars).flatMap((g) => [g, negated(g)]).filter((g) => states.every((s) => F.evaluate(g, (v) => s.get(v) ?? 0n)));
 }
 
+/** Most cases (multiples of the modulus) of one wrapped equality. */
+const MAX_WRAPS = 4;
+
+/**
+ * The hull equalities over unsigned variables of one width w, modulo 2^w: `e == 0` becomes
+ * `e == 0 || e == k·2^w || …` for each multiple of 2^w that e can take with its variables in their
+ * range. The runs rarely wrap around, so the states' equality is the one over the integers, while
+ * unsigned arithmetic keeps only its residue: in `sn += 2; x++` (unsigned) `sn == 2 * x` holds until
+ * 2·x passes 2^32, and `sn == 2 * x || sn == 2 * x - 4294967296` always. `modulus` gives 2^w for an
+ * unsigned variable, undefined for any other. Houdini keeps a wrapped equality only if it is inductive.
+ */
+export function wrappedEqualities(hull: readonly Formula[], modulus: (v: string) => bigint | undefined): Formula[] {
+  const out: Formula[] = [];
+  for (const f of hull) {
+    if (f.kind !== 'atom' || f.rel !== '==') continue;
+    const moduli = new Set(L.variablesOf(f.expr).map(modulus));
+    if (moduli.size !== 1) continue;
+    const [m] = moduli;
+    if (m === undefined) continue;
+    let lo = f.expr.constant;
+    let hi = f.expr.constant;
+    for (const a of f.expr.coeffs.values()) {
+      if (a > 0n) hi += a * (m - 1n);
+      else lo += a * (m - 1n);
+    }
+    const first = L.ceilDiv(lo, m);
+    const last = L.floorDiv(hi, m);
+    if (last - first < 1n || last - first >= BigInt(MAX_WRAPS)) continue;
+    const ks: bigint[] = [];
+    for (let k = first; k <= last; k++) ks.push(k);
+    // The integers' own case first: it is the one the runs saw.
+    const abs = (k: bigint): bigint => (k < 0n ? -k : k);
+    ks.sort((a, b) => (abs(a) === abs(b) ? Number(a - b) : abs(a) < abs(b) ? -1 : 1));
+    out.push(F.or(...ks.map((k) => F.eqZero(L.addConstant(f.expr, -k * m)))));
+  }
+  return out;
+}
+
+/** `v <= 2^w - 1` for each unsigned variable v of w bits among `vars`: true of every C value of its
+ * type, and what makes a wrapped equality inductive (without it a state beyond the range wraps into
+ * a case the equality does not cover). */
+export function unsignedUpperBounds(vars: readonly string[], modulus: (v: string) => bigint | undefined): Formula[] {
+  return vars.flatMap((v) => {
+    const m = modulus(v);
+    return m === undefined ? [] : [F.compare(L.variable(v), '<=', L.constant(m - 1n))];
+  });
+}
+
 /** Most guards a cut-point's candidates are split by. */
 const MAX_SPLIT_GUARDS = 4;
 

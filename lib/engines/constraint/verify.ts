@@ -25,7 +25,8 @@ import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
 import { singleRunInvariants } from '../../observe/single-run.js';
 import { affineHull } from '../../observe/equalities.js';
-import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObservedBounds, splitCandidates } from '../../observe/houdini.js';
+import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObservedBounds, splitCandidates, unsignedUpperBounds, wrappedEqualities } from '../../observe/houdini.js';
+import { IntTypes } from '../../frontend/ctypes.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
 import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../../constraints/schedule.js';
@@ -415,14 +416,28 @@ function intraproceduralSteps(steps: readonly ScheduleStep[]): readonly Schedule
 /** Houdini's candidates at each unknown cut-point: the observed states' octagonal bounds and hull. */
 function candidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, hull: ReadonlyMap<number, Formula>): Map<number, Formula[]> {
   const guards = branchAtoms(prepared);
+  const modulus = unsignedModulus(prepared.preparedProgram, prepared.function);
   return new Map(prepared.unknownCutpoints.map((c) => {
     const vars = prepared.variables.get(c) ?? [];
     const states = samples.observed?.get(c) ?? samples.states.get(c) ?? [];
     const equalities = hull.has(c) ? F.dnf(hull.get(c)!)[0] ?? [] : [];
     const bounds = candidateConjuncts(vars, states, equalities);
     const seen = new Set(bounds.map((f) => F.toC(f)));
-    return [c, [...bounds, ...heldGuards(guards, vars, states).filter((g) => !seen.has(F.toC(g)))]];
+    return [c, [...bounds, ...heldGuards(guards, vars, states).filter((g) => !seen.has(F.toC(g))), ...wrappedEqualities(equalities, modulus), ...unsignedUpperBounds(vars, modulus).filter((b) => !seen.has(F.toC(b)))]];
   }));
+}
+
+/** 2^w for a variable of an unsigned C type of w bits (not `_Bool`), undefined for any other. */
+function unsignedModulus(program: Program, fn: string): (v: string) => bigint | undefined {
+  const locals = program.procedures.get(fn)?.varTypes;
+  const globals = new Map(program.globals.map((g) => [g.name, g.type] as const));
+  const types = new IntTypes(program.dataModel ?? 'ILP32');
+  return (v) => {
+    const name = locals?.get(v) ?? globals.get(v);
+    if (name === undefined || !types.has(name)) return undefined;
+    const t = types.named(name);
+    return t.signed || t.isBool ? undefined : 1n << BigInt(t.bits);
+  };
 }
 
 /** `plain` plus, at each cut-point, candidates split by the atoms of the procedure's branch

@@ -131,7 +131,7 @@ test.serial('verify: a step that runs out of conflicts is skipped at the same po
   });
   // MiniSat alone: its conflict counts are what the regex reads (the default back end would race an
   // installed cadical on steps this large).
-  const options = { stepConflicts: 500, backend: 'minisat' };
+  const options = { stepConflicts: 500, backend: 'minisat', observedBounds: 'never' as const };
   const idle = summary(await verify(program, options));
   t.regex(idle.steps[0]!, /^1x2\+eq unknown 50[01] conflict limit reached \(500 conflicts\)$/);
   const busy = summary(await withRacingClock(() => verify(program, options)));

@@ -56,7 +56,7 @@ function assertValidC(t: import('ava').ExecutionContext, expression: string, var
 test('safe: exit 0 and the JSON contract, with invariants that are valid C', async (t) => {
   const f = file('pv1.c', PV1);
   const dimacs = join(dir, 'pv1.cnf');
-  const r = await farkas(['verify', f, '--json', '--cutset', 'headers', '--emit-dimacs', dimacs]);
+  const r = await farkas(['verify', f, '--json', '--cutset', 'headers', '--no-observed-bounds', '--emit-dimacs', dimacs]);
   t.is(r.code, 0, r.stderr);
   const json = JSON.parse(r.stdout) as VerifyJson;
   t.is(json.verdict, 'safe');
@@ -98,7 +98,7 @@ test('safe: exit 0 and the JSON contract, with invariants that are valid C', asy
 
 test('--step-propagations: a step that runs out of propagations is skipped with the reason, the same on every run', async (t) => {
   const f = file('pv1-propagations.c', PV1);
-  const runs = await Promise.all([1, 2].map(() => farkas(['verify', f, '--json', '--jobs', '1', '--step-propagations', '1'])));
+  const runs = await Promise.all([1, 2].map(() => farkas(['verify', f, '--json', '--jobs', '1', '--no-observed-bounds', '--step-propagations', '1'])));
   const [first, second] = runs.map((r) => {
     t.true(r.code === 0 || r.code === 2, r.stderr);
     return JSON.parse(r.stdout) as VerifyJson;
@@ -109,7 +109,7 @@ test('--step-propagations: a step that runs out of propagations is skipped with 
   t.deepEqual(second!.stats.map((s) => [s.template, s.propagations, s.result]), first!.stats.map((s) => [s.template, s.propagations, s.result]));
   t.is(second!.verdict, first!.verdict);
   // With the default budget the same step is solved.
-  const plain = JSON.parse((await farkas(['verify', f, '--json', '--jobs', '1'])).stdout) as VerifyJson;
+  const plain = JSON.parse((await farkas(['verify', f, '--json', '--jobs', '1', '--no-observed-bounds'])).stdout) as VerifyJson;
   t.not(plain.stats[0]!.result, 'unknown');
 });
 
@@ -274,9 +274,9 @@ test('the default back end races a cadical on PATH on large steps and says which
   chmodSync(cadical, 0o755);
   const env = { ...process.env, PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` };
   const pv1 = file('pv1-race.c', PV1);
-  const raced = await farkas(['verify', pv1, '--jobs', '1', '--template', schedule], env);
+  const raced = await farkas(['verify', pv1, '--jobs', '1', '--no-observed-bounds', '--template', schedule], env);
   t.regex(raced.stdout, /2x2 .* 5\d{4} .* unsat by dimacs:cadical -q/);
-  const alone = await farkas(['verify', pv1, '--jobs', '1', '--template', schedule, '--backend', 'minisat', '--json'], env);
+  const alone = await farkas(['verify', pv1, '--jobs', '1', '--no-observed-bounds', '--template', schedule, '--backend', 'minisat', '--json'], env);
   const json = JSON.parse(alone.stdout) as { stats: { backend: string; result: string; clauses: number }[] };
   t.is(json.stats[0]?.backend, 'minisat');
   t.is(json.stats[0]?.result, 'sat');

@@ -37,6 +37,7 @@ interface VerifyCliOptions {
   crossCheck?: boolean;
   jobs?: string;
   pin: string[];
+  observedBounds: boolean;
 }
 
 export function register(program: Command): void {
@@ -53,6 +54,7 @@ export function register(program: Command): void {
     .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
     .addOption(jobsOption())
     .option('--pin <line:expr>', "pin an invariant: the C expression EXPR (over the variables in scope) is a known conjunct of the invariant at the cut-point(s) on LINE, certified with the rest (repeatable; runs the constraint search alone)", collectPins, [])
+    .option('--no-observed-bounds', 'the template search alone: without first trying the bounds of the sampled runs, filtered by the checker to an inductive subset (Houdini)')
     .option('--cex', `when the proof search ends unknown, search for a most-general failing condition (farkas cex) in the time left (default ${CEX_AFTER_VERIFY_TIMEOUT_MS / 1000} s without --timeout)`)
     .option('--step-conflicts <n>', `SAT conflicts one schedule step may use (default ${SAT_STEP_CONFLICTS}); a step that runs out is skipped. Work, not time: the same steps fail on an idle or a busy machine`)
     .option('--step-propagations <n>', `SAT propagations one schedule step may use with the embedded MiniSat (default ${SAT_STEP_PROPAGATIONS}): bounds the work of steps with millions of clauses, where a conflict costs much more`)
@@ -105,6 +107,7 @@ ${EXIT_CODES_HELP}`)
           ...(opts.emitDimacs ? { onCnf: (i, cnf) => write(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
           ...(knownInvariants.size > 0 ? { knownInvariants } : {}),
+          ...(opts.observedBounds ? {} : { observedBounds: 'never' as const }),
         };
         if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
         const proved = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
@@ -134,6 +137,7 @@ async function verifyTermination(file: string, program: Program, opts: VerifyCli
     '--emit-dimacs': opts.emitDimacs !== undefined,
     '--step': opts.step !== undefined,
     '--pin': opts.pin.length > 0,
+    '--no-observed-bounds': !opts.observedBounds,
   };
   const flags = Object.keys(given).filter((flag) => given[flag]);
   if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available with --property termination`, null);

@@ -103,7 +103,8 @@ for (const [file, expected] of [
       t.pass();
       return;
     }
-    const result = await verify(parseProgram(readFileSync(path, 'utf8'), path), { timeoutMs: 60_000 });
+    // The template search's invariants: the observed bounds' constants are the runs' own, small already.
+    const result = await verify(parseProgram(readFileSync(path, 'utf8'), path), { timeoutMs: 60_000, observedBounds: 'never' });
     t.is(result.verdict, 'safe', result.reason);
     const shown = result.invariants.map((i) => i.expression);
     for (const k of constants(shown)) t.true(k <= 10n, shown.join('; '));

@@ -123,7 +123,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   if (first) options.onCounterexample?.(first);
   const instrumented = instrument(target, fn, options);
   if (!first && options.proveFirst !== false) {
-    const proof = await verify(program, { function: fn, cutset: options.cutset, deadline, ...(options.backend ? { backend: options.backend } : {}) });
+    const proof = await verify(program, { function: fn, cutset: options.cutset, deadline, observedBounds: 'second', ...(options.backend ? { backend: options.backend } : {}) });
     if (proof.verdict === 'safe' && proof.certified) {
       const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: sampledRuns, millis: Date.now() - started };
       return { function: fn, nondetInputs: whole.inputs, instrumented, conditions: [], dropped: [], provedSafe: { invariants: proof.invariants }, reason: 'no input fails an assertion: verify proved every assertion with certified invariants', stats };

@@ -41,8 +41,11 @@ export interface ConditionOptions {
 
 /** The constraint engine's options a condition search hands on when it proves a program of its own
  * (an instrumented one): the user's cut-set, schedule and back end. */
-export function constraintOptionsOf(options: Pick<ConditionOptions, 'cutset' | 'schedule' | 'backend'>): { cutset?: CutsetStrategy; schedule?: string | Schedule; backend?: string | SatBackend } {
+export function constraintOptionsOf(options: Pick<ConditionOptions, 'cutset' | 'schedule' | 'backend'>): { cutset?: CutsetStrategy; schedule?: string | Schedule; backend?: string | SatBackend; observedBounds: 'second' } {
   return {
+    // Their many small proofs (a bound's, a ranking function's) the first template step usually
+    // settles: the observed bounds after it, as before verify put them first.
+    observedBounds: 'second',
     ...(options.cutset ? { cutset: options.cutset } : {}),
     ...(options.schedule ? { schedule: options.schedule } : {}),
     ...(options.backend ? { backend: options.backend } : {}),

@@ -87,6 +87,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
     ...(options.stepConflicts !== undefined ? { stepConflicts: options.stepConflicts } : {}),
     ...(options.stepPropagations !== undefined ? { stepPropagations: options.stepPropagations } : {}),
+    ...(options.observedBounds !== undefined ? { observedBounds: options.observedBounds } : {}),
   });
   const outcome = await race(configurations, {
     jobs,

@@ -20,6 +20,7 @@ export interface PortfolioJob {
   readonly stepTimeoutMs?: number;
   readonly stepConflicts?: number;
   readonly stepPropagations?: number;
+  readonly observedBounds?: 'first' | 'second' | 'never';
 }
 
 export type ConfigurationResult = VerifyResult & { readonly engineStats?: EngineStats };

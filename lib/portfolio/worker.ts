@@ -35,6 +35,7 @@ async function run(): Promise<{ result: ConfigurationResult; attemptIndices: num
       ...(job.stepTimeoutMs !== undefined ? { stepTimeoutMs: job.stepTimeoutMs } : {}),
       ...(job.stepConflicts !== undefined ? { stepConflicts: job.stepConflicts } : {}),
       ...(job.stepPropagations !== undefined ? { stepPropagations: job.stepPropagations } : {}),
+      ...(job.observedBounds !== undefined ? { observedBounds: job.observedBounds } : {}),
       ...(c.lanes > 1 ? { selectAttempt: (a) => inLane(c, a) } : {}),
       onProgress: (event) => {
         if (event.kind === 'step-done') attemptIndices.push(event.index);

@@ -53,6 +53,9 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
     constraints: {
       cutset: job.options.cutset,
       schedule: job.options.schedule,
+      // The mode shows the paper's template search live, step by step: the observed bounds come
+      // after its first attempt, where `farkas verify` tries them first (docs/ui.md).
+      observedBounds: 'second',
       ...(job.options.pins && job.options.pins.length > 0 ? { knownInvariants: knownInvariants(job.options.pins) } : {}),
       onProgress: (e) => emit({ type: 'search', event: stepSearchEvent(e, rows) }),
     },

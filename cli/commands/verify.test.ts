@@ -260,6 +260,9 @@ test('verify --property termination: unsafe with a recurrent condition and the r
   const witness = await farkas(['verify', endless, '--property', 'termination', '--witness', join(dir, 'w.yml')]);
   t.is(witness.code, 3);
   t.regex(witness.stderr, /--witness: not available with --property termination/);
+  const templatesAlone = await farkas(['verify', endless, '--property', 'termination', '--no-observed-bounds']);
+  t.is(templatesAlone.code, 3);
+  t.regex(templatesAlone.stderr, /--no-observed-bounds: not available with --property termination/);
 });
 
 test('the default back end races a cadical on PATH on large steps and says which solver answered', async (t) => {

@@ -155,6 +155,17 @@ test('a failing run is reported and replays to the same assertion', (t) => {
   }
 });
 
+test('a failure that needs many iterations is found by the long runs, which a caller can leave out', (t) => {
+  // 50,000 iterations: past every traced run's step limit, within a long run's.
+  const source = 'int main() { int i = 0; while (1) { i++; assert(i != 50000); } return 0; }\n';
+  const prepared = prepareAnalysis(parseProgram(source, 'long.c'), undefined, 'headers');
+  const sample = (longRuns: boolean) => sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { ...NO_TIME_LIMIT, longRuns });
+  t.is(sample(true).failure?.outcome.kind, 'assertion-failed');
+  const traced = sample(false);
+  t.is(traced.failure, undefined);
+  t.true((traced.states.get(prepared.unknownCutpoints[0]!)?.length ?? 0) > 0, 'the traced runs still sample the header');
+});
+
 const ADD = `int Add(int i, int j) {
   int ret;
   if (i <= 0) { ret = j; } else { ret = Add(i - 1, j + 1); }

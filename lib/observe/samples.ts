@@ -44,6 +44,9 @@ export interface SampleOptions extends WorkBudget {
   /** Stop at the first run that fails an assertion, for a caller that then wants only that run: the
    * runs are the same up to it, so the failure (and an overflow seen before it) is the same. */
   readonly untilFailure?: boolean;
+  /** Also the few long untraced runs that look for a failure needing many iterations (default
+   * true); a caller whose own sampling of the same program ran them already leaves them out. */
+  readonly longRuns?: boolean;
 }
 
 export interface Samples {
@@ -143,7 +146,7 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     for (let run = 0; run < runs && goOn(); run++) observe(correlatedNondetStream(next, 256));
   }
   // A few long untraced runs, only to look for failures that need many iterations to show.
-  for (let run = 0; run < 8 && !failure && budget.open; run++) {
+  for (let run = 0; run < 8 && options.longRuns !== false && !failure && budget.open; run++) {
     const nondet = run === 0 ? [] : nondetStream(next, 256);
     const result = budget.add(sameRun(LONG_RUN_STEPS) ?? runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: LONG_RUN_STEPS, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed') failure = result;

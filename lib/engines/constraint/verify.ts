@@ -507,7 +507,9 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
   const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
   prepared = { ...prepared, variables: withGhosts };
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true });
+  // The search's own sampling had its long runs on the same program (but for the ghosts, which never
+  // change it) and they found no failure: here only the states at the headers are new.
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns: false });
   if (samples.failure) return null;
   const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));
   for (const [c, list] of candidates) {

@@ -2,7 +2,7 @@
 // chosen data model, value ranges, integer promotions, the usual arithmetic conversions and the types
 // of integer constants. Everything else (pointers, arrays, floating point, records) is rejected with
 // an `unsupported:` diagnostic naming the type.
-import type { DataModel, SourcePos } from '../ir/cfg.js';
+import type { DataModel, Program, SourcePos } from '../ir/cfg.js';
 import { syntaxError, unsupported } from '../diagnostics.js';
 import type { CType } from './ast.js';
 import { typeName } from './parser.js';
@@ -212,4 +212,20 @@ export function returnType(types: IntTypes, t: CType, pos: SourcePos, functionNa
   const reason = unsupportedTypeReason(t);
   if (reason !== null) throw unsupported(`return type of '${functionName}': ${reason}`, pos);
   return scalarType(types, t, pos, 'return value');
+}
+
+/** The C types of a procedure's variables (and the program's globals), for reading and writing C
+ * expressions over them. */
+export function typingOf(program: Program, fn: string): ExpressionTyping {
+  const locals = program.procedures.get(fn)?.varTypes;
+  const globals = new Map(program.globals.flatMap((g) => (g.type !== undefined ? [[g.name, g.type] as const] : [])));
+  return { dataModel: program.dataModel ?? 'ILP32', typeOf: (ir) => locals?.get(ir) ?? globals.get(ir) };
+}
+
+/** The C types of the variables an expression reads: with them it is read with C's semantics
+ * (conversions, unsigned wrap-around); without, every variable is read as a mathematical integer. */
+export interface ExpressionTyping {
+  readonly dataModel: DataModel;
+  /** The C type name of an IR variable (`unsigned int`, …), when known. */
+  typeOf(ir: string): string | undefined;
 }

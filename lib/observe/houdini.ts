@@ -171,11 +171,9 @@ export function wrappedEqualities(hull: readonly Formula[], modulus: (v: string)
     const first = L.ceilDiv(lo, m);
     const last = L.floorDiv(hi, m);
     if (last - first < 1n || last - first >= BigInt(MAX_WRAPS)) continue;
-    const ks: bigint[] = [];
-    for (let k = first; k <= last; k++) ks.push(k);
-    // The integers' own case first: it is the one the runs saw.
-    const abs = (k: bigint): bigint => (k < 0n ? -k : k);
-    ks.sort((a, b) => (abs(a) === abs(b) ? Number(a - b) : abs(a) < abs(b) ? -1 : 1));
+    // The integers' own case first (the one the runs saw, so in [first, last]), then the others.
+    const ks = [0n];
+    for (let k = first; k <= last; k++) if (k !== 0n) ks.push(k);
     out.push(F.or(...ks.map((k) => F.eqZero(L.addConstant(f.expr, -k * m)))));
   }
   return out;

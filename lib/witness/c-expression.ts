@@ -5,11 +5,13 @@
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import type { DataModel, Program, SourcePos } from '../ir/cfg.js';
+import type { SourcePos } from '../ir/cfg.js';
 import { InputError, syntaxError } from '../diagnostics.js';
 import { parseTranslationUnit } from '../frontend/parser.js';
 import { PureEvaluator } from '../frontend/pure.js';
-import { IntTypes } from '../frontend/ctypes.js';
+import { IntTypes, type ExpressionTyping } from '../frontend/ctypes.js';
+
+export { typingOf, type ExpressionTyping } from '../frontend/ctypes.js';
 import { elaborate, isPure, type TExpr, type TypingScope } from '../frontend/typed.js';
 import { ghostText, type RemainderGhost } from '../ir/remainder-ghosts.js';
 
@@ -51,22 +53,6 @@ export function formulaToC(f: Formula, scope: CScope, ghosts: readonly Remainder
   };
   if ([...F.variablesOf(f)].some((v) => text(v) === undefined)) return null;
   return F.toC(f, (v) => text(v)!);
-}
-
-/** The C types of a procedure's variables (and the program's globals), for reading and writing C
- * expressions over them. */
-export function typingOf(program: Program, fn: string): ExpressionTyping {
-  const locals = program.procedures.get(fn)?.varTypes;
-  const globals = new Map(program.globals.flatMap((g) => (g.type !== undefined ? [[g.name, g.type] as const] : [])));
-  return { dataModel: program.dataModel ?? 'ILP32', typeOf: (ir) => locals?.get(ir) ?? globals.get(ir) };
-}
-
-/** The C types of the variables an expression reads: with them it is read with C's semantics
- * (conversions, unsigned wrap-around); without, every variable is read as a mathematical integer. */
-export interface ExpressionTyping {
-  readonly dataModel: DataModel;
-  /** The C type name of an IR variable (`unsigned int`, …), when known. */
-  typeOf(ir: string): string | undefined;
 }
 
 /**

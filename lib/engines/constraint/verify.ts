@@ -26,7 +26,7 @@ import { sampleBadStates, sampleStates, type Samples } from '../../observe/sampl
 import { singleRunInvariants } from '../../observe/single-run.js';
 import { affineHull } from '../../observe/equalities.js';
 import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObservedBounds, splitCandidates, unsignedUpperBounds, wrappedEqualities } from '../../observe/houdini.js';
-import { IntTypes } from '../../frontend/ctypes.js';
+import { IntTypes, typingOf } from '../../frontend/ctypes.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
 import { verifyWithSummaries } from './verify-summaries.js';
 import type { ScheduleStep } from '../../constraints/schedule.js';
@@ -436,11 +436,10 @@ function candidatesFromSamples(prepared: PreparedAnalysis, samples: Samples, hul
 
 /** 2^w for a variable of an unsigned C type of w bits (not `_Bool`), undefined for any other. */
 function unsignedModulus(program: Program, fn: string): (v: string) => bigint | undefined {
-  const locals = program.procedures.get(fn)?.varTypes;
-  const globals = new Map(program.globals.map((g) => [g.name, g.type] as const));
-  const types = new IntTypes(program.dataModel ?? 'ILP32');
+  const typing = typingOf(program, fn);
+  const types = new IntTypes(typing.dataModel);
   return (v) => {
-    const name = locals?.get(v) ?? globals.get(v);
+    const name = typing.typeOf(v);
     if (name === undefined || !types.has(name)) return undefined;
     const t = types.named(name);
     return t.signed || t.isBool ? undefined : 1n << BigInt(t.bits);
@@ -457,7 +456,9 @@ function splitCandidatesFromSamples(prepared: PreparedAnalysis, samples: Samples
     const vars = prepared.variables.get(c) ?? [];
     const own = guardsOver(guards, vars);
     const states = samples.observed?.get(c) ?? samples.states.get(c) ?? [];
-    const extra = own.length > 0 && states.length > 0 ? splitCandidates(vars, states, own) : [];
+    // A guard every state satisfies splits into itself alone, a plain candidate already (heldGuards).
+    const listed = new Set((plain.get(c) ?? []).map((f) => F.toC(f)));
+    const extra = own.length > 0 && states.length > 0 ? splitCandidates(vars, states, own).filter((f) => !listed.has(F.toC(f))) : [];
     if (extra.length > 0) any = true;
     out.set(c, [...(plain.get(c) ?? []), ...extra]);
   }

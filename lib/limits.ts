@@ -119,6 +119,12 @@ export const SAMPLE_STEPS = 3_000_000;
 export const SINGLE_RUN_STEPS = 100_000;
 /** Most distinct states at one cut-point for the single run's states to be an invariant (a disjunct each). */
 export const SINGLE_RUN_STATES = 32;
+/** The run of a function that reads no input, to its end (observe/samples.ts, wholeRun): Mono4_1's
+ * loop to 10^6 fails after 3.5 million steps, Mono3_1's after 6 million; about 3 s of an idle machine. */
+export const WHOLE_RUN_STEPS = 30_000_000;
+/** Corners of that run's path kept at each cut-point (a loop with phases has a few; a nested loop's
+ * inner head turns at every outer iteration). */
+export const WHOLE_RUN_CORNERS = 64;
 /** All runs of one pass of sampleBadStates. */
 export const BAD_STATE_STEPS = 1_000_000;
 /** All runs of sampleCalls (half of them for the program's own runs). */
@@ -174,8 +180,9 @@ export const CEX_INPUT_RUN_STEPS = 20_000;
 export const CEX_NO_INPUT_RUN_STEPS = 100_000;
 /** Re-running a witness or a claim's own input, which may run long before it reaches its point. */
 export const REPLAY_RUN_STEPS = 100_000;
-/** A replay of a run on the original program gets the run's steps plus these: the original may take
- * a few more than the prepared program (inlined calls, expanded paths). */
+/** A replay of a run on the original program gets twice the run's steps, at least the run's steps
+ * plus these: the original may take more than the prepared program (inlined calls, expanded paths;
+ * a call's edges in every iteration of a loop that runs millions of times). */
 export const REPLAY_SLACK_STEPS = 1000;
 /** One run of bounds' observations of the loops' iterations. */
 export const ITERATION_RUN_STEPS = 8000;

@@ -14,7 +14,7 @@ export function replayOnOriginal(program: Program, fn: string, run: RunResult): 
     inputs: run.inputs,
     nondet: run.nondetConsumed.slice(run.inputsFromNondet.length),
     nondetDefault: null,
-    maxSteps: run.steps + REPLAY_SLACK_STEPS,
+    maxSteps: run.steps + Math.max(REPLAY_SLACK_STEPS, run.steps),
   });
 }
 

@@ -335,3 +335,41 @@ test('watch: the first k states at a watched loop head and the last one, as a fu
   // Without a limit every visit is kept.
   t.deepEqual(runProgram(p, { inputs, watch: { locations: heads } }).watched!.get(head!)!.map((s) => [...s]), all.map((s) => [...s]));
 });
+
+test('watch corners: the first and last visits and those where the change between visits turns', (t) => {
+  // Three phases at the loop head: x steps by 1 (y fixed), then by 2 with y, then the exit state.
+  const p = program((p) =>
+    p.procedure('main', { params: ['n'], returns: true }, (b) =>
+      b.assign('x', 0).assign('y', 0)
+        .while('x < n', (l) => l.if('x < 5', (th) => th.assign('x', 'x + 1'), (el) => el.assign('x', 'x + 2').assign('y', 'y + 1')))
+        .return('y'),
+    ),
+  );
+  const heads = new Set(p.procedures.get('main')!.locations.filter((l) => l.loopHeader).map((l) => l.id));
+  const [head] = [...heads];
+  const inputs = new Map([['n', 20n]]);
+  const all = runProgram(p, { inputs, watch: { locations: heads } }).watched!.get(head!)!;
+  const xs = (states: readonly ReadonlyMap<string, bigint>[]) => states.map((s) => `${s.get('x')},${s.get('y')}`);
+  t.deepEqual(xs(all), ['0,0', '1,0', '2,0', '3,0', '4,0', '5,0', '7,1', '9,2', '11,3', '13,4', '15,5', '17,6', '19,7', '21,8']);
+  // The path turns at 5,0 (steps (1,0), then (2,1)); the visits between kept ones lie on segments.
+  t.deepEqual(xs(runProgram(p, { inputs, watch: { locations: heads, corners: 64 } }).watched!.get(head!)!), ['0,0', '5,0', '21,8']);
+  // At most `corners` states besides the last visit.
+  const zigzag = program((p) =>
+    p.procedure('main', { params: ['n'], returns: true }, (b) =>
+      b.assign('x', 0).assign('y', 0).while('x < n', (l) => l.assign('x', 'x + 1').assign('y', '1 - y')).return('y'),
+    ),
+  );
+  const zigzagHeads = new Set(zigzag.procedures.get('main')!.locations.filter((l) => l.loopHeader).map((l) => l.id));
+  const every = runProgram(zigzag, { inputs, watch: { locations: zigzagHeads } }).watched!.get([...zigzagHeads][0]!)!;
+  t.deepEqual(xs(runProgram(zigzag, { inputs, watch: { locations: zigzagHeads, corners: 64 } }).watched!.get([...zigzagHeads][0]!)!), xs(every));
+  t.deepEqual(xs(runProgram(zigzag, { inputs, watch: { locations: zigzagHeads, corners: 3 } }).watched!.get([...zigzagHeads][0]!)!), [...xs(every).slice(0, 3), '20,0']);
+});
+
+test('interrupted ends a run as at its step limit', (t) => {
+  const p = program((p) => p.procedure('main', { params: [], returns: true }, (b) => b.assign('x', 0).while('x < 1000000000', (l) => l.assign('x', 'x + 1')).return('x')));
+  let asked = 0;
+  const run = runProgram(p, { maxSteps: 10_000_000, interrupted: () => ++asked >= 3 });
+  t.is(run.outcome.kind, 'step-limit');
+  t.is(asked, 3);
+  t.true(run.steps < 300_000);
+});

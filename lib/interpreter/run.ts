@@ -181,7 +181,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     }
 
     const location = proc.locations[frame.loc];
-    if (steps >= maxSteps) {
+    if (steps >= maxSteps || ((steps & 0xffff) === 0xffff && options.interrupted?.())) {
       return finish({ kind: 'step-limit', limit: 'steps', max: maxSteps, pos: location?.pos ?? lastPos, procedure: proc.name });
     }
     const outs = frame.code.out[frame.loc] ?? [];
@@ -312,24 +312,71 @@ function watchEntryFrame(program: Program, code: CompiledProc, watch: NonNullabl
   const slotOf = new Map(code.frameVars.map((v, i) => [v, i]));
   const names = [...new Set([...proc.locals, ...proc.params])];
   const slots = names.map((v) => slotOf.get(v)!);
-  const limit = watch.firstAndLast ?? Infinity;
-  const visits = new Map<number, { kept: [bigint[], bigint[]][]; last: [bigint[], bigint[]] | null }>();
+  const limit = watch.corners ?? watch.firstAndLast ?? Infinity;
+  type Snapshot = bigint[]; // the globals, then the slots
+  interface Visits {
+    /** Copies: the first visits, or the corners. */
+    kept: Snapshot[];
+    /** The last visit (for corners, one array updated in place at every visit), unless kept. */
+    last: Snapshot | null;
+    /** For corners: the change from the visit before `last` to `last`, and whether `last` is kept. */
+    change: bigint[] | null;
+    /** The array the next change is written to (the one before last, reused). */
+    next: bigint[] | null;
+    lastKept: boolean;
+  }
+  const visits = new Map<number, Visits>();
+  const g = globals.length;
+  const snapshot = (): Snapshot => [...globals, ...slots.map((i) => vars[i]!)];
+  // The corners' test runs at every visit of a loop head, millions of times in a long run: no arrays
+  // are made unless a state is kept.
+  const visitCorner = (entry: Visits): void => {
+    const last = entry.last;
+    if (last === null) {
+      const copy = snapshot();
+      entry.kept.push(copy);
+      entry.last = copy.slice();
+      entry.lastKept = true;
+      return;
+    }
+    // One pass: the new change goes to `next` while it is compared with the old one.
+    const change = entry.change;
+    const next = entry.next ?? (entry.next = new Array<bigint>(last.length));
+    let turned = false;
+    for (let i = 0; i < g; i++) {
+      const d = globals[i]! - last[i]!;
+      if (change !== null && d !== change[i]!) turned = true;
+      next[i] = d;
+    }
+    for (let i = 0; i < slots.length; i++) {
+      const d = vars[slots[i]!]! - last[g + i]!;
+      if (change !== null && d !== change[g + i]!) turned = true;
+      next[g + i] = d;
+    }
+    // `last` is a corner when the path turns there (the first change has nothing to differ from).
+    if (turned && !entry.lastKept && entry.kept.length < limit) entry.kept.push(last.slice());
+    for (let i = 0; i < g; i++) last[i] = globals[i]!;
+    for (let i = 0; i < slots.length; i++) last[g + i] = vars[slots[i]!]!;
+    entry.next = change;
+    entry.change = next;
+    entry.lastKept = false;
+  };
   return {
     visit(loc: number): void {
       if (!watch.locations.has(loc)) return;
       let entry = visits.get(loc);
-      if (!entry) visits.set(loc, (entry = { kept: [], last: null }));
-      const copy: [bigint[], bigint[]] = [globals.slice(), slots.map((i) => vars[i]!)];
-      if (entry.kept.length < limit) entry.kept.push(copy);
-      else entry.last = copy;
+      if (!entry) visits.set(loc, (entry = { kept: [], last: null, change: null, next: null, lastKept: false }));
+      if (watch.corners !== undefined) return visitCorner(entry);
+      if (entry.kept.length < limit) entry.kept.push(snapshot());
+      else entry.last = snapshot();
     },
     states(): Map<number, Map<string, bigint>[]> {
-      const toState = ([g, v]: [bigint[], bigint[]]): Map<string, bigint> => {
-        const state = new Map<string, bigint>(program.globals.map((gl, i) => [gl.name, g[i]!]));
-        names.forEach((name, i) => state.set(name, v[i]!));
+      const toState = (snapshot: Snapshot): Map<string, bigint> => {
+        const state = new Map<string, bigint>(program.globals.map((gl, i) => [gl.name, snapshot[i]!]));
+        names.forEach((name, i) => state.set(name, snapshot[program.globals.length + i]!));
         return state;
       };
-      return new Map([...visits].map(([loc, { kept, last }]) => [loc, [...kept, ...(last ? [last] : [])].map(toState)]));
+      return new Map([...visits].map(([loc, { kept, last, lastKept }]) => [loc, [...kept, ...(last && !lastKept ? [last] : [])].map(toState)]));
     },
   };
 }

@@ -33,7 +33,18 @@ export interface RunOptions {
   /** Snapshot the entry procedure's state (globals, locals, parameters) at these locations: the
    * first `firstAndLast` visits of each and its last one (every visit when not given). Cheaper than
    * a trace: the samplers watch loop heads that long runs visit thousands of times. */
-  readonly watch?: { readonly locations: ReadonlySet<number>; readonly firstAndLast?: number };
+  readonly watch?: {
+    readonly locations: ReadonlySet<number>;
+    readonly firstAndLast?: number;
+    /** Instead of the first visits: the corners of the run's path at each location, at most this many
+     * of them, and its last visit. A visit is a corner when the change from it to the next visit
+     * differs from the change that led to it; each visit between two kept ones then lies on the
+     * segment between them, so the kept states span the same convex hull as all the visits (whatever
+     * is linear in the state, its bounds, equalities and facets, is the same over both). */
+    readonly corners?: number;
+  };
+  /** Asked every 65,536 steps: true ends the run as at its step limit (the caller's deadline). */
+  readonly interrupted?: () => boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;

@@ -9,7 +9,7 @@ import * as L from '../ir/linear.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import { mulberry32 } from '../random.js';
-import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, type Deadline } from '../limits.js';
+import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
 
 export type State = ReadonlyMap<string, bigint>;
 
@@ -58,6 +58,8 @@ export interface Samples {
   readonly overflow?: RunResult;
   /** Every distinct state observed at each cut-point (up to 4000), before `states` thins them out. */
   readonly observed?: ReadonlyMap<number, readonly State[]>;
+  /** The function reads no input, and its one run went on past the long runs (see wholeRun). */
+  readonly oneRunGoesOn?: boolean;
 }
 
 /** Values mostly near zero, where small programs branch, sometimes larger. */
@@ -146,9 +148,11 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     for (let run = 0; run < runs && goOn(); run++) observe(correlatedNondetStream(next, 256));
   }
   // A few long untraced runs, only to look for failures that need many iterations to show.
+  let oneRunGoesOn = false;
   for (let run = 0; run < 8 && options.longRuns !== false && !failure && budget.open; run++) {
     const nondet = run === 0 ? [] : nondetStream(next, 256);
     const result = budget.add(sameRun(LONG_RUN_STEPS) ?? runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: LONG_RUN_STEPS, preferPinned: true, foldIntoRange: true }));
+    if (run === 0) oneRunGoesOn = result.nondetConsumed.length === 0 && result.outcome.kind === 'step-limit';
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
@@ -167,7 +171,47 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     states.set(c, all.filter((_, i) => i % step === 0).slice(0, maxPer));
   }
   const observed = new Map<number, State[]>([...seen].map(([c, bucket]) => [c, [...bucket.values()]]));
-  return { states, observed, ...(failure ? { failure } : {}), ...(overflow ? { overflow } : {}) };
+  return { states, observed, ...(failure ? { failure } : {}), ...(overflow ? { overflow } : {}), ...(oneRunGoesOn && !failure ? { oneRunGoesOn } : {}) };
+}
+
+/**
+ * A function that reads no input has one run. When it goes on past the sampling's long runs (loops
+ * to 10^6 and more, which start at fixed values), it is run once to its end, within WHOLE_RUN_STEPS,
+ * watching the cut-points for the corners of its path (RunOptions.watch.corners): they span the same
+ * convex hull as all its states there, so the bounds, hull equalities and facets taken from the
+ * samples are those of the whole run, not of its first thousand steps. The samples with those states
+ * added, and the run as `failure` when it fails an assertion; null when there is no such run.
+ */
+export function wholeRun(program: Program, fn: string, cutpoints: readonly number[], samples: Samples, options: { readonly deadline?: Deadline; readonly steps?: number } = {}): Samples | null {
+  if (!samples.oneRunGoesOn || options.deadline?.passed || options.deadline?.aborted) return null;
+  const deadline = options.deadline;
+  const result = runProgram(program, {
+    entry: fn,
+    nondet: [],
+    nondetDefault: 0n,
+    maxSteps: options.steps ?? WHOLE_RUN_STEPS,
+    preferPinned: true,
+    watch: { locations: new Set(cutpoints), corners: WHOLE_RUN_CORNERS },
+    ...(deadline ? { interrupted: () => deadline.passed || deadline.aborted } : {}),
+  });
+  const add = (from: ReadonlyMap<number, readonly State[]> | undefined): Map<number, State[]> => {
+    const out = new Map<number, State[]>();
+    for (const c of cutpoints) {
+      const list = [...(from?.get(c) ?? [])];
+      const keys = new Set(list.map(stateKey));
+      for (const state of result.watched?.get(c) ?? []) {
+        if (!keys.has(stateKey(state))) list.push(state);
+      }
+      out.set(c, list);
+    }
+    return out;
+  };
+  return {
+    states: add(samples.states),
+    observed: add(samples.observed ?? samples.states),
+    ...(result.outcome.kind === 'assertion-failed' ? { failure: result } : {}),
+    ...(samples.overflow ? { overflow: samples.overflow } : result.outcome.kind === 'overflow' ? { overflow: result } : {}),
+  };
 }
 
 /** The entry frame's full states at the watched locations along a traced run, in order. */

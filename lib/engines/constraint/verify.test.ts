@@ -118,6 +118,36 @@ test('an unsafe program is unsafe with a counterexample that fails when replayed
   t.is(result.invariants.length, 0);
 });
 
+// A function without inputs whose one run outlasts the sampling's long runs (300,000 steps): its
+// failure shows only at the end, and its invariants need the states of its whole run.
+const PHASES = (assertion: string) => `int main() {
+  int x = 0, y = 100000;
+  while (x < 200000) {
+    if (x < 100000) x++;
+    else { x++; y++; }
+  }
+  assert(${assertion});
+  return 0;
+}
+`;
+
+test('a function without inputs runs to its end: a failure after 600,000 steps is found and replayed', async (t) => {
+  const program = parseProgram(PHASES('y != x'), 'phases.c');
+  const result = await verify(program, { timeoutMs: 60_000 });
+  t.is(result.verdict, 'unsafe', result.reason);
+  t.is(result.counterexample?.line, 7);
+  const replay = runProgram(program, { nondet: [], nondetDefault: null, maxSteps: 1_000_000 });
+  t.is(replay.outcome.kind, 'assertion-failed');
+});
+
+test('a function without inputs is proved with the bounds of its whole run, phase by phase', async (t) => {
+  const result = await verify(parseProgram(PHASES('y == 200000'), 'phases.c'), { timeoutMs: 60_000 });
+  t.is(result.verdict, 'safe', result.reason);
+  t.is(result.houdini?.proved, true);
+  // The second phase's invariant reaches the run's end (x = y = 200000), which no early state shows.
+  t.true(result.invariants.some((i) => /y == x/.test(i.expression) && /199999|200000/.test(i.expression)), result.invariants.map((i) => i.expression).join(' ; '));
+});
+
 test('a recursive function that writes a global is proved with the global returned by its own summary', async (t) => {
   const result = await verify(parseProgram(RECURSIVE, 'rec.c'));
   t.is(result.verdict, 'safe', result.reason);

@@ -22,7 +22,7 @@ import { AnalysisUnsupported, constantBitsNeeded, Problem, templatesFor, type Pr
 import { constantsOf } from '../../ir/constants.js';
 import { readableInvariants } from '../../certify/readable.js';
 import type { RunResult } from '../../interpreter/types.js';
-import { sampleBadStates, sampleStates, type Samples } from '../../observe/samples.js';
+import { sampleBadStates, sampleStates, wholeRun, type Samples } from '../../observe/samples.js';
 import { singleRunInvariants } from '../../observe/single-run.js';
 import { affineHull } from '../../observe/equalities.js';
 import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObservedBounds, splitCandidates, unsignedUpperBounds, wrappedEqualities } from '../../observe/houdini.js';
@@ -176,7 +176,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // replay on the original program is no answer, and the search goes on with the full samples.
   const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true });
   const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure) : null;
-  const samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline }) : untilFailure;
+  let samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline }) : untilFailure;
   const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
   if (overflow) Object.assign(base, { overflow });
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
@@ -186,7 +186,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const check = await checkInvariants(prepared.preparedProgram, prepared.function, single, { precondition: prepared.precondition, deadline });
     if (check.valid) return guarded(program, prepared, single, { ...base, stats: [], invariants: reportInvariants(prepared, single), verdict: 'safe', certified: true, millis: Date.now() - started });
   }
-  const hull = hullEqualities(prepared, samples);
+  let hull = hullEqualities(prepared, samples);
   const placed = placePins(prepared, pins);
   if (placed.unplaced.length > 0) return unknown(`no cut-point at line ${placed.unplaced.join(', ')} for the pinned invariant (cut-set ${strategy})`);
   // A pin false in a reachable state can be no invariant: say so before any search.
@@ -206,9 +206,10 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
   // Pins are known conjuncts in every attempt, with or without the hull equalities.
-  const attempts = intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0
+  const attemptsWith = (hull: Map<number, Formula>) => intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0
     ? [{ step, stepIndex, hull: true, facts: conjoinFacts(hull, placed.facts) }, { step, stepIndex, hull: false, facts: placed.facts }]
     : [{ step, stepIndex, hull: false, facts: placed.facts }]));
+  let attempts = attemptsWith(hull);
   // Without pins, the runs' bounds and hull, filtered by the checker to an inductive subset (Houdini),
   // may prove the program without any template search. First by default: since the checker got its
   // own thread and synchronous checks, its rounds cost less than MiniSat's start, the bad-state runs
@@ -217,7 +218,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   const first = attempts[0];
   let houdiniPending = observedBounds !== 'never' && first !== undefined
     && (!options.selectAttempt || options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
-  const tryObservedBounds = async (): Promise<VerifyResult | null> => {
+  const tryObservedBounds = async (onlyThisCutset = false): Promise<VerifyResult | null> => {
     houdiniPending = false;
     if (deadline.passed || deadline.aborted) return null;
     // Each of its three passes is bounded by z3 work (HOUDINI_WORK, lib/limits.ts), so it proves the
@@ -250,14 +251,35 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       const shown = await readable(prepared, proof.invariants, deadline);
       return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
     };
+    if (onlyThisCutset) return onThisCutset();
     if (strategy === 'paths' && prepared.vcs.length >= HOUDINI_HEADERS_FIRST_VC_RATIO * headerVcCount(program, prepared.function)) {
       return (await atHeaders()) ?? (await onThisCutset());
     }
     return (await onThisCutset()) ?? (await atHeaders());
   };
-  if (houdiniPending && houdiniFirst) {
+  const houdiniRanFirst = houdiniPending && houdiniFirst;
+  if (houdiniRanFirst) {
     const proved = await tryObservedBounds();
     if (proved) return proved;
+  }
+  // A function that reads no input has one run; when it goes on past the sampling, it now runs to its
+  // end (within a budget of steps). A failure there is the answer. Otherwise its states at the
+  // cut-points (the corners of its path: samples.ts) bring the bounds and hull of the whole run, and
+  // the observed bounds get another chance with them (mono-crafted_1: y == 50000 for x < 50000, then
+  // y == x, up to x == 1000000).
+  const whole = wholeRun(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, samples, { deadline });
+  if (whole) {
+    const failing = whole.failure ? replayed(program, prepared.function, whole.failure) : null;
+    if (failing) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample: failing, millis: Date.now() - started };
+    const overflowed = whole.overflow && !overflow ? overflowReport(program, prepared.function, whole.overflow) : null;
+    if (overflowed) Object.assign(base, { overflow: overflowed });
+    samples = whole;
+    hull = hullEqualities(prepared, samples);
+    attempts = attemptsWith(hull);
+    if (houdiniRanFirst) {
+      const proved = await tryObservedBounds(true);
+      if (proved) return proved;
+    }
   }
   backend.warmUp?.();
   // Only the template steps use the bad states: taken once one is next.

@@ -142,6 +142,18 @@ test('unsafe: exit 1 with a counterexample that fails when replayed', async (t) 
   if (replay.outcome.kind === 'assertion-failed') t.is(replay.outcome.pos.line, 5);
 });
 
+test('unsafe after more steps than a run takes by default: the reproduce line names the steps, and it reproduces', async (t) => {
+  const f = file('long.c', 'int main() {\n  int x = 0;\n  while (x < 600000) x++;\n  assert(x != 600000);\n  return 0;\n}\n');
+  const r = await farkas(['verify', f]);
+  t.is(r.code, 1, r.stderr);
+  const line = /^reproduce: farkas (run .*)$/m.exec(r.stdout)?.[1];
+  t.truthy(line, r.stdout);
+  t.regex(line!, /--max-steps \d+/);
+  t.notRegex(line!, /--trace/); // a trace of a million steps is a million lines
+  const replay = await farkas(line!.split(' '));
+  t.regex(replay.stdout, /:4: assertion failed/, replay.stderr);
+});
+
 test('recursion writing a global is proved with a summary of the global it returns; a timeout is unknown (exit 2), never certified', async (t) => {
   const [rec, slow] = await Promise.all([
     farkas(['verify', file('rec.c', RECURSIVE), '--json']),

@@ -1,11 +1,14 @@
 // Text and JSON renderings of verify results (and of the engines' results, which share the contract),
 // shared by the commands and the UI.
-import type { Program, TerminationResult, VerifyResult } from '../../lib/index.js';
+import { DEFAULT_MAX_STEPS, type Program, type TerminationResult, type VerifyResult } from '../../lib/index.js';
 import { rankingJson, rankingLines } from './ranking.js';
 import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
 import { nondetReadsIn, nondetReadsJson } from './nondet.js';
 import { answeredBy } from './answered-by.js';
+
+/** The reproduce line asks for a trace up to this many steps (a trace prints a line a step). */
+const TRACED_REPRODUCTION_STEPS = 100_000;
 
 /** The semantics an answer rests on, for --json: data model, property and its premise. */
 export function semanticsJson(program: Program | undefined): object {
@@ -96,7 +99,11 @@ export function formatVerify(file: string, r: VerifyResult, program?: Program): 
     if (r.failingCondition) lines.push(`failing condition: ${r.failingCondition.expression} (farkas cex${r.failingCondition.certified ? ', certified' : ''})`);
     const args = [...r.counterexample.inputs].map(([k, v]) => ` --input ${k}=${v}`).join('') + (r.counterexample.nondet.length ? ` --nondet ${r.counterexample.nondet.join(',')}` : '');
     const semantics = program?.dataModel === 'LP64' ? ' --data-model LP64' : '';
-    lines.push(`reproduce: farkas run ${file}${semantics} --function ${r.function}${args} --nondet-default none --trace`);
+    // A run past the interpreter's default step limit needs its own; its trace (a line a step) is
+    // then left to the user to ask for.
+    const steps = r.counterexample.steps ?? 0;
+    const long = steps >= DEFAULT_MAX_STEPS ? ` --max-steps ${steps + 1}` : '';
+    lines.push(`reproduce: farkas run ${file}${semantics} --function ${r.function}${args} --nondet-default none${long}${steps > TRACED_REPRODUCTION_STEPS ? '' : ' --trace'}`);
   }
   lines.push(`time: ${(r.millis / 1000).toFixed(2)} s`);
   return lines.join('\n') + '\n';

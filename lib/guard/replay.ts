@@ -28,5 +28,5 @@ export function replayNondet(replay: RunResult): bigint[] {
 export function replayed(program: Program, fn: string, failing: RunResult): Counterexample | null {
   const replay = replayOnOriginal(program, fn, failing);
   if (replay.outcome.kind !== 'assertion-failed') return null;
-  return { inputs: replay.inputs, nondet: replayNondet(replay), line: replay.outcome.pos.line, replayed: true };
+  return { inputs: replay.inputs, nondet: replayNondet(replay), line: replay.outcome.pos.line, replayed: true, steps: replay.steps };
 }

@@ -64,6 +64,8 @@ export interface Counterexample {
   readonly nondet: readonly bigint[];
   readonly line: number;
   readonly replayed: boolean;
+  /** Steps the replay on the original program took, when it is known (a run may need millions). */
+  readonly steps?: number;
 }
 
 export interface VerifyResult {

@@ -5,7 +5,7 @@ import { parseProgram } from '../frontend/index.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import { prepareAnalysis } from '../problem/prepare.js';
-import { sampleBadStates, sampleCalls, sampleStates, type State } from './samples.js';
+import { sampleBadStates, sampleCalls, sampleStates, withLongRuns, type State } from './samples.js';
 
 const PV1 = 'void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }\n';
 const PV2 = `int main() { int x = 0; int y = 0;
@@ -164,6 +164,27 @@ test('a failure that needs many iterations is found by the long runs, which a ca
   const traced = sample(false);
   t.is(traced.failure, undefined);
   t.true((traced.states.get(prepared.unknownCutpoints[0]!)?.length ?? 0) > 0, 'the traced runs still sample the header');
+  t.true(traced.readsNoInput, 'the function reads no input');
+  // Added later, they find the same failure.
+  const added = withLongRuns(prepared.preparedProgram, prepared.function, traced, NO_TIME_LIMIT);
+  t.is(added.failure?.outcome.kind, 'assertion-failed');
+  t.is(added.failure?.steps, sample(true).failure?.steps);
+  t.is(added.states, traced.states);
+});
+
+test('long runs added later are the long runs taken with the samples, for a function that reads input', (t) => {
+  // The failure needs 50,000 iterations and an input k >= 0: only a long run with such a k reaches it.
+  const source = 'int main() { int k = __VERIFIER_nondet_int(); int i = 0; while (i < 60000) { i++; assert(k < 0 || i != 50000); } return 0; }\n';
+  const prepared = prepareAnalysis(parseProgram(source, 'long-input.c'), undefined, 'headers');
+  const sample = (longRuns: boolean) => sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { ...NO_TIME_LIMIT, longRuns });
+  const withThem = sample(true);
+  const traced = sample(false);
+  t.falsy(traced.readsNoInput);
+  t.is(traced.failure, undefined);
+  const added = withLongRuns(prepared.preparedProgram, prepared.function, traced, NO_TIME_LIMIT);
+  t.is(withThem.failure?.outcome.kind, 'assertion-failed');
+  t.deepEqual(added.failure?.nondetConsumed, withThem.failure?.nondetConsumed);
+  t.true((added.failure?.nondetConsumed[0] ?? -1n) >= 0n);
 });
 
 const ADD = `int Add(int i, int j) {

@@ -60,6 +60,8 @@ export interface Samples {
   readonly observed?: ReadonlyMap<number, readonly State[]>;
   /** The function reads no input, and its one run went on past the long runs (see wholeRun). */
   readonly oneRunGoesOn?: boolean;
+  /** A run read no input: the function has that one run (its long runs are one run, too). */
+  readonly readsNoInput?: boolean;
 }
 
 /** Values mostly near zero, where small programs branch, sometimes larger. */
@@ -147,15 +149,6 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
   if (goOn() && [...seen.values()].some((bucket) => bucket.size < FEW_STATES)) {
     for (let run = 0; run < runs && goOn(); run++) observe(correlatedNondetStream(next, 256));
   }
-  // A few long untraced runs, only to look for failures that need many iterations to show.
-  let oneRunGoesOn = false;
-  for (let run = 0; run < 8 && options.longRuns !== false && !failure && budget.open; run++) {
-    const nondet = run === 0 ? [] : nondetStream(next, 256);
-    const result = budget.add(sameRun(LONG_RUN_STEPS) ?? runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: LONG_RUN_STEPS, preferPinned: true, foldIntoRange: true }));
-    if (run === 0) oneRunGoesOn = result.nondetConsumed.length === 0 && result.outcome.kind === 'step-limit';
-    if (result.outcome.kind === 'assertion-failed') failure = result;
-    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
-  }
   // Runs on the C types' boundary values (INT_MAX, UINT_MAX, …: the stream's extremes folded into
   // each value's range), only to look for failures: where overflows and wrap-arounds show.
   for (let run = 0; run < BOUNDARY_RUNS && !failure && budget.open; run++) {
@@ -163,6 +156,12 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
   }
+  // The long runs, last: a caller that may prove the program first leaves them out and adds them
+  // when it needs them (withLongRuns).
+  const long = options.longRuns !== false && !failure ? longRuns(program, fn, options) : null;
+  if (long?.failure) failure = long.failure;
+  if (long?.overflow && !overflow) overflow = long.overflow;
+  const oneRunGoesOn = long?.oneRunGoesOn ?? false;
   const states = new Map<number, State[]>();
   for (const [c, bucket] of seen) {
     const all = [...bucket.values()];
@@ -171,7 +170,60 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     states.set(c, all.filter((_, i) => i % step === 0).slice(0, maxPer));
   }
   const observed = new Map<number, State[]>([...seen].map(([c, bucket]) => [c, [...bucket.values()]]));
-  return { states, observed, ...(failure ? { failure } : {}), ...(overflow ? { overflow } : {}), ...(oneRunGoesOn && !failure ? { oneRunGoesOn } : {}) };
+  return {
+    states,
+    observed,
+    ...(failure ? { failure } : {}),
+    ...(overflow ? { overflow } : {}),
+    ...(oneRunGoesOn && !failure ? { oneRunGoesOn } : {}),
+    ...(readsNoNondet ? { readsNoInput: true } : {}),
+  };
+}
+
+const LONG_RUNS = 8;
+/** The long runs draw from their own stream: taken with the samples or later, they are the same runs. */
+const LONG_RUN_SEED = 0x5eed1;
+
+interface LongRuns {
+  readonly failure?: RunResult;
+  readonly overflow?: RunResult;
+  /** The function read no input, and its one run went on past LONG_RUN_STEPS. */
+  readonly oneRunGoesOn: boolean;
+}
+
+/**
+ * A few long untraced runs, only to look for failures that need many iterations to show (and
+ * overflows): they add no state. A function that reads no input has one run, so one long run.
+ */
+function longRuns(program: Program, fn: string, options: SampleOptions): LongRuns {
+  const next = mulberry32((options.seed ?? 20080607) ^ LONG_RUN_SEED);
+  const budget = new StepCounter(options.steps ?? SAMPLE_STEPS, options.deadline);
+  let overflow: RunResult | undefined;
+  for (let run = 0; run < LONG_RUNS && budget.open; run++) {
+    const nondet = run === 0 ? [] : nondetStream(next, 256);
+    const result = budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps: LONG_RUN_STEPS, preferPinned: true, foldIntoRange: true }));
+    if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+    if (result.outcome.kind === 'assertion-failed') return { failure: result, ...(overflow ? { overflow } : {}), oneRunGoesOn: false };
+    // Every stream gives this run: the other long runs would repeat it.
+    if (result.nondetConsumed.length === 0) return { ...(overflow ? { overflow } : {}), oneRunGoesOn: result.outcome.kind === 'step-limit' };
+  }
+  return { ...(overflow ? { overflow } : {}), oneRunGoesOn: false };
+}
+
+/**
+ * Samples taken without the long runs (`longRuns: false`), with them added: their failure, when the
+ * samples have none, and their overflow, when the samples have none. The same as taking the samples
+ * with them, except a failure of the traced runs keeps its place.
+ */
+export function withLongRuns(program: Program, fn: string, samples: Samples, options: SampleOptions = {}): Samples {
+  if (samples.failure) return samples;
+  const long = longRuns(program, fn, options);
+  return {
+    ...samples,
+    ...(long.failure ? { failure: long.failure } : {}),
+    ...(!samples.overflow && long.overflow ? { overflow: long.overflow } : {}),
+    ...(long.oneRunGoesOn && !long.failure ? { oneRunGoesOn: true } : {}),
+  };
 }
 
 /**

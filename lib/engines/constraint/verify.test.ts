@@ -140,6 +140,18 @@ test('a function without inputs runs to its end: a failure after 600,000 steps i
   t.is(replay.outcome.kind, 'assertion-failed');
 });
 
+test('a failure past the traced runs of a function that reads input is found by the long runs after the observed bounds', async (t) => {
+  // The observed bounds go first and cannot prove it; the long runs, taken then, find the failure.
+  const source = 'int main() { int k = __VERIFIER_nondet_int(); int i = 0; while (i < 60000) { i++; assert(k < 0 || i != 50000); } return 0; }\n';
+  const program = parseProgram(source, 'long-input.c');
+  const result = await verify(program, { timeoutMs: 60_000 });
+  t.is(result.verdict, 'unsafe', result.reason);
+  const k = result.counterexample?.nondet[0];
+  t.true(k !== undefined && k >= 0n, `k = ${k}`);
+  const replay = runProgram(program, { nondet: [k!], nondetDefault: null, maxSteps: 1_000_000 });
+  t.is(replay.outcome.kind, 'assertion-failed');
+});
+
 test('a function without inputs is proved with the bounds of its whole run, phase by phase', async (t) => {
   const result = await verify(parseProgram(PHASES('y == 200000'), 'phases.c'), { timeoutMs: 60_000 });
   t.is(result.verdict, 'safe', result.reason);

@@ -22,7 +22,7 @@ import { AnalysisUnsupported, constantBitsNeeded, Problem, templatesFor, type Pr
 import { constantsOf } from '../../ir/constants.js';
 import { readableInvariants } from '../../certify/readable.js';
 import type { RunResult } from '../../interpreter/types.js';
-import { sampleBadStates, sampleStates, wholeRun, type Samples } from '../../observe/samples.js';
+import { sampleBadStates, sampleStates, wholeRun, withLongRuns, type Samples } from '../../observe/samples.js';
 import { singleRunInvariants } from '../../observe/single-run.js';
 import { affineHull } from '../../observe/equalities.js';
 import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObservedBounds, splitCandidates, unsignedUpperBounds, wrappedEqualities } from '../../observe/houdini.js';
@@ -174,12 +174,33 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // Sampling has a budget of interpreter steps (samples.ts), the same on any machine; it only guides the search.
   // Sampling stops at a failure that replays: the answer is then that failure. One that does not
   // replay on the original program is no answer, and the search goes on with the full samples.
-  const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true });
+  // The long runs (eight of 300,000 steps, only for failures that need many iterations) wait when the
+  // observed bounds go first: they most often prove the program, and a proved program has no failure
+  // to find. A function that reads no input has one long run, cheaper than a failed Houdini pass.
+  const longRuns = !houdiniFirst;
+  const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns });
   const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure) : null;
-  let samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline }) : untilFailure;
+  let samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, longRuns }) : untilFailure;
   const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
   if (overflow) Object.assign(base, { overflow });
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+  let longRunsPending = !longRuns;
+  /** The long runs' failure, replayed, as the answer; their samples (overflow, oneRunGoesOn) kept. */
+  const addLongRuns = (): VerifyResult | null => {
+    longRunsPending = false;
+    const long = withLongRuns(prepared.preparedProgram, prepared.function, samples, { deadline });
+    // A failure of theirs that does not replay is no answer, as one of the samples' is not.
+    const failing = long.failure && long.failure !== samples.failure ? replayed(program, prepared.function, long.failure) : null;
+    if (failing) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample: failing, millis: Date.now() - started };
+    const overflowed = long.overflow && !overflow ? overflowReport(program, prepared.function, long.overflow) : null;
+    if (overflowed) Object.assign(base, { overflow: overflowed });
+    samples = long;
+    return null;
+  };
+  if (longRunsPending && samples.readsNoInput) {
+    const failing = addLongRuns();
+    if (failing) return failing;
+  }
   // A function that reads no input: its one run's states, when few, may be the proof.
   const single = pins.size === 0 ? singleRunInvariants(prepared, prepared.function === program.entry) : null;
   if (single) {
@@ -261,6 +282,10 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   if (houdiniRanFirst) {
     const proved = await tryObservedBounds();
     if (proved) return proved;
+  }
+  if (longRunsPending) {
+    const failing = addLongRuns();
+    if (failing) return failing;
   }
   // A function that reads no input has one run; when it goes on past the sampling, it now runs to its
   // end (within a budget of steps). A failure there is the answer. Otherwise its states at the
@@ -530,8 +555,8 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
   const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
   prepared = { ...prepared, variables: withGhosts };
-  // The search's own sampling had its long runs on the same program (but for the ghosts, which never
-  // change it) and they found no failure: here only the states at the headers are new.
+  // Long runs only look for failures, and the search's own sampling takes them on the same program
+  // (but for the ghosts, which never change it): here only the states at the headers are new.
   const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns: false });
   if (samples.failure) return null;
   const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));

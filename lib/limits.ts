@@ -78,6 +78,13 @@ export const HOUDINI_WORK = 6_000_000;
  * times their VCs (a pass over the paths that ends without a proof is then what costs; on the
  * SV-COMP dev set, 27 of 194 tasks), else on the paths. A ratio of counts: the same at any load. */
 export const HOUDINI_HEADERS_FIRST_VC_RATIO = 4;
+/** Paths between cut-points beyond which a program is not analysed (PathExplosionError). */
+export const MAX_PATHS = 50_000;
+/** The loop headers' Houdini pass with remainder ghosts (verify.ts, proveAtHeaders) is not tried when
+ * the ghosted program has more paths between its headers than this: each ghost splits every path
+ * through it, and the VCs alone then take seconds (sumt6: 49,234 paths, 12 s and 1.7 GB before any
+ * check), while the proofs it finds have at most 1,449 (sumt4). */
+export const GHOSTED_HEADERS_MAX_PATHS = 5_000;
 /** One Houdini round's check (was at most 1 s). A check that runs out drops every candidate at its
  * cut-point, so this errs on the large side: 400,000 emptied the ghosted multiple-of-three proof. */
 export const HOUDINI_CHECK_WORK = 2_000_000;

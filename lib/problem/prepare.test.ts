@@ -3,6 +3,7 @@ import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import { InputError } from '../diagnostics.js';
 import { withFaultForTests } from '../ir/faults.js';
+import { PathExplosionError } from '../vc/cutset.js';
 import { AnalysisUnsupported, prepareAnalysis, Problem } from './prepare.js';
 
 const SOURCE = 'int g(int x) { return x + 1; }\nvoid f(int n) { int i = 0; while (i < n) i = g(i); assert(i >= 0); }\nint r(int n) { if (n <= 0) return 0; return r(n - 1) + 1; }\nvoid h(int n) { assert(r(n) >= 0); }\n';
@@ -33,6 +34,19 @@ test('an analysis the program does not support throws the same error on every ca
   const first = t.throws(() => problem.analysis('paths'), { instanceOf: AnalysisUnsupported });
   const again = t.throws(() => problem.analysis('paths'), { instanceOf: AnalysisUnsupported });
   t.is(again, first);
+});
+
+test('an analysis held to fewer paths is its own: over them it throws, and the full analysis is unchanged', (t) => {
+  // Three ifs in the loop body: 8 paths around the loop at its header, and more to and from it.
+  const source = 'void k(int n, int a, int b, int c) { int i = 0, s = 0; while (i < n) { if (a > i) s++; if (b > i) s++; if (c > i) s++; i++; } assert(s >= 0); }\n';
+  const problem = Problem.of(parseProgram(source, 'k.c'), 'k');
+  const full = problem.analysis('headers');
+  t.true(full.vcs.length > 8, `${full.vcs.length} VCs`);
+  const error = t.throws(() => problem.analysis('headers', 4), { instanceOf: PathExplosionError });
+  t.regex(error?.message ?? '', /4/);
+  t.is(problem.analysis('headers'), full);
+  t.is(problem.analysis('headers', 100), problem.analysis('headers', 100));
+  t.is(problem.analysis('headers', 100).vcs.length, full.vcs.length);
 });
 
 test('a transformation fault injected by a test gets a problem of its own, not the clean one', async (t) => {

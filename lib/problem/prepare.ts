@@ -11,6 +11,7 @@ import { faultForTests } from '../ir/faults.js';
 import { liveVariables } from '../ir/liveness.js';
 import { prepareCutset, type CutsetStrategy, type PreparedCutset } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
+import { MAX_PATHS } from '../limits.js';
 import { pathConditions, type VerificationCondition } from '../vc/vc.js';
 import { makeTemplate, type Template, type TemplateShape } from '../constraints/template.js';
 
@@ -51,7 +52,7 @@ export class Problem {
   /** Per program, per function (and per transformation fault a test injects: lib/ir/faults.ts). */
   private static readonly prepared = new WeakMap<Program, Map<string, Problem>>();
   private inlinedResult: InlineResult | undefined;
-  private readonly analyses = new Map<CutsetStrategy, { readonly analysis: PreparedAnalysis } | { readonly error: unknown }>();
+  private readonly analyses = new Map<string, { readonly analysis: PreparedAnalysis } | { readonly error: unknown }>();
 
   readonly function: string;
 
@@ -80,16 +81,17 @@ export class Problem {
   }
 
   /** The cut-set, paths and verification conditions under `strategy`; a program it does not support
-   * (recursion, too many paths) throws the same error on every call. */
-  analysis(strategy: CutsetStrategy): PreparedAnalysis {
-    let known = this.analyses.get(strategy);
+   * (recursion, more paths than `maxPaths`) throws the same error on every call. */
+  analysis(strategy: CutsetStrategy, maxPaths = MAX_PATHS): PreparedAnalysis {
+    const key = `${strategy} ${maxPaths}`;
+    let known = this.analyses.get(key);
     if (!known) {
       try {
-        known = { analysis: analyse(this, strategy) };
+        known = { analysis: analyse(this, strategy, maxPaths) };
       } catch (error) {
         known = { error };
       }
-      this.analyses.set(strategy, known);
+      this.analyses.set(key, known);
     }
     if ('error' in known) throw known.error;
     return known.analysis;
@@ -101,7 +103,7 @@ export function prepareAnalysis(program: Program, functionName: string | undefin
   return Problem.of(program, functionName).analysis(strategy);
 }
 
-function analyse(problem: Problem, strategy: CutsetStrategy): PreparedAnalysis {
+function analyse(problem: Problem, strategy: CutsetStrategy, maxPaths: number): PreparedAnalysis {
   const { program, function: fn, inlined } = problem;
   const proc = inlined.program.procedures.get(fn)!;
   if (proc.edges.some((e) => e.stmt.kind === 'call')) {
@@ -119,7 +121,7 @@ function analyse(problem: Problem, strategy: CutsetStrategy): PreparedAnalysis {
     : F.TRUE;
   const unknownCutpoints = cut.cutpoints.filter((c) => c !== cut.proc.entry && c !== cut.proc.exit);
   const isUnknown = new Set(unknownCutpoints);
-  const paths = enumeratePaths(cut.proc, cut.cutpoints);
+  const paths = enumeratePaths(cut.proc, cut.cutpoints, maxPaths);
   const vcs = paths.flatMap((p) => pathConditions(p, (c) => isUnknown.has(c)));
   const live = liveVariables(preparedProgram, cut.proc);
   const variables = new Map<number, string[]>();

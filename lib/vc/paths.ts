@@ -2,6 +2,7 @@
 // cut-point. A path may also end in a sink (a location without successors other than the exit, e.g.
 // after abort()), which carries no obligation beyond the assertions on the way.
 import type { Edge, Procedure } from '../ir/cfg.js';
+import { MAX_PATHS } from '../limits.js';
 import { PathExplosionError, successors } from './cutset.js';
 
 export interface CutPath {
@@ -11,7 +12,7 @@ export interface CutPath {
   readonly edges: readonly Edge[];
 }
 
-export function enumeratePaths(proc: Procedure, cutpoints: readonly number[], maxPaths = 50000): CutPath[] {
+export function enumeratePaths(proc: Procedure, cutpoints: readonly number[], maxPaths = MAX_PATHS): CutPath[] {
   const isCut = new Set(cutpoints);
   const succ = successors(proc);
   const paths: CutPath[] = [];

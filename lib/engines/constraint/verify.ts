@@ -34,7 +34,7 @@ import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
 import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
-import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, HOUDINI_HEADERS_FIRST_VC_RATIO, type SatWork } from '../../limits.js';
+import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, HOUDINI_HEADERS_FIRST_VC_RATIO, GHOSTED_HEADERS_MAX_PATHS, type SatWork } from '../../limits.js';
 
 export interface VerifyOptions {
   readonly function?: string;
@@ -547,7 +547,7 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   if (ghosted.ghosts.length === 0 && strategy === 'headers') return null;
   let prepared: PreparedAnalysis;
   try {
-    prepared = Problem.of(ghosted.program, fn).analysis('headers');
+    prepared = Problem.of(ghosted.program, fn).analysis('headers', ghosted.ghosts.length > 0 ? GHOSTED_HEADERS_MAX_PATHS : undefined);
   } catch (e) {
     if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return null;
     throw e;

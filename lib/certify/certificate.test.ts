@@ -171,6 +171,31 @@ test('PV1: regions the caller skips are neither checked nor reported (Houdini\'s
   t.is(other.obligations.find((o) => o.kind === 'consecution')?.status, 'refuted');
 });
 
+test('two loops in sequence: a check of the regions touching one cut-point leaves out the others\' regions and obligations', async (t) => {
+  // x = 0; while (x < 10) x++; y = x; while (y > 0) y--; assert(y == 0);
+  const prog = program((p) =>
+    p.procedure('Two', {}, (b) => {
+      b.assign('x', 0).while('x < 10', (w) => w.assign('x', 'x + 1')).assign('y', 'x').while('y > 0', (w) => w.assign('y', 'y - 1')).assert('y == 0');
+    }),
+  );
+  const proc = procOf(prog);
+  const [first, second] = proc.locations.filter((l) => l.loopHeader).map((l) => l.id) as [number, number];
+  const good = new Map([[first, cond('x >= 0 && x <= 10')], [second, cond('y >= 0')]]);
+  t.true((await checkInvariants(prog, 'Two', good)).valid);
+  // x >= 1 at the first header fails initiation, in the entry's region, which leads to the first
+  // header only: a check of what touches the second one leaves it out, and says so by its obligations.
+  const wrongFirst = new Map([[first, cond('x >= 1 && x <= 10')], [second, cond('y >= 0')]]);
+  const touching = await checkInvariants(prog, 'Two', wrongFirst, { onlyRegionsTouching: new Set([second]) });
+  t.true(touching.valid);
+  t.false(touching.obligations.some((o) => o.from === proc.entry));
+  t.true(touching.obligations.some((o) => o.from === first && o.to === second));
+  t.false((await checkInvariants(prog, 'Two', wrongFirst, { onlyRegionsTouching: new Set([first]) })).valid);
+  t.false((await checkInvariants(prog, 'Two', wrongFirst)).valid);
+  // A wrong invariant at the second header is found by a check touching it: y >= 1 fails consecution.
+  const wrongSecond = new Map([[first, cond('x >= 0 && x <= 10')], [second, cond('y >= 1')]]);
+  t.false((await checkInvariants(prog, 'Two', wrongSecond, { onlyRegionsTouching: new Set([second]) })).valid);
+});
+
 test('PV1: a too weak invariant fails the assertion, and the counterexample reaches a failing assert', async (t) => {
   const proc = procOf(pv1);
   const result = await checkInvariants(pv1, 'PV1', new Map([[loopHeader(proc), cond('x <= 0')]]));

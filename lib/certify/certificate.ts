@@ -72,6 +72,10 @@ export interface CertificateOptions {
    * the caller knows they hold (Houdini: proved in an earlier round with the same invariant at the
    * start and the same or stronger ones at the targets). Not with `summaries`. */
   readonly skipRegionsFrom?: ReadonlySet<number>;
+  /** Only the regions that start at or lead to these cut-points are checked, and only their
+   * obligations reported: the caller changed the invariants there alone, and the others were proved
+   * with the same invariants at their start and targets (readable.ts). Not with `summaries`. */
+  readonly onlyRegionsTouching?: ReadonlySet<number>;
 }
 
 /** One pre/post pair of a procedure P: `pre` over P's parameters and globals; `post` over those and
@@ -285,6 +289,8 @@ async function checkProcedure(
   }
   for (const region of regions) {
     if (options.summaries === undefined && options.skipRegionsFrom?.has(region.start)) continue;
+    const touching = options.onlyRegionsTouching;
+    if (options.summaries === undefined && touching && !touching.has(region.start) && !region.targets.some((t) => touching.has(t))) continue;
     // The region's transitions are encoded once; each obligation adds its own goal.
     const regionObligations = await withLiaSolver(async (solver) => {
       const encoding = encodeRegion(solver, region, cutPoints, variables, invariantAt(region.start), callSummaries(program, options.summaries));

@@ -51,6 +51,14 @@ test('readable: conjuncts are dropped only while the check validates the rest, w
   // A check that rejects everything keeps everything.
   const kept = await readableInvariants(invariants, async () => false, 8);
   t.is(F.toC(kept.get(3)!), 'y + 294910 >= 2 * x && x <= 0');
+  // Each check is told the one cut-point whose invariant it changes.
+  const changed: number[] = [];
+  await readableInvariants(invariants, async (c, at) => {
+    changed.push(at);
+    for (const [loc, f] of invariants) if (loc !== at) t.is(F.toC(c.get(loc)!), F.toC(f));
+    return false;
+  }, 8);
+  t.deepEqual(changed, [3, 3]);
 });
 
 test('readable: a large constant moves towards 0 while the check validates it: 0, powers of ten, then halving', async (t) => {

@@ -17,6 +17,10 @@ import type { Formula } from '../ir/formula.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import { impliedOverRationals } from './rational-implication.js';
 
+/** Whether the checker validates `candidate`, which differs from the last validated invariants at
+ * the cut-point `changedAt` alone (a check may cover only what touches it). */
+export type Certify = (candidate: ReadonlyMap<number, Formula>, changedAt: number) => Promise<boolean>;
+
 /** The same invariant over the integers, each cube without the atoms its other atoms imply. */
 export function withoutImpliedConjuncts(f: Formula): Formula {
   // A formula of another shape (a conjunction with a disjunction inside, as Houdini's split
@@ -51,7 +55,7 @@ function mostComplexFirst(atoms: readonly Formula[]): number[] {
  */
 export async function readableInvariants(
   invariants: ReadonlyMap<number, Formula>,
-  certify: (candidate: ReadonlyMap<number, Formula>) => Promise<boolean>,
+  certify: Certify,
   checks: number,
   constantChecks = 0,
   programConstants: ReadonlySet<bigint> = new Set(),
@@ -62,7 +66,7 @@ export async function readableInvariants(
 
 async function withoutUnneededConjuncts(
   invariants: ReadonlyMap<number, Formula>,
-  certify: (candidate: ReadonlyMap<number, Formula>) => Promise<boolean>,
+  certify: Certify,
   checks: number,
 ): Promise<Map<number, Formula>> {
   const current = new Map([...invariants].map(([c, f]) => [c, withoutImpliedConjuncts(f)] as const));
@@ -83,7 +87,7 @@ async function withoutUnneededConjuncts(
     const without = F.and(...atoms.filter((a) => F.toC(a) !== F.toC(atom)));
     const candidate = new Map(current).set(at, without);
     left--;
-    if (await certify(candidate)) current.set(at, without);
+    if (await certify(candidate, at)) current.set(at, without);
   }
   return current;
 }
@@ -104,7 +108,7 @@ const SMALL_CONSTANT = 10n;
  */
 async function smallerConstants(
   invariants: Map<number, Formula>,
-  certify: (candidate: ReadonlyMap<number, Formula>) => Promise<boolean>,
+  certify: Certify,
   checks: number,
   programConstants: ReadonlySet<bigint>,
 ): Promise<Map<number, Formula>> {
@@ -136,7 +140,7 @@ async function smallerConstants(
       const changed = cubes.map((atoms, i) => (i !== cube ? atoms : atoms.map((b, j) => (j !== atom ? b : moved))));
       const formula = F.or(...changed.map((atoms) => F.and(...atoms)));
       left--;
-      if (!(await certify(new Map(current).set(at, formula)))) return false;
+      if (!(await certify(new Map(current).set(at, formula), at))) return false;
       cubesAt.set(at, changed);
       current.set(at, formula);
       good = k;

@@ -435,11 +435,31 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
 
 /** A certified "safe" is returned only after runs of the original program have not broken it or its
  * invariants (lib/guard): the certificate is about the prepared procedure, built by code that can err. */
-/** Certified invariants, made readable by dropping conjuncts while the checker still validates them. */
-function readable(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, deadline: Deadline): Promise<Map<number, Formula>> {
-  const certify = async (candidate: ReadonlyMap<number, Formula>) =>
-    (await checkInvariants(prepared.preparedProgram, prepared.function, candidate, { precondition: prepared.precondition, deadline, workPerCheck: READABLE_CHECK_WORK })).valid;
-  return readableInvariants(invariants, certify, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, constantsOf(prepared.cut.proc));
+/**
+ * Certified invariants, made readable by dropping conjuncts while the checker still validates them.
+ * Each try changes the invariant at one cut-point, so only the regions from and to it are checked
+ * again (the others were proved with the same invariants at both ends); the result, when it differs,
+ * is checked once more as a whole, and the invariants as given stand if that check does not pass.
+ */
+async function readable(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, deadline: Deadline): Promise<Map<number, Formula>> {
+  const check = async (candidate: ReadonlyMap<number, Formula>, onlyRegionsTouching?: ReadonlySet<number>) =>
+    (await checkInvariants(prepared.preparedProgram, prepared.function, candidate, {
+      precondition: prepared.precondition,
+      deadline,
+      workPerCheck: READABLE_CHECK_WORK,
+      ...(onlyRegionsTouching ? { onlyRegionsTouching } : {}),
+    })).valid;
+  // A try at `c` leaves out the paths from a cut-point none of whose paths lead to `c`.
+  const targetsFrom = new Map<number, Set<number | null>>();
+  for (const vc of prepared.vcs) targetsFrom.set(vc.from, (targetsFrom.get(vc.from) ?? new Set()).add(vc.to));
+  const leavesOut = (c: number): boolean => [...targetsFrom].some(([from, targets]) => from !== c && !targets.has(c));
+  let partial = false;
+  const shown = await readableInvariants(invariants, (candidate, changedAt) => {
+    partial ||= leavesOut(changedAt);
+    return check(candidate, new Set([changedAt]));
+  }, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, constantsOf(prepared.cut.proc));
+  const same = [...invariants].every(([c, f]) => shown.has(c) && F.toC(shown.get(c)!) === F.toC(f));
+  return same || !partial || (await check(shown)) ? shown : new Map(invariants);
 }
 
 function guarded(program: Program, prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, result: VerifyResult): VerifyResult {

@@ -129,6 +129,10 @@ export const SINGLE_RUN_STATES = 32;
 /** The run of a function that reads no input, to its end (observe/samples.ts, wholeRun): Mono4_1's
  * loop to 10^6 fails after 3.5 million steps, Mono3_1's after 6 million; about 3 s of an idle machine. */
 export const WHOLE_RUN_STEPS = 30_000_000;
+/** The same run's steps with its repeating loops in closed form (interpreter/accelerate.ts), which
+ * WHOLE_RUN_STEPS then bounds the interpreted ones of: a loop of 2^28 iterations (simple_1-1, 400
+ * million steps) costs a few of them, while a run that does not repeat stops where it did. */
+export const WHOLE_RUN_ACCELERATED_STEPS = 1_000_000_000_000;
 /** Corners of that run's path kept at each cut-point (a loop with phases has a few; a nested loop's
  * inner head turns at every outer iteration). */
 export const WHOLE_RUN_CORNERS = 64;
@@ -191,6 +195,9 @@ export const REPLAY_RUN_STEPS = 100_000;
  * plus these: the original may take more than the prepared program (inlined calls, expanded paths;
  * a call's edges in every iteration of a loop that runs millions of times). */
 export const REPLAY_SLACK_STEPS = 1000;
+/** The steps a replay interprets one by one, its loops that repeat in closed form (the whole run's
+ * replay: twice its WHOLE_RUN_STEPS). */
+export const REPLAY_WORK = 60_000_000;
 /** One run of bounds' observations of the loops' iterations. */
 export const ITERATION_RUN_STEPS = 8000;
 /** One run of bounds' observations of a recursive procedure's calls. */

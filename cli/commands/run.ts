@@ -1,7 +1,7 @@
 // `farkas run FILE`: execute a program with the concrete interpreter on given inputs and nondet values
 // (also how a counterexample is replayed by hand).
 import type { Command } from 'commander';
-import { InputError, formatRunResult, runProgram, runResultToJson, DEFAULT_MAX_STEPS, type RunOptions, type RunResult } from '../../lib/index.js';
+import { InputError, formatRunResult, runProgram, runResultToJson, DEFAULT_MAX_STEPS, TRACE_RUN_STEPS, type RunOptions, type RunResult } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions, PROPERTIES } from '../program-input.js';
 import { EXIT } from '../exit-codes.js';
 import { parseAssignments, parseIntegerList, runCommand } from '../common.js';
@@ -88,8 +88,9 @@ Exit codes for run:
           maxSteps: parseMaxSteps(opts.maxSteps),
           maxCallDepth: parseMaxSteps(opts.maxSteps),
         };
-        let result = runProgram(program, { ...options, recordTrace: opts.trace === true });
-        if (!opts.trace && !opts.json && result.outcome.kind === 'assertion-failed') {
+        // Without a trace, loops that repeat are run in closed form (the same run, faster).
+        let result = runProgram(program, opts.trace === true ? { ...options, recordTrace: true } : { ...options, accelerate: true });
+        if (!opts.trace && !opts.json && result.outcome.kind === 'assertion-failed' && result.steps <= TRACE_RUN_STEPS) {
           // The run is deterministic given its options: replay it recording the trace, to show the path.
           result = runProgram(program, { ...options, recordTrace: true });
         }

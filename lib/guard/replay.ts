@@ -4,7 +4,7 @@ import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import type { Counterexample } from '../problem/result.js';
-import { REPLAY_SLACK_STEPS } from '../limits.js';
+import { REPLAY_SLACK_STEPS, REPLAY_WORK } from '../limits.js';
 
 /** Runs a run's inputs and nondet values again on the original program (not the inlined,
  * path-expanded one): what a reported failure must reproduce. */
@@ -15,6 +15,9 @@ export function replayOnOriginal(program: Program, fn: string, run: RunResult): 
     nondet: run.nondetConsumed.slice(run.inputsFromNondet.length),
     nondetDefault: null,
     maxSteps: run.steps + Math.max(REPLAY_SLACK_STEPS, run.steps),
+    // The same run, its repeating loops in closed form: a failure after billions of steps replays.
+    accelerate: true,
+    maxWork: REPLAY_WORK,
   });
 }
 

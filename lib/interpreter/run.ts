@@ -7,6 +7,7 @@ import type { Procedure, Program, SourcePos } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
 import { compileProcedure, globalIndex, type CompiledEdge, type CompiledProc, type Frame, type VarRef } from './compile.js';
 import { stmtText } from './stmt-text.js';
+import { LoopAccelerator } from './accelerate.js';
 import {
   DEFAULT_MAX_CALL_DEPTH,
   DEFAULT_MAX_STEPS,
@@ -140,6 +141,11 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
   frames.push({ code: entryCode, vars: entryVars, loc: entryProc.entry, callEdge: null });
   watcher = options.watch ? watchEntryFrame(program, entryCode, options.watch, globals, entryVars) : null;
   watcher?.visit(entryProc.entry);
+  const accelerator = options.accelerate && !trace && (!options.watch || options.watch.corners !== undefined)
+    ? new LoopAccelerator(entryCode, program.globals.map((g) => g.name))
+    : null;
+  const maxWork = options.maxWork ?? maxSteps;
+  let work = 0;
 
   const write = (frame: ActiveFrame, ref: VarRef, value: bigint): void => {
     if (ref.global) globals[ref.index] = value;
@@ -181,7 +187,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     }
 
     const location = proc.locations[frame.loc];
-    if (steps >= maxSteps || ((steps & 0xffff) === 0xffff && options.interrupted?.())) {
+    if (steps >= maxSteps || work >= maxWork || ((work & 0xffff) === 0xffff && options.interrupted?.())) {
       return finish({ kind: 'step-limit', limit: 'steps', max: maxSteps, pos: location?.pos ?? lastPos, procedure: proc.name });
     }
     const outs = frame.code.out[frame.loc] ?? [];
@@ -220,7 +226,10 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     const s = chosen.stmt;
     // The overflow checks are not statements of the program: they cost no step, so step budgets mean
     // what they meant before C's overflow was checked (they stay in the trace).
-    if (s.kind !== 'assume' || !s.premise) steps++;
+    if (s.kind !== 'assume' || !s.premise) {
+      steps++;
+      work++;
+    }
     lastPos = edge.pos;
     const values = trace ? new Map<string, bigint>() : null;
     let kind: TraceStep['kind'] = 'edge';
@@ -286,7 +295,16 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     if (kind !== 'call' && stop === null) {
       frame.loc = edge.to;
       if (depth === 0) watcher?.visit(edge.to);
+      if (depth === 0 && accelerator) {
+        accelerator.edge(chosen);
+        const jump = accelerator.visit(edge.to, frame.vars, globals, maxSteps - steps);
+        if (jump) {
+          steps += jump.steps;
+          watcher?.visit(edge.to); // the state after the jump, at the same header
+        }
+      }
     }
+    if (kind === 'call' && depth === 0) accelerator?.call();
     if (trace) {
       const step: TraceStep = {
         kind,

@@ -45,6 +45,15 @@ export interface RunOptions {
   };
   /** Asked every 65,536 steps: true ends the run as at its step limit (the caller's deadline). */
   readonly interrupted?: () => boolean;
+  /**
+   * Loops of the entry procedure that repeat the same path adding the same change to the state are
+   * run in closed form (accelerate.ts): the same steps, states and outcome as running them, so
+   * `maxSteps` can be far more than the run interprets. `maxWork` then bounds the steps interpreted
+   * one by one (default: maxSteps); past it the run stops as at its step limit. Not with a trace,
+   * nor with `watch` other than its corners.
+   */
+  readonly accelerate?: boolean;
+  readonly maxWork?: number;
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;

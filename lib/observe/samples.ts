@@ -9,7 +9,7 @@ import * as L from '../ir/linear.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import { mulberry32 } from '../random.js';
-import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
+import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, WHOLE_RUN_ACCELERATED_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
 
 export type State = ReadonlyMap<string, bigint>;
 
@@ -228,7 +228,8 @@ export function withLongRuns(program: Program, fn: string, samples: Samples, opt
 
 /**
  * A function that reads no input has one run. When it goes on past the sampling's long runs (loops
- * to 10^6 and more, which start at fixed values), it is run once to its end, within WHOLE_RUN_STEPS,
+ * to 10^6 and more, which start at fixed values), it is run once to its end, within WHOLE_RUN_STEPS
+ * interpreted steps (its repeating loops in closed form: WHOLE_RUN_ACCELERATED_STEPS in all),
  * watching the cut-points for the corners of its path (RunOptions.watch.corners): they span the same
  * convex hull as all its states there, so the bounds, hull equalities and facets taken from the
  * samples are those of the whole run, not of its first thousand steps. The samples with those states
@@ -241,7 +242,9 @@ export function wholeRun(program: Program, fn: string, cutpoints: readonly numbe
     entry: fn,
     nondet: [],
     nondetDefault: 0n,
-    maxSteps: options.steps ?? WHOLE_RUN_STEPS,
+    maxSteps: options.steps ?? WHOLE_RUN_ACCELERATED_STEPS,
+    maxWork: options.steps ?? WHOLE_RUN_STEPS,
+    accelerate: true,
     preferPinned: true,
     watch: { locations: new Set(cutpoints), corners: WHOLE_RUN_CORNERS },
     ...(deadline ? { interrupted: () => deadline.passed || deadline.aborted } : {}),

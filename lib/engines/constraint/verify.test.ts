@@ -152,6 +152,17 @@ test('a failure past the traced runs of a function that reads input is found by 
   t.is(replay.outcome.kind, 'assertion-failed');
 });
 
+test('a function without inputs whose failure comes after 400 million steps is found: its loop runs in closed form', async (t) => {
+  const program = parseProgram('int main() { unsigned int x = 0; while (x < 0x0fffffff) { x += 2; } assert(x % 2); return 0; }\n', 'long.c');
+  const result = await verify(program, { timeoutMs: 60_000 });
+  t.is(result.verdict, 'unsafe', result.reason);
+  t.true((result.counterexample?.steps ?? 0) > 400_000_000, `${result.counterexample?.steps} steps`);
+  // The run that replays it, with its loop run in closed form, interprets a few hundred of them.
+  const replay = runProgram(program, { nondet: [], nondetDefault: null, maxSteps: result.counterexample!.steps!, maxWork: 10_000, accelerate: true });
+  t.is(replay.outcome.kind, 'assertion-failed');
+  t.is(replay.steps, result.counterexample!.steps!);
+});
+
 test('a function without inputs is proved with the bounds of its whole run, phase by phase', async (t) => {
   const result = await verify(parseProgram(PHASES('y == 200000'), 'phases.c'), { timeoutMs: 60_000 });
   t.is(result.verdict, 'safe', result.reason);

@@ -92,7 +92,8 @@ export class LoopAccelerator {
     const steps = log.filter((e) => e.stmt.kind !== 'assume' || !e.stmt.premise).length;
     if (steps === 0) return null;
     let iterations = this.iterationsAlong(log, state, change);
-    const room = BigInt(Math.floor(maxSteps / steps));
+    // The steps stay a safe integer (and a run without a step limit is still counted exactly).
+    const room = BigInt(Math.floor(Math.min(maxSteps, Number.MAX_SAFE_INTEGER) / steps));
     if (iterations > room) iterations = room;
     if (iterations < MIN_JUMP) return null;
     const frameSize = vars.length;

@@ -220,7 +220,8 @@ export const RANKING_FILTER_STEPS = 20_000;
 /** verify --property termination: candidate inputs run to see whether one goes past
  * NONTERM_SHOWN_RUN_STEPS (then the recurrent set is looked for before the bounds). */
 export const TERMINATION_PROBE_INPUTS = 64;
-/** The UI's trace of a counterexample. */
+/** The UI's trace of a counterexample, and the longest failing run `farkas run` replays with a trace
+ * to show its visited lines. */
 export const TRACE_RUN_STEPS = 200_000;
 
 // Solver queries of condition searches (a count, so that the same answers come on any machine).

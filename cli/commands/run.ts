@@ -72,7 +72,8 @@ Examples:
 
 Exit codes for run:
   0  the function returned
-  1  an assertion failed (prints FILE:LINE: assertion failed and the visited source lines)
+  1  an assertion failed (prints FILE:LINE: assertion failed, and the visited source lines when the
+     run took at most ${TRACE_RUN_STEPS.toLocaleString('en-US')} steps)
   2  a run blocked by an assume, a signed overflow, the step limit, or a nondet value out of its type's range
   3  input error (unknown function or parameter, bad number, syntax error)
   4  internal error (a bug in farkas: please report it)`,

@@ -178,7 +178,7 @@ function evaluate(e: Linear, values: readonly Affine[], position: ReadonlyMap<st
  * atoms, conjunctions and negated atoms; a disjunction counts the longest run of its disjuncts (it may
  * hold longer: fewer iterations are jumped over, never more).
  */
-export function holdsFor(f: Formula, values: readonly Affine[], position: ReadonlyMap<string, number>): bigint | null {
+function holdsFor(f: Formula, values: readonly Affine[], position: ReadonlyMap<string, number>): bigint | null {
   const min = (xs: (bigint | null)[]): bigint | null => xs.reduce<bigint | null>((m, x) => (x === null ? m : m === null || x < m ? x : m), null);
   switch (f.kind) {
     case 'true': return null;

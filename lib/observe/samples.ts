@@ -60,7 +60,9 @@ export interface Samples {
   readonly observed?: ReadonlyMap<number, readonly State[]>;
   /** The function reads no input, and its one run went on past the long runs (see wholeRun). */
   readonly oneRunGoesOn?: boolean;
-  /** A run read no input: the function has that one run (its long runs are one run, too). */
+  /** A traced run read no nondet value within its steps: most likely the function reads no input,
+   * and then it has that one run (and its long runs stop after one). Only a hint of cost: a function
+   * that reads its input after those steps also has it. */
   readonly readsNoInput?: boolean;
 }
 

@@ -176,7 +176,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // replay on the original program is no answer, and the search goes on with the full samples.
   // The long runs (eight of 300,000 steps, only for failures that need many iterations) wait when the
   // observed bounds go first: they most often prove the program, and a proved program has no failure
-  // to find. A function that reads no input has one long run, cheaper than a failed Houdini pass.
+  // to find. When a traced run read no input (most likely a function without inputs, whose long runs
+  // are one run), they still go first: cheaper than a failed Houdini pass.
   const longRuns = !houdiniFirst;
   const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns });
   const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure) : null;

@@ -10,26 +10,22 @@ import { DEFAULT_JOBS, MAX_JOBS, warmUpChecker } from '../lib/start.js';
 
 /** `args`: the command line after the program name, the command first. */
 export function startCheckerEarly(args: readonly string[]): void {
-  const start = earlyCheckerStart(args);
-  if (start !== null) warmUpChecker(start);
+  if (earlyCheckerStart(args)) warmUpChecker();
 }
 
-/** Whether the command line will check in this process, and with a time limit (then z3 also starts
- * its timer thread); null when it will not. */
-export function earlyCheckerStart(args: readonly string[]): { readonly timed: boolean } | null {
+/** Whether the command line will check in this process. */
+export function earlyCheckerStart(args: readonly string[]): boolean {
   const options = args.slice(1, args.includes('--') ? args.indexOf('--') : undefined);
-  if (CONDITION_COMMANDS.has(args[0] ?? '')) return options.includes('--show-instrumented') ? null : { timed: true };
-  if (args[0] !== 'verify') return null;
-  if (options.some((a) => a === '--emit' || a.startsWith('--emit='))) return null;
+  if (CONDITION_COMMANDS.has(args[0] ?? '')) return !options.includes('--show-instrumented');
+  if (args[0] !== 'verify') return false;
+  if (options.some((a) => a === '--emit' || a.startsWith('--emit='))) return false;
   const jobs = jobsGiven(options);
   const sequential = jobs === undefined ? DEFAULT_JOBS() === 1 : Math.min(jobs, MAX_JOBS()) === 1;
   // verify runs the search in this process also with --emit-dimacs or --cross-check.
-  if (!sequential && !options.some((a) => /^--(emit-dimacs|cross-check)(=|$)/.test(a))) return null;
-  return { timed: options.some((a) => a === '--timeout' || a.startsWith('--timeout=')) };
+  return sequential || options.some((a) => /^--(emit-dimacs|cross-check)(=|$)/.test(a));
 }
 
-/** The commands of cli/commands/conditions.ts and bounds.ts: each certifies its answers, under a
- * --timeout that has a default. */
+/** The commands of cli/commands/conditions.ts and bounds.ts: each certifies its answers. */
 const CONDITION_COMMANDS = new Set(['wp', 'sp', 'cex', 'nonterm', 'bounds']);
 
 /** The last --jobs value (as commander reads it: `-j N`, `-jN`, `--jobs N`, `--jobs=N`); NaN if not a number. */

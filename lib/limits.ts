@@ -258,9 +258,8 @@ export const INVARIANT_COMPARISON_TIMEOUT_MS = 10_000;
 /** Slack after the --timeout before the portfolio terminates workers that overran it (a certificate
  * check may take up to a second past it, as in the sequential search). */
 export const WORKER_OVERRUN_GRACE_MS = 1000;
-/** The checker's first query, made to start z3 ahead of the search (its answer is not used). */
-export const CHECKER_WARM_UP_TIMEOUT_MS = 5_000;
-/** The same query's bound when no check will carry a time limit: z3's work units need no timer thread. */
+/** The bound of the checker's first query, made to start z3 ahead of the search (its answer is not
+ * used), in z3's work units. */
 export const CHECKER_WARM_UP_WORK = 1_000_000;
 /** After a z3 check, the time its threads get to return to the pool before z3 is shut down. */
 export const Z3_THREAD_SETTLE_MS = 1000;

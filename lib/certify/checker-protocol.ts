@@ -15,7 +15,8 @@ export interface CheckOutcome {
 
 export interface CheckLimits {
   /** Give up after this many milliseconds: the answer is 'unknown' with a reason saying timeout.
-   * Only the user's --timeout should reach here: it is the one limit that depends on the machine. */
+   * Only the user's --timeout should reach here: it is the one limit that depends on the machine.
+   * The client enforces it (it ends the thread: lia-solver.ts); the thread never sees it. */
   readonly timeoutMs?: number;
   /**
    * Give up after this many of z3's resource units (its `rlimit`: a count of internal steps, the same
@@ -37,13 +38,8 @@ export interface CheckRequest {
   readonly assertions: readonly string[];
   /** Terms that hold for this check only. */
   readonly goals: readonly string[];
-  readonly limits: CheckLimits;
-}
-
-/** The thread's start-up data. */
-export interface CheckerConfig {
-  /** Checks will carry a time limit (z3 then runs a timer thread: it is started with z3). */
-  readonly timed: boolean;
+  /** The work limit only: the time limit stays with the client. */
+  readonly limits: Pick<CheckLimits, 'work'>;
 }
 
 export interface CheckReply {

@@ -57,6 +57,33 @@ test.serial('after shutdownZ3() the next job gets a fresh thread and real answer
   t.is(status, 'unsat');
 });
 
+test.serial('a check past its time limit answers unknown (timeout), and its job goes on with a fresh thread', async (t) => {
+  await withLiaSolver(async (solver) => {
+    const x = solver.intSymbol();
+    solver.assert(`(> ${x} 7)`);
+    // Subset sum over 40 large weights: far more than 20 ms of z3's work.
+    let seed = 12345n;
+    const weights: bigint[] = [];
+    const bits: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      seed = (seed * 6364136223846793005n + 1442695040888963407n) % (1n << 64n);
+      weights.push((seed >> 24n) % (1n << 36n));
+      const b = solver.intSymbol();
+      bits.push(b);
+      solver.assert(`(and (>= ${b} 0) (<= ${b} 1))`);
+    }
+    const half = weights.reduce((sum, w) => sum + w, 0n) / 2n;
+    const sum = `(+ ${bits.map((b, i) => `(* ${weights[i]} ${b})`).join(' ')})`;
+    const hard = await solver.check({ timeoutMs: 20 }, `(= ${sum} ${half})`);
+    t.is(hard.status, 'unknown');
+    t.regex(hard.reason ?? '', /^timeout after 20 ms$/);
+    // The job's assertions reach the fresh thread: x > 7 still holds, the goal of the hard check not.
+    t.is((await solver.check({}, `(< ${x} 9)`)).status, 'sat');
+    t.is(solver.model().int(x), 8n);
+    t.is((await solver.check({}, `(< ${x} 8)`)).status, 'unsat');
+  });
+});
+
 test('a process that used the checker ends by itself, without shutdownZ3()', async (t) => {
   const module = JSON.stringify(new URL('./lia.js', import.meta.url).href);
   const source = `import { isSatisfiable } from ${module};

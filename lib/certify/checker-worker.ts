@@ -9,15 +9,17 @@
 // runs every check on a new Emscripten thread and resolves through several thread hops, ~12 ms per
 // check even when the check itself is trivial (Houdini makes dozens), against ~4 ms. Blocking is
 // harmless here: this thread does nothing else. While a check runs, this thread cannot take a
-// message, so it is stopped by terminating it (shutdownZ3, lia-solver.ts); time limits are z3's
-// own 'timeout' (a timer thread of its own) and 'rlimit' parameters.
+// message, so it is stopped by terminating it: by shutdownZ3, and by the client when a check's time
+// limit passes (lia-solver.ts). The only limit z3 sees is its work count ('rlimit'). Its own
+// 'timeout' would need a timer thread, an Emscripten thread that loads z3's JavaScript and WASM once
+// more beside z3's start and costs every timed check a thread hop: ~10 % of a quick verify.
 //
 // The session (one context, one solver, reset before every check) and the SMT-LIB text protocol are
 // those described in lia-solver.ts. Requests are served one at a time, in order.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { Context } from 'z3-solver';
 import { getZ3, type Z3Api } from '../sat/z3-context.js';
-import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, Sort } from './checker-protocol.js';
+import type { CheckOutcome, CheckReply, CheckRequest, Sort } from './checker-protocol.js';
 
 type LiaContext = Context<'lia'>;
 type Z3Solver = InstanceType<LiaContext['Solver']>;
@@ -26,29 +28,29 @@ interface Session {
   readonly z3: Z3Api;
   readonly ctx: LiaContext;
   readonly solver: Z3Solver;
-  /** The solver's current 'timeout' and 'rlimit' parameters (each solver.set leaks a small params
-   * object, so set only changes). */
-  timeout: number;
+  /** The solver's current 'rlimit' parameter (each solver.set leaks a small params object, so set
+   * only changes). */
   rlimit: number;
 }
 
 // Started at once: the client starts this thread when a check is likely soon. Checks run on this
-// thread, so z3 needs no thread of its own but the timer thread of a 'timeout'.
-const session: Promise<Session> = getZ3({ prestartThread: workerData?.timed === true }).then((z3) => {
+// thread, and z3 needs no thread of its own.
+const session: Promise<Session> = getZ3({ prestartThread: false }).then((z3) => {
   const ctx = new z3.Context('lia');
   // z3's SMT core itself (the 'smt' tactic), not its default solver: for an integer problem whose
   // variables are all bounded (every C-typed variable is, unsigned ones by 0..2^32-1) the default
   // picks QF_LIA's strategy, which tries bit-blasting and MIP tactics first, some under time limits
   // of their own (try_for), so a trivial check took 50,000 resource units and 0.2 s instead of
   // 1,000 and 5 ms. Over the checks of 14 SV-COMP tasks the same answers in 0.5–0.7 of the time.
-  return { z3, ctx, solver: new ctx.Tactic('smt').solver(), timeout: NO_TIMEOUT, rlimit: 0 };
+  return { z3, ctx, solver: new ctx.Tactic('smt').solver(), rlimit: 0 };
 });
 session.catch(() => undefined); // reported by each check that needs it
 
 // solver.fromString copies its argument onto the WASM stack, and strings of ~20 MB crash it; send
 // assertions in chunks well below that.
 const MAX_CHUNK_CHARS = 1_000_000;
-const NO_TIMEOUT = 0xffffffff;
+/** z3's parameters are unsigned 32-bit. */
+const MAX_PARAMETER = 0xfffffffe;
 
 /** The current job's symbols and assertions. */
 let job = -1;
@@ -129,15 +131,9 @@ function load(s: Session, goals: readonly string[]): void {
   send();
 }
 
-function setLimits(s: Session, limits: CheckLimits): void {
-  // z3's timeout is an unsigned 32-bit count of milliseconds; its maximum means no limit.
-  const timeout = limits.timeoutMs === undefined ? NO_TIMEOUT : Math.min(Math.max(1, Math.ceil(limits.timeoutMs)), NO_TIMEOUT - 1);
-  if (timeout !== s.timeout) {
-    s.solver.set('timeout', timeout);
-    s.timeout = timeout;
-  }
+function setLimits(s: Session, limits: CheckRequest['limits']): void {
   // z3's rlimit counts from the check's start; 0 means no limit.
-  const rlimit = limits.work === undefined ? 0 : Math.min(Math.max(1, Math.ceil(limits.work)), NO_TIMEOUT - 1);
+  const rlimit = limits.work === undefined ? 0 : Math.min(Math.max(1, Math.ceil(limits.work)), MAX_PARAMETER);
   if (rlimit !== s.rlimit) {
     s.solver.set('rlimit', rlimit);
     s.rlimit = rlimit;
@@ -165,13 +161,10 @@ function resourceCount(s: Session): number {
   }
 }
 
-function describeUnknown(z3Reason: string, limits: CheckLimits, millis: number, work: number): string {
-  // An expired 'timeout' parameter shows as "timeout" or, when noticed while cancelling, "canceled";
-  // an exhausted 'rlimit' as "max. resource limit exceeded" or "canceled". (shutdownZ3 terminates
-  // this thread instead of interrupting z3: its client answers for the check, lia-solver.ts.)
-  if (/timeout|canceled/i.test(z3Reason) && limits.timeoutMs !== undefined && millis >= limits.timeoutMs) {
-    return `timeout after ${limits.timeoutMs} ms`;
-  }
+function describeUnknown(z3Reason: string, limits: CheckRequest['limits'], millis: number, work: number): string {
+  // An exhausted 'rlimit' shows as "max. resource limit exceeded" or "canceled". (A time limit or
+  // shutdownZ3 terminates this thread instead of interrupting z3: its client answers for the check,
+  // lia-solver.ts.)
   if (/resource|canceled/i.test(z3Reason) && limits.work !== undefined && work >= limits.work) {
     return `work limit reached (${limits.work} of z3's resource units)`;
   }

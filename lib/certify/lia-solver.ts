@@ -10,45 +10,52 @@
 // thread of its own (checker-worker.ts); this side collects the text and sends it with each check.
 import { Worker } from 'node:worker_threads';
 import { onShutdownZ3, trackZ3Work } from '../sat/z3-context.js';
-import { CHECKER_WARM_UP_TIMEOUT_MS, CHECKER_WARM_UP_WORK } from '../limits.js';
-import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, CheckerConfig, Sort } from './checker-protocol.js';
+import { CHECKER_WARM_UP_WORK } from '../limits.js';
+import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, Sort } from './checker-protocol.js';
 
 export type { CheckLimits, CheckOutcome, CheckStatus } from './checker-protocol.js';
 
 /**
  * The thread that runs the checker's z3 (checker-worker.ts): one per process, started on first use
  * (or by warmUpChecker) and kept while idle without keeping the process alive. Its checks block it,
- * so it is stopped by terminating it (shutdownZ3): the check under way and every later one of the
- * jobs then running answer 'unknown', and the next job starts a fresh thread.
+ * so it is stopped by terminating it: by shutdownZ3, after which the check under way and every later
+ * one of the jobs then running answer 'unknown' and the next job starts a fresh thread; and when a
+ * check's time limit passes, after which that check answers 'unknown' (timeout) and its job goes on
+ * with a fresh thread (LiaSolver.check).
  */
 class CheckerThread {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, (reply: CheckReply) => void>();
+  private readonly pending = new Map<number, { readonly resolve: (reply: CheckReply) => void; readonly timer?: NodeJS.Timeout }>();
   private nextId = 0;
   /** Why the thread can serve no more checks, once it cannot. */
   private failure: string | null = null;
   retired = false;
+  /** Retired because a check ran out of time (not shut down): its job may go on with a new thread. */
+  timedOut = false;
 
-  constructor(config: CheckerConfig) {
+  constructor() {
     // None of the process's Node options: a worker inherits them, and some fail there (a process
     // started with `--input-type=module -e …` cannot start a worker with --input-type).
-    this.worker = new Worker(new URL('./checker-worker.js', import.meta.url), { execArgv: [], workerData: config });
+    this.worker = new Worker(new URL('./checker-worker.js', import.meta.url), { execArgv: [] });
     this.worker.unref();
     this.worker.on('message', (reply: CheckReply) => {
-      const resolve = this.pending.get(reply.id);
+      const entry = this.pending.get(reply.id);
       this.pending.delete(reply.id);
+      if (entry?.timer !== undefined) clearTimeout(entry.timer);
       this.idleCheck();
-      resolve?.(reply);
+      entry?.resolve(reply);
     });
     this.worker.on('error', (error) => this.fail(`z3 failed: the checker's thread failed: ${error.message}`));
     this.worker.on('exit', (code) => this.fail(`z3 failed: the checker's thread exited with code ${code}`));
   }
 
-  check(request: Omit<CheckRequest, 'kind' | 'id'>): Promise<CheckReply> {
+  /** One check; past `timeoutMs` (if given) the thread is ended and the check answers 'unknown'. */
+  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeoutMs?: number): Promise<CheckReply> {
     const id = this.nextId++;
     if (this.failure !== null) return Promise.resolve(unknownReply(id, this.failure));
     return new Promise((resolve) => {
-      this.pending.set(id, resolve);
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
+      this.pending.set(id, { resolve, ...(timer !== undefined ? { timer } : {}) });
       // Awaited, so it must keep the process alive until the answer comes.
       this.worker.ref();
       this.worker.postMessage({ kind: 'check', id, ...request } satisfies CheckRequest);
@@ -61,10 +68,20 @@ class CheckerThread {
     return this.worker.terminate().then(() => undefined, () => undefined);
   }
 
+  private timeOut(timeoutMs: number): void {
+    if (this.retired) return;
+    this.timedOut = true;
+    this.fail(`timeout after ${timeoutMs} ms`);
+    void this.worker.terminate().catch(() => undefined);
+  }
+
   private fail(reason: string): void {
     this.failure ??= reason;
     this.retired = true;
-    for (const [id, resolve] of this.pending) resolve(unknownReply(id, this.failure));
+    for (const [id, { resolve, timer }] of this.pending) {
+      if (timer !== undefined) clearTimeout(timer);
+      resolve(unknownReply(id, this.failure));
+    }
     this.pending.clear();
     this.idleCheck();
   }
@@ -80,8 +97,8 @@ function unknownReply(id: number, reason: string): CheckReply {
 
 let thread: CheckerThread | null = null;
 
-function checkerThread(config: CheckerConfig = { timed: false }): CheckerThread {
-  if (thread === null || thread.retired) thread = new CheckerThread(config);
+function checkerThread(): CheckerThread {
+  if (thread === null || thread.retired) thread = new CheckerThread();
   return thread;
 }
 
@@ -123,30 +140,28 @@ export function withLiaSolver<T>(job: (solver: LiaSolver) => Promise<T>): Promis
 }
 
 /**
- * Starts the checker's thread, for a check that is likely soon: z3's start-up (~0.4 s: loading,
- * compiling its WASM, a context, and the thread its first check runs on) then happens beside the
- * caller's work, on a trivial query queued like any job (so shutdownZ3() waits for it). `timed`: the
- * checks to come will carry a time limit (the user's --timeout), for which z3 runs a timer thread:
- * start that one too. Without it the query is bounded by z3's work units, which need no thread.
- * Does nothing once the thread has been started.
+ * Starts the checker's thread, for a check that is likely soon: z3's start-up (~0.3 s: loading,
+ * compiling its WASM, a context) then happens beside the caller's work, on a trivial query queued like
+ * any job (so shutdownZ3() waits for it), bounded by z3's work units. Does nothing once the thread has
+ * been started.
  */
-export function warmUpChecker(options: { readonly timed?: boolean } = {}): void {
-  startChecker(options.timed ?? false);
+export function warmUpChecker(): void {
+  void startChecker();
 }
 
 /** Settles once the checker's z3 has started and answered its first check (starting both if
  * needed): what is measured after it is the checker's work, not z3's start-up. Never rejects. */
 export function checkerWarm(): Promise<void> {
-  return startChecker(false);
+  return startChecker();
 }
 
-function startChecker(timed: boolean): Promise<void> {
+function startChecker(): Promise<void> {
   if (warming !== null && thread !== null && warming.thread === thread && !thread.retired) return warming.done;
-  const started = checkerThread({ timed });
+  const started = checkerThread();
   const done = withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     solver.assert(`(> ${x} 0)`);
-    await solver.check(timed ? { timeoutMs: CHECKER_WARM_UP_TIMEOUT_MS } : { work: CHECKER_WARM_UP_WORK });
+    await solver.check({ work: CHECKER_WARM_UP_WORK });
   }).catch(() => undefined);
   warming = { thread: started, done };
   return done;
@@ -201,21 +216,32 @@ export class LiaSolver {
    */
   async check(limits: CheckLimits = {}, ...goals: string[]): Promise<CheckOutcome> {
     this.lastModel = null;
+    // A check of this job that ran out of time ended the thread; the job goes on with a fresh one,
+    // which is sent the job's symbols and assertions from the start.
+    if (!this.control.interrupted && this.control.thread?.timedOut) {
+      this.control.thread = checkerThread();
+      this.sentSymbols = 0;
+      this.sentAssertions = 0;
+    }
     const thread = this.control.interrupted ? null : this.control.thread;
     if (thread === null) return { status: 'unknown', reason: 'z3 was interrupted (shutting down)', millis: 0, work: 0 };
-    const reply = await thread.check({
-      job: this.control.job,
-      symbols: this.symbols.slice(this.sentSymbols),
-      assertions: this.assertions.slice(this.sentAssertions),
-      goals,
-      // Only the two limits: the caller's object may carry more, which need not survive the copy to
-      // the thread.
-      limits: { ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}), ...(limits.work !== undefined ? { work: limits.work } : {}) },
-    });
+    const started = Date.now();
+    const reply = await thread.check(
+      {
+        job: this.control.job,
+        symbols: this.symbols.slice(this.sentSymbols),
+        assertions: this.assertions.slice(this.sentAssertions),
+        goals,
+        // Only the work limit: the caller's object may carry more, which need not survive the copy to
+        // the thread, and the time limit is the client's (CheckerThread.check).
+        limits: limits.work !== undefined ? { work: limits.work } : {},
+      },
+      limits.timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(limits.timeoutMs)),
+    );
     this.sentSymbols = this.symbols.length;
     this.sentAssertions = this.assertions.length;
     if (reply.outcome.status === 'sat') this.lastModel = reply.model ?? null;
-    return reply.outcome;
+    return reply.outcome.millis === 0 && reply.outcome.status === 'unknown' ? { ...reply.outcome, millis: Date.now() - started } : reply.outcome;
   }
 
   /** The model of the last check, which answered 'sat'. */

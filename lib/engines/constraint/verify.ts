@@ -167,7 +167,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // ~0.2 s of CPU) starts with them only when a template step comes first; otherwise the checker's
   // filtering of the observed candidates goes first, and it most often proves the program. A sampled
   // failure makes the starts wasted, but on other threads.
-  warmUpChecker({ timed: deadline.bounded });
+  warmUpChecker();
   const observedBounds = pins.size > 0 ? 'never' : options.observedBounds ?? 'first';
   const houdiniFirst = observedBounds === 'first' || (observedBounds === 'second' && constantBitsNeeded(prepared) > WIDE_CONSTANT_BITS);
   if (!houdiniFirst) backend.warmUp?.();

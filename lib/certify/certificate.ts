@@ -76,6 +76,9 @@ export interface CertificateOptions {
    * obligations reported: the caller changed the invariants there alone, and the others were proved
    * with the same invariants at their start and targets (readable.ts). Not with `summaries`. */
   readonly onlyRegionsTouching?: ReadonlySet<number>;
+  /** Each check in a new z3 context, so that the counterexamples do not depend on the checks made
+   * before in the process (a caller that uses them: sample-search.ts). */
+  readonly freshContext?: boolean;
 }
 
 /** One pre/post pair of a procedure P: `pre` over P's parameters and globals; `post` over those and
@@ -285,7 +288,7 @@ async function checkProcedure(
   // be re-entered by a cycle), so it must follow from the precondition.
   const entryInvariant = invariants.get(proc.entry);
   if (entryInvariant !== undefined) {
-    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, check));
+    obligations.push(await proveEntryInvariant(proc.entry, variables, precondition, entryInvariant, check, options.freshContext ?? false));
   }
   for (const region of regions) {
     if (options.summaries === undefined && options.skipRegionsFrom?.has(region.start)) continue;
@@ -307,7 +310,7 @@ async function checkProcedure(
       if (region.start === proc.exit) obligation(proc.exit, 'exit', 'start', postcondition);
       else if (region.interior.includes(proc.exit)) obligation(proc.exit, 'exit', `inner:${proc.exit}`, postcondition);
       return checkRegionObligations(solver, encoding, specs, check);
-    });
+    }, { fresh: options.freshContext ?? false });
     obligations.push(...regionObligations);
   }
 
@@ -410,6 +413,7 @@ function proveEntryInvariant(
   precondition: Formula,
   invariant: Formula,
   check: Check,
+  fresh: boolean,
 ): Promise<Obligation> {
   const base = { from: entry, to: entry, kind: 'initiation' as const };
   if (invariant.kind === 'true') return Promise.resolve({ ...base, status: 'proved', millis: 0 });
@@ -422,5 +426,5 @@ function proveEntryInvariant(
     if (outcome.status === 'unknown') return { ...base, status: 'unknown', reason: outcome.reason, millis: outcome.millis };
     const state = envValues(solver.model(), env);
     return { ...base, status: 'refuted', counterexample: state, failingState: state, path: [], millis: outcome.millis };
-  });
+  }, { fresh });
 }

@@ -40,6 +40,9 @@ export interface CheckRequest {
   readonly goals: readonly string[];
   /** The work limit only: the time limit stays with the client. */
   readonly limits: Pick<CheckLimits, 'work'>;
+  /** A new job starts in a new z3 context: its models then depend on its own checks alone, not on
+   * the terms earlier jobs left in the context (withLiaSolver's `fresh`). */
+  readonly fresh?: boolean;
 }
 
 export interface CheckReply {

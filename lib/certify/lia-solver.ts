@@ -116,6 +116,8 @@ let nextJob = 0;
 /** Lets shutdownZ3() stop a job: a running check is interrupted, later checks answer unknown at once. */
 interface JobControl {
   readonly job: number;
+  /** The job runs in a new z3 context (CheckRequest.fresh). */
+  readonly fresh: boolean;
   interrupted: boolean;
   thread: CheckerThread | null;
 }
@@ -124,10 +126,12 @@ interface JobControl {
  * Run `job` with an empty solver, exclusively: no other job uses the checker meanwhile.
  * The whole job (not only its checks) is registered with trackZ3Work, so shutdownZ3() waits for it
  * instead of ending z3's threads under a check about to start. Jobs must not nest (a job that
- * waits for another job deadlocks).
+ * waits for another job deadlocks). `fresh`: the job runs in a new z3 context, for a caller that uses
+ * the models: z3's models depend on the terms earlier jobs left in its context, and a fresh one makes
+ * them depend on the job's own checks alone (the same models in any process, after any history).
  */
-export function withLiaSolver<T>(job: (solver: LiaSolver) => Promise<T>): Promise<T> {
-  const control: JobControl = { job: nextJob++, interrupted: false, thread: null };
+export function withLiaSolver<T>(job: (solver: LiaSolver) => Promise<T>, options: { readonly fresh?: boolean } = {}): Promise<T> {
+  const control: JobControl = { job: nextJob++, fresh: options.fresh ?? false, interrupted: false, thread: null };
   const run = queue.then(() => {
     if (!control.interrupted) control.thread = checkerThread();
     return job(new LiaSolver(control));
@@ -235,6 +239,7 @@ export class LiaSolver {
         // Only the work limit: the caller's object may carry more, which need not survive the copy to
         // the thread, and the time limit is the client's (CheckerThread.check).
         limits: limits.work !== undefined ? { work: limits.work } : {},
+        ...(this.control.fresh ? { fresh: true } : {}),
       },
       limits.timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(limits.timeoutMs)),
     );

@@ -93,6 +93,16 @@ export const MINIMISE_CHECK_WORK = 200_000;
 /** Checks spent making one certified answer's invariants readable (lib/certify/readable.ts): each
  * tries the invariants without one more conjunct. */
 export const READABLE_INVARIANT_CHECKS = 8;
+/** The sample search after a template step's SAT search ran out (engines/constraint/sample-search.ts):
+ * its rounds (candidate, check, new conditions), the size its CNF may grow to, and the z3 work of
+ * each certificate check. Its SAT solves together get the step's SAT work again (within the search's). */
+export const SAMPLE_SEARCH_ROUNDS = 12;
+export const SAMPLE_SEARCH_MAX_CLAUSES = 400_000;
+export const SAMPLE_SEARCH_CHECK_WORK = 2_000_000;
+/** The interpreter's run from each of the checker's counterexample states: its steps, and the states
+ * along it (evenly spaced) that become conditions. */
+export const SAMPLE_SEARCH_RUN_STEPS = 4_000;
+export const SAMPLE_SEARCH_RUN_STATES = 32;
 /** Checks spent moving the large constants of those invariants towards 0 (0 first, then halving):
  * a loose constant costs one check, a near-tight one two, a binary search the rest. */
 export const READABLE_CONSTANT_CHECKS = 12;

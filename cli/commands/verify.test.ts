@@ -96,17 +96,18 @@ test('safe: exit 0 and the JSON contract, with invariants that are valid C', asy
   });
 });
 
-test('--step-propagations: a step that runs out of propagations is skipped with the reason, the same on every run', async (t) => {
+test('--step-propagations: a step that runs out of propagations says so, and ends the same way on every run', async (t) => {
   const f = file('pv1-propagations.c', PV1);
   const runs = await Promise.all([1, 2].map(() => farkas(['verify', f, '--json', '--jobs', '1', '--no-observed-bounds', '--step-propagations', '1'])));
   const [first, second] = runs.map((r) => {
     t.true(r.code === 0 || r.code === 2, r.stderr);
     return JSON.parse(r.stdout) as VerifyJson;
   });
-  t.is(first!.stats[0]!.result, 'unknown');
-  t.is(first!.stats[0]!.reason, 'propagation limit reached (1 propagations)');
+  // The SAT search ran out; the sample search that follows it (sample-search.ts) answers for the step.
+  t.regex(first!.stats[0]!.reason ?? '', /^propagation limit reached \(1 propagations\); then /);
   t.true(first!.stats[0]!.propagations! >= 1);
-  t.deepEqual(second!.stats.map((s) => [s.template, s.propagations, s.result]), first!.stats.map((s) => [s.template, s.propagations, s.result]));
+  const steps = (r: VerifyJson) => r.stats.map((s) => [s.template, s.propagations, s.result, s.reason]);
+  t.deepEqual(steps(second!), steps(first!));
   t.is(second!.verdict, first!.verdict);
   // With the default budget the same step is solved.
   const plain = JSON.parse((await farkas(['verify', f, '--json', '--jobs', '1', '--no-observed-bounds'])).stdout) as VerifyJson;

@@ -49,6 +49,7 @@ export function verifyJson(file: string, r: VerifyResult, program?: Program): ob
       backend: s.backend,
       result: s.result,
       ...(s.reason !== undefined ? { reason: s.reason } : {}),
+      ...(s.statesMillis !== undefined ? { statesMs: s.statesMillis } : {}),
       ...(s.summaries !== undefined ? { summaries: s.summaries } : {}),
     })),
     ...(r.counterexample

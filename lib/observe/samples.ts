@@ -301,6 +301,27 @@ function visitStatesAlong(program: Program, fn: string, result: RunResult, watch
   }
 }
 
+/** A run of `fn` from `state` at `location`: how it ended, and the states it passed at the `watched`
+ * locations, in order (the start first, when `location` is watched). */
+export interface RunFrom {
+  readonly outcome: RunResult['outcome']['kind'];
+  readonly along: readonly { readonly at: number; readonly state: State }[];
+}
+
+/** Runs `fn` from `state` at `location` (nondet values 0, at most `maxSteps` steps). */
+export function runFrom(program: Program, fn: string, location: number, state: State, watched: ReadonlySet<number>, maxSteps: number): RunFrom {
+  const from = startingAt(program, fn, location, state);
+  const result = runProgram(from, { entry: fn, nondet: [], nondetDefault: 0n, maxSteps, recordTrace: true });
+  const along: { at: number; state: State }[] = [];
+  let started = false;
+  visitStatesAlong(from, fn, result, new Set([...watched, location]), (at, env) => {
+    // The chain of assignments that sets the state up passes no watched location before `location`.
+    started ||= at === location;
+    if (started && watched.has(at)) along.push({ at, state: new Map(env) });
+  });
+  return { outcome: result.outcome.kind, along };
+}
+
 /** The program, but with `fn` starting at `location` in the given state (a chain of assignments first). */
 function startingAt(program: Program, fn: string, location: number, state: State): Program {
   const proc = program.procedures.get(fn)!;

@@ -53,6 +53,8 @@ export interface StepStats {
   readonly backend: string;
   readonly result: 'sat' | 'unsat' | 'unknown' | 'skipped';
   readonly reason?: string;
+  /** Wall-clock time of the sample search that followed a SAT search that ran out (sample-search.ts). */
+  readonly statesMillis?: number;
   /** Pre/post pairs per recursive procedure (interprocedural steps only). */
   readonly summaries?: number;
 }

@@ -7,7 +7,7 @@ import * as L from '../../ir/linear.js';
 import type { Formula } from '../../ir/formula.js';
 import type { Program } from '../../ir/cfg.js';
 import { stepSystem, widenedStep, type StepSystem } from '../../problem/step-system.js';
-import { decodeTemplate, templateAtState } from '../../constraints/template.js';
+import { decodeTemplate } from '../../constraints/template.js';
 import { loadSchedule, type Schedule } from '../../constraints/schedule.js';
 import { satisfies } from '../../constraints/system.js';
 import { encodeUnknowns } from '../../encode/system-encoder.js';
@@ -29,6 +29,7 @@ import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObserve
 import { IntTypes, typingOf } from '../../frontend/ctypes.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
 import { verifyWithSummaries } from './verify-summaries.js';
+import { assertStateConditions, searchBySamples, type StateConditions } from './sample-search.js';
 import type { ScheduleStep } from '../../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
@@ -308,8 +309,14 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     }
   }
   backend.warmUp?.();
-  // Only the template steps use the bad states: taken once one is next.
-  const badStates = sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline });
+  // Only the template steps use the bad states: taken once one is next. The conditions concrete
+  // states put on every invariant, whatever its template: the certificate's counterexamples add to
+  // them from step to step (sample-search.ts).
+  const conditions: StateConditions = {
+    reached: new Map([...samples.states].map(([c, states]) => [c, [...states]])),
+    bad: sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline }),
+    implications: [],
+  };
   for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {
     if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
     if (houdiniPending && index > 0) {
@@ -345,21 +352,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       }
       // One solution per permutation class of conjuncts and disjuncts (symmetry.ts): unsat steps end sooner.
       for (const t of templates.values()) orderTemplatePositions(encoder, t);
-      // Necessary conditions from concrete runs (see samples.ts): they remove no solution.
-      for (const [c, t] of templates) {
-        for (const state of samples.states.get(c) ?? []) {
-          const disjuncts = templateAtState(t, state);
-          const b = encoder.builder;
-          b.assertLit(b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
-        }
-        const fact = facts.get(c) ?? F.TRUE;
-        for (const state of badStates.get(c) ?? []) {
-          if (!F.evaluate(fact, (v) => state.get(v) ?? 0n)) continue; // already excluded by the facts
-          const disjuncts = templateAtState(t, state);
-          const b = encoder.builder;
-          b.assertLit(-b.orN(disjuncts.map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k))))));
-        }
-      }
+      // Necessary conditions from concrete states (see samples.ts, sample-search.ts): they remove no solution.
+      assertStateConditions(encoder, templates, facts, conditions);
     } catch (e) {
       const stopped = stepBuildStopped(e);
       if (stopped.timeout) return unknown(deadline.timeoutReason(`last step: ${template} not encoded in time`), { stats });
@@ -402,9 +396,27 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       result: sat.status,
       ...(sat.reason ? { reason: sat.reason } : {}),
     };
-    stats.push(stepStats);
-    options.onProgress?.({ kind: 'step-done', index, stats: stepStats });
-    if (sat.status === 'unsat') continue;
+    // A step whose SAT search ran out of work: its templates against the concrete states alone, refined
+    // by the checker's counterexamples (sample-search.ts), may still refute it or give a certified
+    // candidate. Only then: where the Farkas CNF answers, it is the cheaper of the two.
+    const searchStart = Date.now();
+    const searched = sat.status === 'unknown' && !deadline.passed && !deadline.aborted
+      ? await searchBySamples({ prepared, templates, widths: step.widths, facts, conditions, backend, work: satWork.next(stepWork(options, step)), deadline })
+      : null;
+    if (searched) satWork.charge(searched);
+    // The reason counts rounds, not milliseconds: the same on every run (the time is statesMillis).
+    const rounds = searched ? `${searched.rounds} round${searched.rounds === 1 ? '' : 's'}` : '';
+    const statesMillis = Date.now() - searchStart;
+    const byStates = searched === null ? null
+      : searched.kind === 'open' ? { statesMillis, reason: `${sat.reason ?? 'no answer'}; then neither refuted nor solved by concrete states in ${rounds} (${searched.reason})` }
+        : { statesMillis, result: searched.kind === 'refuted' ? 'unsat' as const : 'sat' as const, reason: `${sat.reason ?? 'no answer'}; then ${searched.kind === 'refuted' ? 'refuted' : 'solved'} by concrete states and the checker's counterexamples in ${rounds}` };
+    stats.push(byStates ? { ...stepStats, ...byStates } : stepStats);
+    options.onProgress?.({ kind: 'step-done', index, stats: byStates ? { ...stepStats, ...byStates } : stepStats });
+    if (searched?.kind === 'proved') {
+      const shown = await readable(prepared, searched.invariants, deadline);
+      return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });
+    }
+    if (sat.status === 'unsat' || searched?.kind === 'refuted') continue;
     if (sat.status === 'unknown') {
       lastReason = sat.reason ?? 'SAT solver gave no answer';
       if (deadline.passed) return unknown(deadline.timeoutReason(`last step: ${lastReason}`), { stats });

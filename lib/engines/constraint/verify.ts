@@ -155,7 +155,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // No proof is possible here, but concrete runs of the original program may still find a bug.
     const fn = problem.function;
     const samples = sampleStates(program, fn, [], { deadline, untilFailure: true });
-    const counterexample = samples.failure ? replayed(program, fn, samples.failure) : null;
+    const counterexample = samples.failure ? replayed(program, fn, samples.failure, deadline) : null;
     if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
     return unknown(e.message);
   }
@@ -181,9 +181,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // are one run), they still go first: cheaper than a failed Houdini pass.
   const longRuns = !houdiniFirst;
   const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns });
-  const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure) : null;
+  const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure, deadline) : null;
   let samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, longRuns }) : untilFailure;
-  const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow) : null;
+  const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow, deadline) : null;
   if (overflow) Object.assign(base, { overflow });
   if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
   let longRunsPending = !longRuns;
@@ -192,9 +192,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     longRunsPending = false;
     const long = withLongRuns(prepared.preparedProgram, prepared.function, samples, { deadline });
     // A failure of theirs that does not replay is no answer, as one of the samples' is not.
-    const failing = long.failure && long.failure !== samples.failure ? replayed(program, prepared.function, long.failure) : null;
+    const failing = long.failure && long.failure !== samples.failure ? replayed(program, prepared.function, long.failure, deadline) : null;
     if (failing) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample: failing, millis: Date.now() - started };
-    const overflowed = long.overflow && !overflow ? overflowReport(program, prepared.function, long.overflow) : null;
+    const overflowed = long.overflow && !overflow ? overflowReport(program, prepared.function, long.overflow, deadline) : null;
     if (overflowed) Object.assign(base, { overflow: overflowed });
     samples = long;
     return null;
@@ -296,9 +296,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // y == x, up to x == 1000000).
   const whole = wholeRun(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, samples, { deadline });
   if (whole) {
-    const failing = whole.failure ? replayed(program, prepared.function, whole.failure) : null;
+    const failing = whole.failure ? replayed(program, prepared.function, whole.failure, deadline) : null;
     if (failing) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample: failing, millis: Date.now() - started };
-    const overflowed = whole.overflow && !overflow ? overflowReport(program, prepared.function, whole.overflow) : null;
+    const overflowed = whole.overflow && !overflow ? overflowReport(program, prepared.function, whole.overflow, deadline) : null;
     if (overflowed) Object.assign(base, { overflow: overflowed });
     samples = whole;
     hull = hullEqualities(prepared, samples);
@@ -482,8 +482,8 @@ function guarded(program: Program, prepared: PreparedAnalysis, invariants: Reado
 
 
 /** A sampled run that overflowed, replayed on the original program (where the line is the user's). */
-function overflowReport(program: Program, fn: string, run: RunResult): OverflowReport | null {
-  const replay = replayOnOriginal(program, fn, run);
+function overflowReport(program: Program, fn: string, run: RunResult, deadline: Deadline): OverflowReport | null {
+  const replay = replayOnOriginal(program, fn, run, deadline);
   if (replay.outcome.kind !== 'overflow') return null;
   return { line: replay.outcome.pos.line, inputs: replay.inputs, nondet: replayNondet(replay) };
 }

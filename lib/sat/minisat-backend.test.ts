@@ -143,3 +143,59 @@ test('a propagation budget stops the search within one propagation round of it, 
   // A budget does not stay behind in the reused worker.
   t.is((await minisat.solve(hard)).status, 'unsat');
 });
+
+test('a session solves a growing CNF: each answer agrees with brute force, and its model satisfies the whole CNF', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(smallCnf(), fc.integer({ min: 1, max: 4 }), async (cnf, parts) => {
+      const session = minisat.session();
+      try {
+        // The same clauses in `parts` growing prefixes, solved one after the other.
+        for (let k = 1; k <= parts; k++) {
+          const prefix = { numVars: cnf.numVars, clauses: cnf.clauses.slice(0, Math.ceil((cnf.clauses.length * k) / parts)) };
+          const result = await session.solve(prefix);
+          t.is(result.status, bruteForceSatisfiable(prefix) ? 'sat' : 'unsat');
+          if (result.status === 'sat') t.true(satisfies(prefix, result.model!));
+        }
+      } finally {
+        session.close();
+      }
+    }),
+    { numRuns: 40 },
+  );
+});
+
+test('a session after a timeout starts over on a new worker, with every clause', async (t) => {
+  const session = minisat.session();
+  try {
+    t.is((await session.solve(pigeonhole(11, 10), { timeoutMs: 50 })).status, 'unknown');
+    // The worker that held the clauses is gone: the next solve is sent the whole CNF again.
+    const hole = pigeonhole(6, 5);
+    t.is((await session.solve(hole)).status, 'unsat');
+    const grown = { numVars: 2, clauses: [[1, 2], [-1], [-2]] };
+    const fresh = minisat.session();
+    t.is((await fresh.solve({ numVars: 2, clauses: [[1, 2]] })).status, 'sat');
+    t.is((await fresh.solve({ numVars: 2, clauses: [[1, 2], [-1]] })).model?.[2], true);
+    t.is((await fresh.solve(grown)).status, 'unsat');
+    fresh.close();
+  } finally {
+    session.close();
+  }
+});
+
+test('a session counts the work and the budget of each solve on its own', async (t) => {
+  const session = minisat.session();
+  try {
+    const hard = pigeonhole(9, 8);
+    // (The conflict that ends a solve may be counted before the budget is looked at: 300 or 301.)
+    const first = await session.solve(hard, { conflicts: 300 });
+    t.is(first.status, 'unknown');
+    t.true(first.conflicts === 300 || first.conflicts === 301, `${first.conflicts}`);
+    // The same clauses again: a budget of 300 more conflicts, counted from where the first stopped.
+    const second = await session.solve(hard, { conflicts: 300 });
+    t.is(second.status, 'unknown');
+    t.true(second.conflicts === 300 || second.conflicts === 301, `${second.conflicts}`);
+    t.true(second.propagations! > 0);
+  } finally {
+    session.close();
+  }
+});

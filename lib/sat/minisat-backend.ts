@@ -11,9 +11,18 @@ import {
   unsatResult,
 } from './cnf-check.js';
 import { assertValidHeapBytes } from './minisat-module.js';
-import { minisatPool } from './minisat-pool.js';
+import { minisatPool, type SessionWorker } from './minisat-pool.js';
 import type { MinisatJob, MinisatWorkDone } from './minisat-protocol.js';
-import type { Cnf, SatBackend, SatResult, SolveOptions } from './types.js';
+import type { Cnf, SatBackend, SatResult, SatSession, SolveOptions } from './types.js';
+
+let nextSession = 0;
+
+/** An incremental session: its worker (which keeps its solver) and how many clauses that holds. */
+interface Session {
+  readonly id: number;
+  readonly worker: SessionWorker;
+  sent: number;
+}
 
 export const DEFAULT_MINISAT_HEAP_BYTES = 1024 * 1024 * 1024;
 export const OUT_OF_MEMORY_REASON = 'SAT solver out of memory';
@@ -49,20 +58,37 @@ export class MinisatBackend implements SatBackend {
     minisatPool(this.heapBytes).warm();
   }
 
-  async solve(cnf: Cnf, options: SolveOptions = {}): Promise<SatResult> {
+  solve(cnf: Cnf, options: SolveOptions = {}): Promise<SatResult> {
+    return this.solveOn(cnf, options);
+  }
+
+  /** An incremental session on a worker of its own (see SatSession). */
+  session(): SatSession {
+    const session: Session = { id: nextSession++, worker: { worker: null }, sent: 0 };
+    return {
+      solve: (cnf, options = {}) => this.solveOn(cnf, options, session),
+      close: () => minisatPool(this.heapBytes).closeSession(session.worker),
+    };
+  }
+
+  private async solveOn(cnf: Cnf, options: SolveOptions, session?: Session): Promise<SatResult> {
     const startedAt = performance.now();
     assertWellFormedCnf(cnf);
     const trivial = trivialAnswer(cnf, this.name, startedAt);
     if (trivial) return trivial;
     if (options.signal?.aborted) return unknownResult(CANCELLED_REASON, this.name, startedAt);
 
+    // A session's worker holds the clauses sent before; a new one (or none yet) is sent them all.
+    const from = session && session.worker.worker !== null ? session.sent : 0;
     const job: MinisatJob = {
       numVars: cnf.numVars,
-      flatClauses: flattenClauses(cnf),
+      flatClauses: flattenClauses(from > 0 ? { ...cnf, clauses: cnf.clauses.slice(from) } : cnf),
       ...(options.conflicts !== undefined ? { conflictLimit: options.conflicts } : {}),
       ...(options.propagations !== undefined ? { propagationLimit: options.propagations } : {}),
+      ...(session ? { session: session.id } : {}),
     };
-    const outcome = await minisatPool(this.heapBytes).run(job, options);
+    const outcome = await minisatPool(this.heapBytes).run(job, options, session?.worker);
+    if (session) session.sent = session.worker.worker === null ? 0 : cnf.clauses.length;
     switch (outcome.kind) {
       case 'sat':
         return { ...checkedSat(cnf, Array.from(outcome.assignment, (bit) => bit === 1), this.name, startedAt, outcome.solveMillis), ...outcome.work };

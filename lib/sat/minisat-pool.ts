@@ -17,6 +17,14 @@ export interface RunLimits {
   readonly signal?: AbortSignal;
 }
 
+/** The worker an incremental session (MinisatJob.session) keeps between its solves; null until its
+ * first solve, and again once that worker is gone (terminated after a timeout, a cancel or a crash). */
+export interface SessionWorker {
+  worker: Worker | null;
+  /** Its 'exit' listener, removed when the worker goes back to the pool. */
+  onExit?: () => void;
+}
+
 const MAX_IDLE_WORKERS = 2;
 
 export class MinisatWorkerPool {
@@ -34,9 +42,10 @@ export class MinisatWorkerPool {
 
   /**
    * Runs `job` on a worker; `job.flatClauses` is transferred (unusable afterwards). The time limit
-   * includes any wait for a free worker. Never rejects.
+   * includes any wait for a free worker. With `session`, on the session's own worker, which it keeps
+   * afterwards instead of the pool (closeSession gives it back). Never rejects.
    */
-  run(job: MinisatJob, limits: RunLimits): Promise<WorkerOutcome> {
+  run(job: MinisatJob, limits: RunLimits, session?: SessionWorker): Promise<WorkerOutcome> {
     return new Promise<WorkerOutcome>((resolve) => {
       let worker: Worker | null = null;
       let started = false;
@@ -51,8 +60,13 @@ export class MinisatWorkerPool {
           worker.off('error', onError);
           worker.off('exit', onExit);
           // A worker that did not answer may still be solving: only terminating stops it.
-          if (outcome.kind === 'sat' || outcome.kind === 'unsat' || outcome.kind === 'budget') this.release(worker);
-          else worker.terminate().catch(() => undefined);
+          const answered = outcome.kind === 'sat' || outcome.kind === 'unsat' || outcome.kind === 'budget';
+          if (answered && session) worker.unref();
+          else if (answered) this.release(worker);
+          else {
+            if (session) session.worker = null;
+            worker.terminate().catch(() => undefined);
+          }
         }
         if (started) {
           this.busy--;
@@ -76,7 +90,17 @@ export class MinisatWorkerPool {
         started = true;
         this.busy++;
         try {
-          worker = this.acquire();
+          worker = session?.worker ?? this.acquire();
+          if (session && session.worker !== worker) {
+            const own = worker;
+            session.worker = own;
+            // A kept worker that dies between solves leaves the session: the next solve starts anew.
+            session.onExit = () => {
+              if (session.worker === own) session.worker = null;
+            };
+            own.once('exit', session.onExit);
+          }
+          worker.ref();
           worker.on('message', onMessage);
           worker.on('error', onError);
           worker.on('exit', onExit);
@@ -100,6 +124,14 @@ export class MinisatWorkerPool {
     const worker = this.spawn();
     worker.unref();
     this.idle.push(worker);
+  }
+
+  /** Gives a session's worker back to the pool (its kept solver goes with the next job there). */
+  closeSession(session: SessionWorker): void {
+    const worker = session.worker;
+    session.worker = null;
+    if (worker && session.onExit) worker.off('exit', session.onExit);
+    if (worker) this.release(worker);
   }
 
   private acquire(): Worker {

@@ -13,6 +13,12 @@ export interface MinisatJob {
   readonly conflictLimit?: number;
   /** Stop after this many propagations (reply 'budget'); absent: no limit. */
   readonly propagationLimit?: number;
+  /**
+   * An incremental session (MinisatSession): the worker keeps this job's solver, and a later job of
+   * the same session adds its clauses to it (and solves again, with what it learnt) instead of
+   * starting a new one. The limits and the work replied count this job's solve alone.
+   */
+  readonly session?: number;
 }
 
 /** The work a solve did (MiniSat's own counters). */

@@ -22,10 +22,23 @@ try {
   createSolver = error instanceof Error ? error : new Error(String(error));
 }
 
+type Native = ReturnType<LoadedMinisat['create']>;
+/** The solver of the last job of a session (MinisatJob.session), kept for its next job. */
+let kept: { readonly session: number; readonly native: Native } | null = null;
+
 function solve(minisat: LoadedMinisat, job: MinisatJob, startedAt: number): MinisatReply {
-  const native = minisat.create();
-  native._createTheSolver();
+  const reused = job.session !== undefined && kept?.session === job.session ? kept.native : null;
+  kept = null;
+  const native = reused ?? minisat.create();
+  if (!reused) native._createTheSolver();
+  if (job.session !== undefined) kept = { session: job.session, native };
   native._ensureVar(job.numVars);
+  // A kept solver's counters go on from its earlier solves: this job's limits and work are relative.
+  const before = reused ? workSoFar(native, minisat.layout) : { conflicts: 0, propagations: 0 };
+  const done = () => {
+    const total = workSoFar(native, minisat.layout);
+    return { conflicts: total.conflicts - before.conflicts, propagations: total.propagations - before.propagations };
+  };
 
   const { flatClauses } = job;
   const base = native._malloc(flatClauses.length * Int32Array.BYTES_PER_ELEMENT);
@@ -35,15 +48,19 @@ function solve(minisat: LoadedMinisat, job: MinisatJob, startedAt: number): Mini
   for (let i = 0; i < flatClauses.length; i++) {
     if (flatClauses[i] !== 0) continue;
     // false once MiniSat can already tell the clauses are unsatisfiable
-    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat', solveMillis: performance.now() - startedAt, work: workSoFar(native, minisat.layout) };
+    if (!native._addClause(base + clauseStart * Int32Array.BYTES_PER_ELEMENT)) return { kind: 'unsat', solveMillis: performance.now() - startedAt, work: done() };
     clauseStart = i + 1;
   }
   native._free(base);
 
-  setBudget(native, minisat.layout, { conflicts: job.conflictLimit ?? null, propagations: job.propagationLimit ?? null });
+  // MiniSat's budgets are totals of its counters.
+  setBudget(native, minisat.layout, {
+    conflicts: job.conflictLimit === undefined ? null : before.conflicts + job.conflictLimit,
+    propagations: job.propagationLimit === undefined ? null : before.propagations + job.propagationLimit,
+  });
   const satisfiable = native._solve() !== 0;
   const solveMillis = performance.now() - startedAt;
-  const work = workSoFar(native, minisat.layout);
+  const work = done();
   if (!satisfiable) return { kind: provedUnsat(native) ? 'unsat' : 'budget', solveMillis, work };
   const solution = native._getSolution();
   const assignment = new Uint8Array(job.numVars + 1);
@@ -63,6 +80,7 @@ function run(job: MinisatJob): MinisatReply {
   try {
     return solve(createSolver, job, startedAt);
   } catch (thrown) {
+    kept = null; // a solver that threw is not solved again
     // Emscripten's abort() prints the reason, then throws a string.
     const printed = printedDuringJob.join('\n');
     if (printed.includes(HEAP_ABORT_MESSAGE) || describe(thrown).includes(HEAP_ABORT_MESSAGE)) {

@@ -16,7 +16,7 @@
 // proves 'unsat' first. Only `backend` (which solver answered) and the times may differ between
 // runs; a raced 'unsat' reports no work counts, so the work budget of later steps is the same too.
 import { ExternalBackend, findExecutable } from './external-backend.js';
-import type { Cnf, SatBackend, SatResult, SolveOptions } from './types.js';
+import { sessionOf, type Cnf, type SatBackend, type SatResult, type SatSession, type SolveOptions } from './types.js';
 
 /** External solvers raced when found on PATH, in order of preference, with their quiet flags. */
 export const RACED_SOLVERS: readonly string[] = ['cadical -q', 'kissat -q'];
@@ -44,6 +44,11 @@ export class RacingBackend implements SatBackend {
 
   warmUp(): void {
     this.embedded.warmUp?.();
+  }
+
+  /** The embedded solver's session: a session's solves keep what it learnt, which a race would not. */
+  session(): SatSession {
+    return sessionOf(this.embedded);
   }
 
   async solve(cnf: Cnf, options: SolveOptions = {}): Promise<SatResult> {

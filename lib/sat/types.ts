@@ -54,4 +54,21 @@ export interface SatBackend {
   solve(cnf: Cnf, options?: SolveOptions): Promise<SatResult>;
   /** Optional: start any expensive initialisation now, in the background, ahead of a solve soon. */
   warmUp?(): void;
+  /** Optional: an incremental session, for a caller whose CNF only grows between solves. */
+  session?(): SatSession;
+}
+
+/**
+ * Solves of a CNF that only grows: each solve is given the whole CNF, of which the clauses before
+ * the last solve's are unchanged; the solver keeps what it learnt and is sent only the new clauses.
+ * The limits and the work reported are each solve's own. close() when done.
+ */
+export interface SatSession {
+  solve(cnf: Cnf, options?: SolveOptions): Promise<SatResult>;
+  close(): void;
+}
+
+/** `backend`'s incremental session, or its one-shot solves where it has none. */
+export function sessionOf(backend: SatBackend): SatSession {
+  return backend.session?.() ?? { solve: (cnf, options) => backend.solve(cnf, options), close: () => undefined };
 }

@@ -27,7 +27,7 @@ import type { Unknown, Widths } from '../../constraints/system.js';
 import { encodeUnknowns, type SystemEncoder } from '../../encode/system-encoder.js';
 import { orderTemplatePositions } from '../../encode/symmetry.js';
 import type { Lit } from '../../encode/cnf-builder.js';
-import type { SatBackend } from '../../sat/types.js';
+import { sessionOf, type SatBackend } from '../../sat/types.js';
 import { runFrom, type State } from '../../observe/samples.js';
 import { checkInvariants, type Obligation } from '../../certify/certificate.js';
 import type { PreparedAnalysis } from '../../problem/prepare.js';
@@ -214,36 +214,42 @@ export async function searchBySamples(input: SampleSearchInput): Promise<SampleS
   let conflicts = 0;
   let propagations = 0;
   const open = (rounds: number, reason: string): SampleSearchOutcome => ({ kind: 'open', rounds, conflicts, propagations, reason });
-  for (let round = 1; round <= SAMPLE_SEARCH_ROUNDS; round++) {
-    assertStateConditions(encoder, templates, facts, conditions, asserted);
-    asserted = { reached: count(conditions.reached), bad: count(conditions.bad), implications: conditions.implications.length };
-    if (deadline.passed || deadline.aborted) return open(round - 1, 'out of time');
-    // Each condition costs a few hundred clauses per conjunct of the template (more with wide constants).
-    if (encoder.stats.clauses > SAMPLE_SEARCH_MAX_CLAUSES) return open(round - 1, `more than ${SAMPLE_SEARCH_MAX_CLAUSES} clauses`);
-    if (spent.exhausted) return open(round - 1, `SAT work limit reached (${spent.describe()})`);
-    const sat = await backend.solve(encoder.builder.toCnf(), satStepLimits(spent.next(spent.limit), undefined, deadline));
-    spent.charge(sat);
-    conflicts += sat.conflicts ?? 0;
-    propagations += sat.propagations ?? 0;
-    if (sat.status === 'unsat') return { kind: 'refuted', rounds: round, conflicts, propagations };
-    if (sat.status !== 'sat') return open(round, sat.reason ?? 'the SAT solver gave no answer');
-    const values = encoder.decode(sat.model!);
-    const invariants = new Map<number, Formula>();
-    for (const [c, t] of templates) invariants.set(c, simplifyInvariant(F.and(facts.get(c) ?? F.TRUE, decodeTemplate(t, (u) => values.get(u) ?? 0n))));
-    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
-      precondition: prepared.precondition,
-      deadline,
-      workPerCheck: SAMPLE_SEARCH_CHECK_WORK,
-      // Its counterexamples become conditions: the same ones after any checks made before.
-      freshContext: true,
-    });
-    if (check.valid) return { kind: 'proved', rounds: round, conflicts, propagations, invariants };
-    let added = 0;
-    for (const o of check.obligations) {
-      const seed = seedOf(o, templates);
-      if (seed) added += addSeed(prepared, seed, conditions);
+  // The CNF only grows from round to round: one incremental solver keeps what it learnt.
+  const solver = sessionOf(backend);
+  try {
+    for (let round = 1; round <= SAMPLE_SEARCH_ROUNDS; round++) {
+      assertStateConditions(encoder, templates, facts, conditions, asserted);
+      asserted = { reached: count(conditions.reached), bad: count(conditions.bad), implications: conditions.implications.length };
+      if (deadline.passed || deadline.aborted) return open(round - 1, 'out of time');
+      // Each condition costs a few hundred clauses per conjunct of the template (more with wide constants).
+      if (encoder.stats.clauses > SAMPLE_SEARCH_MAX_CLAUSES) return open(round - 1, `more than ${SAMPLE_SEARCH_MAX_CLAUSES} clauses`);
+      if (spent.exhausted) return open(round - 1, `SAT work limit reached (${spent.describe()})`);
+      const sat = await solver.solve(encoder.builder.toCnf(), satStepLimits(spent.next(spent.limit), undefined, deadline));
+      spent.charge(sat);
+      conflicts += sat.conflicts ?? 0;
+      propagations += sat.propagations ?? 0;
+      if (sat.status === 'unsat') return { kind: 'refuted', rounds: round, conflicts, propagations };
+      if (sat.status !== 'sat') return open(round, sat.reason ?? 'the SAT solver gave no answer');
+      const values = encoder.decode(sat.model!);
+      const invariants = new Map<number, Formula>();
+      for (const [c, t] of templates) invariants.set(c, simplifyInvariant(F.and(facts.get(c) ?? F.TRUE, decodeTemplate(t, (u) => values.get(u) ?? 0n))));
+      const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, {
+        precondition: prepared.precondition,
+        deadline,
+        workPerCheck: SAMPLE_SEARCH_CHECK_WORK,
+        // Its counterexamples become conditions: the same ones after any checks made before.
+        freshContext: true,
+      });
+      if (check.valid) return { kind: 'proved', rounds: round, conflicts, propagations, invariants };
+      let added = 0;
+      for (const o of check.obligations) {
+        const seed = seedOf(o, templates);
+        if (seed) added += addSeed(prepared, seed, conditions);
+      }
+      if (added === 0) return open(round, `a candidate was rejected without a counterexample (${check.reason ?? 'no reason'})`);
     }
-    if (added === 0) return open(round, `a candidate was rejected without a counterexample (${check.reason ?? 'no reason'})`);
+    return open(SAMPLE_SEARCH_ROUNDS, `${SAMPLE_SEARCH_ROUNDS} rounds`);
+  } finally {
+    solver.close();
   }
-  return open(SAMPLE_SEARCH_ROUNDS, `${SAMPLE_SEARCH_ROUNDS} rounds`);
 }

@@ -25,7 +25,7 @@ export type { CheckLimits, CheckOutcome, CheckStatus } from './checker-protocol.
  */
 class CheckerThread {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { readonly resolve: (reply: CheckReply) => void; readonly timer?: NodeJS.Timeout }>();
+  private readonly pending = new Map<number, { readonly resolve: (reply: CheckReply) => void; readonly sentAt: number; readonly timer?: NodeJS.Timeout }>();
   private nextId = 0;
   /** Why the thread can serve no more checks, once it cannot. */
   private failure: string | null = null;
@@ -55,7 +55,7 @@ class CheckerThread {
     if (this.failure !== null) return Promise.resolve(unknownReply(id, this.failure));
     return new Promise((resolve) => {
       const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
-      this.pending.set(id, { resolve, ...(timer !== undefined ? { timer } : {}) });
+      this.pending.set(id, { resolve, sentAt: Date.now(), ...(timer !== undefined ? { timer } : {}) });
       // Awaited, so it must keep the process alive until the answer comes.
       this.worker.ref();
       this.worker.postMessage({ kind: 'check', id, ...request } satisfies CheckRequest);
@@ -78,9 +78,9 @@ class CheckerThread {
   private fail(reason: string): void {
     this.failure ??= reason;
     this.retired = true;
-    for (const [id, { resolve, timer }] of this.pending) {
+    for (const [id, { resolve, sentAt, timer }] of this.pending) {
       if (timer !== undefined) clearTimeout(timer);
-      resolve(unknownReply(id, this.failure));
+      resolve(unknownReply(id, this.failure, Date.now() - sentAt));
     }
     this.pending.clear();
     this.idleCheck();
@@ -91,8 +91,8 @@ class CheckerThread {
   }
 }
 
-function unknownReply(id: number, reason: string): CheckReply {
-  return { kind: 'checked', id, outcome: { status: 'unknown', reason, millis: 0, work: 0 } };
+function unknownReply(id: number, reason: string, millis = 0): CheckReply {
+  return { kind: 'checked', id, outcome: { status: 'unknown', reason, millis, work: 0 } };
 }
 
 let thread: CheckerThread | null = null;
@@ -229,7 +229,6 @@ export class LiaSolver {
     }
     const thread = this.control.interrupted ? null : this.control.thread;
     if (thread === null) return { status: 'unknown', reason: 'z3 was interrupted (shutting down)', millis: 0, work: 0 };
-    const started = Date.now();
     const reply = await thread.check(
       {
         job: this.control.job,
@@ -246,7 +245,7 @@ export class LiaSolver {
     this.sentSymbols = this.symbols.length;
     this.sentAssertions = this.assertions.length;
     if (reply.outcome.status === 'sat') this.lastModel = reply.model ?? null;
-    return reply.outcome.millis === 0 && reply.outcome.status === 'unknown' ? { ...reply.outcome, millis: Date.now() - started } : reply.outcome;
+    return reply.outcome;
   }
 
   /** The model of the last check, which answered 'sat'. */

@@ -12,7 +12,9 @@ import { createBackend } from '../../sat/index.js';
 import { shutdownZ3 } from '../../sat/z3-context.js';
 import { checkInvariants } from '../../certify/certificate.js';
 import { Deadline } from '../../limits.js';
-import { addSeed, searchBySamples, type StateConditions } from './sample-search.js';
+import { makeTemplate, templateUnknowns } from '../../constraints/template.js';
+import { encodeUnknowns } from '../../encode/system-encoder.js';
+import { addSeed, assertStateConditions, searchBySamples, stateConditions, type StateConditions } from './sample-search.js';
 import { verify } from './verify.js';
 
 test.after.always(async () => {
@@ -28,11 +30,7 @@ function prepare(rel: string, cutset: 'paths' | 'headers'): PreparedAnalysis {
 /** The conditions verify starts from: the sampled states and the bad states next to them. */
 function sampled(prepared: PreparedAnalysis): StateConditions {
   const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints);
-  return {
-    reached: new Map([...samples.states].map(([c, s]) => [c, [...s]])),
-    bad: sampleBadStates(prepared.preparedProgram, prepared.function, samples),
-    implications: [],
-  };
+  return stateConditions(samples.states, sampleBadStates(prepared.preparedProgram, prepared.function, samples));
 }
 
 async function searchStep(prepared: PreparedAnalysis, stepNumber: number, conditions: StateConditions) {
@@ -57,12 +55,12 @@ test.serial('Fig. 2 at the loop header: the 2x3 step (3-bit coefficients) is ref
   // slopes that hold all of them hold some (k, k + 1) too, from which the loop ends at x == 103.
   const prepared = prepare('benchmarks/paper/fig2.c', 'headers');
   const conditions = sampled(prepared);
-  const before = conditions.bad.get(prepared.unknownCutpoints[0]!)!.length;
+  const before = conditions.bad.length;
   const outcome = await searchStep(prepared, 5, conditions);
   t.is(outcome.kind, 'refuted');
   // The sampled states alone do not refute it: the checker's counterexamples did.
   t.true(outcome.rounds > 1, `${outcome.rounds} rounds`);
-  t.true(conditions.bad.get(prepared.unknownCutpoints[0]!)!.length > before || conditions.implications.length > 0);
+  t.true(conditions.bad.length > before || conditions.implications.length > 0);
 });
 
 test.serial('Fig. 1 on the path cut-set: a candidate of the 1x2 step is certified', async (t) => {
@@ -78,10 +76,11 @@ test('a counterexample state whose run fails an assertion is bad, and so is ever
   const prepared = prepare('benchmarks/paper/fig2.c', 'headers');
   const header = prepared.unknownCutpoints[0]!;
   const state = (x: bigint, y: bigint): State => new Map([['x', x], ['y', y]]);
-  const conditions: StateConditions = { reached: new Map(), bad: new Map(), implications: [] };
+  const conditions: StateConditions = { reached: [], bad: [], implications: [] };
   // From (60, 44) the loop ends at x == 60 + 44 + 1: the assertion x == 102 fails.
   const added = addSeed(prepared, { kind: 'step', from: header, state: state(59n, 45n), to: header, next: state(60n, 44n) }, conditions);
-  const bad = conditions.bad.get(header) ?? [];
+  t.true(conditions.bad.every((b) => b.at === header));
+  const bad = conditions.bad.map((b) => b.state);
   t.true(added > 2);
   t.deepEqual(conditions.implications, []);
   t.true(bad.some((s) => s.get('x') === 59n && s.get('y') === 45n), 'the step starts from a bad state');
@@ -92,10 +91,10 @@ test('a counterexample state whose run does not fail gives the implications alon
   const prepared = prepare('benchmarks/paper/fig2.c', 'headers');
   const header = prepared.unknownCutpoints[0]!;
   const state = (x: bigint, y: bigint): State => new Map([['x', x], ['y', y]]);
-  const conditions: StateConditions = { reached: new Map(), bad: new Map(), implications: [] };
+  const conditions: StateConditions = { reached: [], bad: [], implications: [] };
   // (60, 42) is on the path of the program's own run: from it the loop ends at x == 102.
   addSeed(prepared, { kind: 'step', from: header, state: state(59n, 43n), to: header, next: state(60n, 42n) }, conditions);
-  t.deepEqual(conditions.bad, new Map());
+  t.deepEqual(conditions.bad, []);
   const [first, ...rest] = conditions.implications;
   t.is(first?.state.get('x'), 59n);
   t.is(first?.next.get('x'), 60n);
@@ -122,4 +121,26 @@ test.serial('verify: a step whose SAT search runs out is refuted by the concrete
   t.is(result.stats.length, 1);
   t.is(result.stats[0]!.result, 'unsat', result.stats[0]!.reason);
   t.regex(result.stats[0]!.reason ?? '', /^conflict limit reached .*; then refuted by concrete states/);
+});
+
+test('conditions added after a CNF took the first ones reach it, whatever cut-point they are at', async (t) => {
+  // Two cut-points, 1x1 templates over x: the CNF takes the reached and bad states of both, then a
+  // bad state at the first cut-point equal to a reached one is added (as the sample search does
+  // between rounds): it must reach the CNF though the list of the second cut-point comes after.
+  const templates = new Map([1, 2].map((c) => [c, makeTemplate(c, ['x'], { disjuncts: 1, conjuncts: 1 })] as const));
+  const unknowns = [...templates.values()].flatMap((tp) => {
+    const { coefficients, constants } = templateUnknowns(tp);
+    return [...coefficients.map((name) => ({ name, kind: 'coefficient' as const, nonNegative: false })), ...constants.map((name) => ({ name, kind: 'constant' as const, nonNegative: false }))];
+  });
+  const encoder = encodeUnknowns(unknowns, { coefficient: 3, constant: 6, multiplier: 1 });
+  const x = (v: bigint): State => new Map([['x', v]]);
+  const conditions = stateConditions(new Map([[1, [x(0n)]], [2, [x(5n)]]]), new Map([[1, [x(9n)]], [2, [x(-9n)]]]));
+  const counts = assertStateConditions(encoder, templates, new Map(), conditions);
+  t.deepEqual(counts, { reached: 2, bad: 2, implications: 0 });
+  const backend = createBackend('minisat');
+  t.is((await backend.solve(encoder.builder.toCnf())).status, 'sat');
+  conditions.bad.push({ at: 1, state: x(0n) });
+  t.deepEqual(assertStateConditions(encoder, templates, new Map(), conditions, counts), { reached: 2, bad: 3, implications: 0 });
+  // x == 0 is both in and out of the invariant at cut-point 1: no template satisfies that.
+  t.is((await backend.solve(encoder.builder.toCnf())).status, 'unsat');
 });

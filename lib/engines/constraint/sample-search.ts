@@ -42,11 +42,31 @@ export interface Implication {
   readonly next: State;
 }
 
-/** Conditions from concrete states on the invariants at the cut-points. */
+/** A state at a cut-point. */
+export interface StateAt {
+  readonly at: number;
+  readonly state: State;
+}
+
+/** Conditions from concrete states on the invariants at the cut-points. Lists that only grow, so
+ * that a CNF that has the first n of each is given the rest. */
 export interface StateConditions {
-  readonly reached: Map<number, State[]>;
-  readonly bad: Map<number, State[]>;
+  readonly reached: StateAt[];
+  readonly bad: StateAt[];
   readonly implications: Implication[];
+}
+
+/** Conditions with the given reached and bad states (by cut-point), and no implication yet. */
+export function stateConditions(reached: ReadonlyMap<number, readonly State[]>, bad: ReadonlyMap<number, readonly State[]>): StateConditions {
+  const flat = (m: ReadonlyMap<number, readonly State[]>) => [...m].flatMap(([at, states]) => states.map((state) => ({ at, state })));
+  return { reached: flat(reached), bad: flat(bad), implications: [] };
+}
+
+/** How many of each kind of condition a CNF has. */
+export interface ConditionCounts {
+  readonly reached: number;
+  readonly bad: number;
+  readonly implications: number;
 }
 
 export type SampleSearchOutcome =
@@ -95,39 +115,23 @@ function memberLiteral(encoder: SystemEncoder, template: Template, fact: Formula
   return b.orN(templateAtState(template, state).map((conj) => b.andN(conj.map((k) => encoder.constraintLiteral(k)))));
 }
 
-/** Asserts the conditions on the templates' unknowns (for the sample search and the Farkas CNF alike). */
+/** Asserts the conditions after the first `from` of each on the templates' unknowns (for the sample
+ * search and the Farkas CNF alike); returns the counts now asserted. */
 export function assertStateConditions(
   encoder: SystemEncoder,
   templates: ReadonlyMap<number, Template>,
   facts: ReadonlyMap<number, Formula>,
   conditions: StateConditions,
-  from: { reached: number; bad: number; implications: number } = { reached: 0, bad: 0, implications: 0 },
-): void {
+  from: ConditionCounts = { reached: 0, bad: 0, implications: 0 },
+): ConditionCounts {
   const b = encoder.builder;
   const member = (c: number, s: State) => memberLiteral(encoder, templates.get(c)!, facts.get(c) ?? F.TRUE, s);
-  const each = (m: Map<number, State[]>, skip: number, f: (c: number, s: State) => void) => {
-    let k = 0;
-    for (const [c, states] of m) for (const s of states) if (k++ >= skip) f(c, s);
-  };
-  each(conditions.reached, from.reached, (c, s) => {
-    if (templates.has(c)) b.assertLit(member(c, s));
-  });
-  each(conditions.bad, from.bad, (c, s) => {
-    if (templates.has(c)) b.assertLit(-member(c, s));
-  });
+  for (const { at, state } of conditions.reached.slice(from.reached)) if (templates.has(at)) b.assertLit(member(at, state));
+  for (const { at, state } of conditions.bad.slice(from.bad)) if (templates.has(at)) b.assertLit(-member(at, state));
   for (const i of conditions.implications.slice(from.implications)) {
     if (templates.has(i.from) && templates.has(i.to)) b.assertLit(b.implies(member(i.from, i.state), member(i.to, i.next)));
   }
-}
-
-function count(m: Map<number, State[]>): number {
-  let n = 0;
-  for (const states of m.values()) n += states.length;
-  return n;
-}
-
-function push(m: Map<number, State[]>, c: number, s: State): void {
-  m.set(c, [...(m.get(c) ?? []), s]);
+  return { reached: conditions.reached.length, bad: conditions.bad.length, implications: conditions.implications.length };
 }
 
 /** Where a refuted obligation's states are: a state at a cut-point with a template, and what the
@@ -176,28 +180,19 @@ export function addSeed(prepared: PreparedAnalysis, seed: Seed, conditions: Stat
   const spaced = Math.max(1, Math.ceil(run.along.length / SAMPLE_SEARCH_RUN_STATES));
   const along = run.along.filter((_, i) => i % spaced === 0);
   const failed = run.outcome === 'assertion-failed';
-  let added = 0;
-  const add = (m: Map<number, State[]>, c: number, s: State) => {
-    push(m, c, s);
-    added++;
-  };
   if (seed.kind === 'reached') {
-    add(conditions.reached, seed.at, seed.state);
-    for (const p of along) add(conditions.reached, p.at, p.state);
-    return added;
+    conditions.reached.push({ at: seed.at, state: seed.state }, ...along);
+    return 1 + along.length;
   }
   if (seed.kind === 'bad' || failed) {
-    add(conditions.bad, seed.kind === 'step' ? seed.from : seed.at, seed.state);
-    if (failed) for (const p of along) add(conditions.bad, p.at, p.state);
-    return added;
+    conditions.bad.push({ at: seed.kind === 'step' ? seed.from : seed.at, state: seed.state }, ...(failed ? along : []));
+    return 1 + (failed ? along.length : 0);
   }
   conditions.implications.push({ from: seed.from, state: seed.state, to: seed.to, next: seed.next });
-  added++;
   for (let i = 0; i + 1 < along.length; i++) {
     conditions.implications.push({ from: along[i]!.at, state: along[i]!.state, to: along[i + 1]!.at, next: along[i + 1]!.state });
-    added++;
   }
-  return added;
+  return 1 + Math.max(0, along.length - 1);
 }
 
 /**
@@ -209,7 +204,7 @@ export async function searchBySamples(input: SampleSearchInput): Promise<SampleS
   const encoder = encodeUnknowns(templateUnknownsOf(templates), widths);
   // One solution per permutation class of conjuncts and disjuncts, as in the Farkas CNF.
   for (const t of templates.values()) orderTemplatePositions(encoder, t);
-  let asserted = { reached: 0, bad: 0, implications: 0 };
+  let asserted: ConditionCounts = { reached: 0, bad: 0, implications: 0 };
   const spent = new SatWorkBudget(input.work);
   let conflicts = 0;
   let propagations = 0;
@@ -218,8 +213,7 @@ export async function searchBySamples(input: SampleSearchInput): Promise<SampleS
   const solver = sessionOf(backend);
   try {
     for (let round = 1; round <= SAMPLE_SEARCH_ROUNDS; round++) {
-      assertStateConditions(encoder, templates, facts, conditions, asserted);
-      asserted = { reached: count(conditions.reached), bad: count(conditions.bad), implications: conditions.implications.length };
+      asserted = assertStateConditions(encoder, templates, facts, conditions, asserted);
       if (deadline.passed || deadline.aborted) return open(round - 1, 'out of time');
       // Each condition costs a few hundred clauses per conjunct of the template (more with wide constants).
       if (encoder.stats.clauses > SAMPLE_SEARCH_MAX_CLAUSES) return open(round - 1, `more than ${SAMPLE_SEARCH_MAX_CLAUSES} clauses`);

@@ -29,7 +29,7 @@ import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObserve
 import { IntTypes, typingOf } from '../../frontend/ctypes.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
 import { verifyWithSummaries } from './verify-summaries.js';
-import { assertStateConditions, searchBySamples, type StateConditions } from './sample-search.js';
+import { assertStateConditions, searchBySamples, stateConditions } from './sample-search.js';
 import type { ScheduleStep } from '../../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
@@ -312,11 +312,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // Only the template steps use the bad states: taken once one is next. The conditions concrete
   // states put on every invariant, whatever its template: the certificate's counterexamples add to
   // them from step to step (sample-search.ts).
-  const conditions: StateConditions = {
-    reached: new Map([...samples.states].map(([c, states]) => [c, [...states]])),
-    bad: sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline }),
-    implications: [],
-  };
+  const conditions = stateConditions(samples.states, sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline }));
   for (const [index, { step: scheduled, stepIndex, hull: withHull, facts }] of attempts.entries()) {
     if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
     if (houdiniPending && index > 0) {
@@ -410,8 +406,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const byStates = searched === null ? null
       : searched.kind === 'open' ? { statesMillis, reason: `${sat.reason ?? 'no answer'}; then neither refuted nor solved by concrete states in ${rounds} (${searched.reason})` }
         : { statesMillis, result: searched.kind === 'refuted' ? 'unsat' as const : 'sat' as const, reason: `${sat.reason ?? 'no answer'}; then ${searched.kind === 'refuted' ? 'refuted' : 'solved'} by concrete states and the checker's counterexamples in ${rounds}` };
-    stats.push(byStates ? { ...stepStats, ...byStates } : stepStats);
-    options.onProgress?.({ kind: 'step-done', index, stats: byStates ? { ...stepStats, ...byStates } : stepStats });
+    const answered: StepStats = byStates ? { ...stepStats, ...byStates } : stepStats;
+    stats.push(answered);
+    options.onProgress?.({ kind: 'step-done', index, stats: answered });
     if (searched?.kind === 'proved') {
       const shown = await readable(prepared, searched.invariants, deadline);
       return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });

@@ -70,3 +70,49 @@ function abs(x: bigint): bigint {
 function lcm(a: bigint, b: bigint): bigint {
   return (a / L.gcd(a, b)) * b;
 }
+
+/**
+ * Variables that the equalities fix in terms of the other variables, one per independent equality:
+ * on the equalities' solutions a linear row over all `variables` equals a row over the others, so a
+ * template conjoined with them needs no coefficients for these (verify leaves them out of the hull
+ * attempts' templates: fewer unknowns, fewer bilinear products). A variable with a coefficient of ±1
+ * in its equality is preferred, so that the rows over the rest stay integral without scaling, and
+ * then the later of the `variables` (the earlier ones are the program's own, read first in reports).
+ */
+export function determinedVariables(equalities: readonly Formula[], variables: readonly string[]): Set<string> {
+  const order = new Map(variables.map((v, i) => [v, i] as const));
+  let rows: L.Linear[] = equalities
+    .filter((e): e is Extract<Formula, { kind: 'atom' }> => e.kind === 'atom' && e.rel === '==')
+    .map((e) => reducedCoefficients(e.expr))
+    .filter((r) => L.variablesOf(r).some((v) => order.has(v)));
+  const determined = new Set<string>();
+  while (rows.length > 0) {
+    let best: { row: number; variable: string; unit: boolean; index: number } | null = null;
+    for (const [k, row] of rows.entries()) {
+      for (const [v, c] of row.coeffs) {
+        const index = order.get(v);
+        if (index === undefined) continue;
+        const unit = c === 1n || c === -1n;
+        if (!best || (unit && !best.unit) || (unit === best.unit && index > best.index)) best = { row: k, variable: v, unit, index };
+      }
+    }
+    if (!best) break;
+    determined.add(best.variable);
+    const pivot = rows[best.row]!;
+    const p = L.coefficientOf(pivot, best.variable);
+    // Every other row without the chosen variable: row·p - pivot·(its coefficient there), reduced.
+    rows = rows.flatMap((row, k) => {
+      if (k === best.row) return [];
+      const c = L.coefficientOf(row, best.variable);
+      const reduced = c === 0n ? row : reducedCoefficients(L.sub(L.scale(row, p), L.scale(pivot, c)));
+      return L.variablesOf(reduced).some((v) => order.has(v) && !determined.has(v)) ? [reduced] : [];
+    });
+  }
+  return determined;
+}
+
+/** The expression's variable part divided by its coefficients' gcd (constants do not matter here). */
+function reducedCoefficients(e: L.Linear): L.Linear {
+  const g = [...e.coeffs.values()].reduce((acc, x) => L.gcd(acc, x), 0n);
+  return L.fromTerms([...e.coeffs].map(([v, c]) => [v, g > 1n ? c / g : c] as [string, bigint]));
+}

@@ -151,6 +151,11 @@ export function constantBitsNeeded(prepared: PreparedAnalysis): number {
   return (max + 1n).toString(2).length + 1;
 }
 
-export function templatesFor(prepared: PreparedAnalysis, shape: TemplateShape): Map<number, Template> {
-  return new Map(prepared.unknownCutpoints.map((c) => [c, makeTemplate(c, prepared.variables.get(c) ?? [], shape)]));
+/** A template per unknown cut-point, over its variables except those `leftOut` there. */
+export function templatesFor(prepared: PreparedAnalysis, shape: TemplateShape, leftOut?: ReadonlyMap<number, ReadonlySet<string>>): Map<number, Template> {
+  return new Map(prepared.unknownCutpoints.map((c) => {
+    const omitted = leftOut?.get(c);
+    const variables = prepared.variables.get(c) ?? [];
+    return [c, makeTemplate(c, omitted ? variables.filter((v) => !omitted.has(v)) : variables, shape)];
+  }));
 }

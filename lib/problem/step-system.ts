@@ -22,6 +22,11 @@ export interface StepSystem {
 export interface StepSystemOptions {
   /** Known conjuncts of the invariants (pins, hull equalities): the invariant is fact ∧ template. */
   readonly facts?: ReadonlyMap<number, Formula>;
+  /** Variables the facts' equalities fix at a cut-point (equalities.ts, determinedVariables): the
+   * template there has no coefficients for them, since fact ∧ row over all variables is fact ∧ a row
+   * over the others (with other, possibly larger, coefficients: a step that needs the left-out ones
+   * may then need larger widths, and the attempt without the facts is the complete one). */
+  readonly leftOut?: ReadonlyMap<number, ReadonlySet<string>>;
   /** The user's deadline: building stops with DeadlineExceeded past it. */
   readonly deadline?: Deadline;
 }
@@ -33,7 +38,7 @@ export function widenedStep(prepared: PreparedAnalysis, step: ScheduleStep): Sch
 
 export function stepSystem(prepared: PreparedAnalysis, scheduled: ScheduleStep, options: StepSystemOptions = {}): StepSystem {
   const step = widenedStep(prepared, scheduled);
-  const templates = templatesFor(prepared, step.shape);
+  const templates = templatesFor(prepared, step.shape, options.leftOut);
   const { system, applications } = buildFarkasSystem({
     vcs: prepared.vcs,
     templates,

@@ -14,7 +14,7 @@ import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions, type VerificationCondition } from '../vc/vc.js';
 import { buildFarkasSystem } from './farkas.js';
 import { MAX_DNF_CUBES, MAX_GUARD_CUBES, WorkLimitExceeded } from '../limits.js';
-import { makeNamedTemplate, makeTemplate } from './template.js';
+import { knownAtom, makeNamedTemplate, makeTemplate } from './template.js';
 import { polyFromTerms, satisfies, type ConstraintSystem, type Polynomial } from './system.js';
 
 /** ∀x,y. guards ⇒ assertion, as a VC from a cut-point with a known (true) relation. */
@@ -142,6 +142,11 @@ const validVcs: Array<[string, string]> = [
   ['x + y <= 3 && x >= 1', 'y <= 2'],
   ['true', 'x <= x + 1'],
   ['x - 2 * y >= 1 && y >= 1', 'x >= 3'],
+  // Over the rationals 1/3 <= x <= 1/2; each known atom is tightened over the integers first
+  // (x >= 1, x <= 0), and then Farkas refutes the premise.
+  ['3 * x >= 1 && 2 * x <= 1', 'false'],
+  // The conclusion's atom too: 2x >= 100 is x >= 50, from the guard with a multiplier of 1.
+  ['x >= 50', '2 * x >= 100'],
 ];
 
 test('completeness on hand-picked valid VCs: the system has a solution with small multipliers', (t) => {
@@ -159,8 +164,9 @@ test('invalid VCs, and the integer-only one Farkas cannot see, have no solution'
     ['x >= 0', 'x >= 1'],
     ['true', 'x >= 0'],
     ['x >= 0 && y >= 0', 'x + y >= 1'],
-    // Unsatisfiable over the integers only (3x >= 1 ∧ 2x <= 1): lost by Farkas over the rationals.
-    ['3 * x >= 1 && 2 * x <= 1', 'false'],
+    // Unsatisfiable over the integers only (x == 1/2, y == 1/4 over the rationals), and no atom
+    // tightens (each one's coefficients have gcd 1): lost by Farkas over the rationals.
+    ['x + 2 * y == 1 && x == 2 * y', 'false'],
   ];
   for (const [g, a] of cases) t.is(bruteForce(systemOf(cond(g), cond(a)), 3n, 8), null, `${g} => ${a}`);
   // `true ⇒ false` has no Farkas application at all, just an unsatisfiable constant constraint.
@@ -303,3 +309,54 @@ test('a guard of more cases than MAX_GUARD_CUBES is weakened: fewer applications
   const invalid = buildFarkasSystem({ vcs: [knownVc(guard, cond('x >= 6'))], templates: new Map(), known: new Map() });
   t.is(bruteForce(invalid.system, 1n, 10), null);
 });
+
+test('a known atom is tightened over the integers: divided by its coefficients\' gcd, the constant rounded down', (t) => {
+  const atom = (e: Linear) => { const a = knownAtom(e); return `${[...a.coeffs].map(([w, k]) => `${L.toC(k)}*${w}`).join(' + ')} + ${L.toC(a.constant)}`; };
+  t.is(atom(L.fromTerms([['x', 2n]], -101n)), '1*x + -51');
+  t.is(atom(L.fromTerms([['x', -3n], ['y', 6n]], 1n)), '-1*x + 2*y + 0');
+  t.is(atom(L.fromTerms([['x', 1n], ['y', 2n]], -7n)), '1*x + 2*y + -7');
+  // Equivalent over the integers: the same x satisfy both.
+  for (let x = -60n; x <= 60n; x++) t.is(2n * x - 101n >= 0n, x - 51n >= 0n);
+});
+
+test('eliminations: where a cut-point is left, the variables its facts fix are replaced by their values', (t) => {
+  // A loop VC at cut-point 1 with the fact y == x + 1 there: y := x + 1 on the way in. The template
+  // over x alone (y is fixed) and the known relation: x >= 0 ⇒ after x++ and y++, still x >= 0.
+  const template = makeTemplate(1, ['x'], { disjuncts: 1, conjuncts: 1 });
+  const vc: VerificationCondition = {
+    from: 1,
+    to: 1,
+    guards: cond('y <= 10'),
+    conclusion: { kind: 'relation', app: { cutpoint: 1, subst: new Map([['x', L.fromTerms([['x', 1n]], 1n)], ['y', L.fromTerms([['y', 1n]], 1n)]]) } },
+    path: { from: 1, to: 1, edges: [] },
+  };
+  const fact = cond('y == x + 1');
+  const input = { vcs: [vc], templates: new Map([[1, template]]), known: new Map(), strengthening: new Map([[1, fact]]) };
+  const plain = buildFarkasSystem(input).system;
+  const eliminated = buildFarkasSystem({ ...input, eliminations: new Map([[1, new Map([['y', L.fromTerms([['x', 1n]], 1n)]])]]) }).system;
+  const mentionsY = (s: ConstraintSystem) => s.constraints.some((c) => / of y$/.test(c.origin ?? ''));
+  t.true(mentionsY(plain));
+  t.false(mentionsY(eliminated), 'no program variable y is left for Farkas to remove');
+  t.true(eliminated.unknowns.length < plain.unknowns.length, `${eliminated.unknowns.length} < ${plain.unknowns.length} unknowns`);
+  // Both say the same about x >= 0 (coefficient 1, constant 0): a solution exists with the template fixed so.
+  const fixedTemplate = (s: ConstraintSystem): ConstraintSystem => ({
+    unknowns: s.unknowns.filter((u) => u.kind === 'multiplier'),
+    constraints: s.constraints.map((c) => ({ ...c, poly: substituteKnown(c.poly, new Map([['I1.0.0.x', 1n], ['I1.0.0.const', 0n]])) })),
+  });
+  t.not(bruteForce(fixedTemplate(eliminated)), null);
+  t.not(bruteForce(fixedTemplate(plain)), null);
+});
+
+/** The polynomial with some unknowns set to values. */
+function substituteKnown(p: Polynomial, values: ReadonlyMap<string, bigint>): Polynomial {
+  return polyFromTerms([...p.terms.values()].map((term) => {
+    let coeff = term.coeff;
+    const vars = term.vars.filter((v) => {
+      const value = values.get(v);
+      if (value === undefined) return true;
+      coeff *= value;
+      return false;
+    });
+    return { vars, coeff };
+  }));
+}

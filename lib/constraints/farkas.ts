@@ -4,7 +4,9 @@
 // unsatisfiable. Over the rationals that is: there are multipliers λ >= 0 with Σ λ·p ≡ -c, c >= 1
 // (c > 0, scaled to integers): every program variable's coefficient sums to 0 and the constant to at
 // most -1. Unknown template coefficients inside p times unknown λ make the constraints bilinear.
-// Integer reasoning beyond this (3x >= 1 ∧ 2x <= 1) is lost: sound, incomplete — the paper's trade-off.
+// Integer reasoning beyond this is lost: sound, incomplete — the paper's trade-off. Only each known
+// atom is tightened on its own (template.ts, knownAtom: 3x >= 1 ∧ 2x <= 1 is x >= 1 ∧ x <= 0);
+// x + 2y == 1 ∧ x == 2y, with no integer solution, is not refuted.
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import * as F from '../ir/formula.js';
@@ -25,6 +27,11 @@ export interface FarkasInput {
   /** Known conjuncts of the invariant at a cut-point with a template: the invariant there is
    * fact ∧ template, assumed where the cut-point is left and required where it is reached. */
   readonly strengthening?: ReadonlyMap<number, Formula>;
+  /** Values that the strengthening at a cut-point fixes for some of its variables (integer
+   * expressions over the others: equalities.ts, fixedVariables). Where the cut-point is left, each
+   * such variable is replaced by its value in the path's guards and conclusion, so the equalities
+   * need no multipliers there (they become identities). The templates must not mention them. */
+  readonly eliminations?: ReadonlyMap<number, ReadonlyMap<string, Linear>>;
   /** Summaries of called procedures: pre/post templates over the callee's summary variables (the
    * pre-condition conjunctive). Their unknowns are declared by the caller (they are shared by units). */
   readonly summaries?: ReadonlyMap<string, readonly SummaryTemplates[]>;
@@ -58,10 +65,14 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
   const constraints: PolyConstraint[] = [];
   let multiplierCount = 0;
   let applications = 0;
-  input.vcs.forEach((vc, vcIndex) => {
+  input.vcs.forEach((original, vcIndex) => {
     input.deadline?.check();
+    // A path with summarised calls keeps its variables (the calls' substitutions are over them).
+    const values = original.calls ? undefined : input.eliminations?.get(original.from);
+    const vc = values && values.size > 0 ? withValues(original, values) : original;
     const from = input.templates.get(vc.from);
-    const facts = knownDnf(input.strengthening?.get(vc.from) ?? F.TRUE);
+    const fact = input.strengthening?.get(vc.from) ?? F.TRUE;
+    const facts = knownDnf(values && values.size > 0 ? F.substitute(fact, values) : fact);
     const assumed = input.assumedAtoms?.get(vc.from) ?? [];
     const lhsRelation: ParamAtom[][] = (from
       ? instantiate(from, new Map()).flatMap((cube) => facts.map((fact) => [...cube, ...fact]))
@@ -92,6 +103,17 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
     }
   });
   return { system: { unknowns, constraints }, applications };
+}
+
+/** The VC with each of `values`' variables replaced by its value (which holds where the path starts). */
+function withValues(vc: VerificationCondition, values: ReadonlyMap<string, Linear>): VerificationCondition {
+  const guards = F.substitute(vc.guards, values);
+  if (vc.conclusion.kind === 'assertion') return { ...vc, guards, conclusion: { ...vc.conclusion, formula: F.substitute(vc.conclusion.formula, values) } };
+  const app = vc.conclusion.app;
+  // The target's variables are the start's under app.subst (itself where it has none).
+  const subst = new Map<string, Linear>();
+  for (const v of new Set([...app.subst.keys(), ...values.keys()])) subst.set(v, L.substitute(app.subst.get(v) ?? L.variable(v), values));
+  return { ...vc, guards, conclusion: { kind: 'relation', app: { cutpoint: app.cutpoint, subst } } };
 }
 
 /**

@@ -73,8 +73,12 @@ export function instantiate(t: Template, subst: ReadonlyMap<string, Linear>): Pa
   );
 }
 
-/** A known atom `e >= 0` as a parametric atom (constant coefficients). */
-export function knownAtom(e: Linear): ParamAtom {
+/** A known atom `e >= 0` as a parametric atom (constant coefficients), tightened over the
+ * integers: divided by its coefficients' gcd g, the constant rounded down (2x - 101 >= 0 is
+ * x - 51 >= 0). Equivalent over the integers, and each multiplier then needs g times less. */
+export function knownAtom(expr: Linear): ParamAtom {
+  const g = L.coefficientGcd(expr);
+  const e = g > 1n ? L.fromTerms([...expr.coeffs].map(([w, k]) => [w, k / g] as [string, bigint]), L.floorDiv(expr.constant, g)) : expr;
   return {
     coeffs: new Map([...e.coeffs].map(([w, k]) => [w, L.constant(k)] as [string, Linear])),
     constant: L.constant(e.constant),

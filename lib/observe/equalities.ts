@@ -71,24 +71,34 @@ function lcm(a: bigint, b: bigint): bigint {
   return (a / L.gcd(a, b)) * b;
 }
 
+/** The variables some equalities fix, and the values of those they fix with integer coefficients. */
+export interface FixedVariables {
+  /** One variable per independent equality: on the equalities' solutions, a function of the others. */
+  readonly fixed: ReadonlySet<string>;
+  /** For each fixed variable whose reduced equality has a coefficient ±1 on it: its value, an
+   * integer expression over the variables not fixed (the other fixed ones have none). */
+  readonly values: ReadonlyMap<string, L.Linear>;
+}
+
 /**
- * Variables that the equalities fix in terms of the other variables, one per independent equality:
- * on the equalities' solutions a linear row over all `variables` equals a row over the others, so a
- * template conjoined with them needs no coefficients for these (verify leaves them out of the hull
- * attempts' templates: fewer unknowns, fewer bilinear products). A variable with a coefficient of ±1
- * in its equality is preferred, so that the rows over the rest stay integral without scaling, and
- * then the later of the `variables` (the earlier ones are the program's own, read first in reports).
+ * The variables the equalities fix in terms of the others (Gauss–Jordan over the integers). On the
+ * equalities' solutions a linear row over all `variables` equals a row over the rest, so a template
+ * conjoined with them needs no coefficients for the fixed ones, and wherever the equalities are
+ * assumed, a fixed variable with an integer value can be replaced by it (verify's hull attempts do
+ * both: fewer unknowns, fewer multipliers, fewer bilinear products). A variable with a coefficient of
+ * ±1 in its equality is preferred, so that its value stays integral, and then the later of the
+ * `variables` (the earlier ones are the program's own, read first in reports).
  */
-export function determinedVariables(equalities: readonly Formula[], variables: readonly string[]): Set<string> {
+export function fixedVariables(equalities: readonly Formula[], variables: readonly string[]): FixedVariables {
   const order = new Map(variables.map((v, i) => [v, i] as const));
-  let rows: L.Linear[] = equalities
+  const pending: L.Linear[] = equalities
     .filter((e): e is Extract<Formula, { kind: 'atom' }> => e.kind === 'atom' && e.rel === '==')
-    .map((e) => reducedCoefficients(e.expr))
+    .map((e) => reduced(e.expr))
     .filter((r) => L.variablesOf(r).some((v) => order.has(v)));
-  const determined = new Set<string>();
-  while (rows.length > 0) {
+  const pivots: { variable: string; row: L.Linear }[] = [];
+  while (pending.length > 0) {
     let best: { row: number; variable: string; unit: boolean; index: number } | null = null;
-    for (const [k, row] of rows.entries()) {
+    for (const [k, row] of pending.entries()) {
       for (const [v, c] of row.coeffs) {
         const index = order.get(v);
         if (index === undefined) continue;
@@ -97,22 +107,34 @@ export function determinedVariables(equalities: readonly Formula[], variables: r
       }
     }
     if (!best) break;
-    determined.add(best.variable);
-    const pivot = rows[best.row]!;
-    const p = L.coefficientOf(pivot, best.variable);
-    // Every other row without the chosen variable: row·p - pivot·(its coefficient there), reduced.
-    rows = rows.flatMap((row, k) => {
-      if (k === best.row) return [];
-      const c = L.coefficientOf(row, best.variable);
-      const reduced = c === 0n ? row : reducedCoefficients(L.sub(L.scale(row, p), L.scale(pivot, c)));
-      return L.variablesOf(reduced).some((v) => order.has(v) && !determined.has(v)) ? [reduced] : [];
-    });
+    const variable = best.variable;
+    const pivot = pending.splice(best.row, 1)[0]!;
+    const p = L.coefficientOf(pivot, variable);
+    // The chosen variable leaves every other row, pending or already a pivot's: row·p - pivot·c.
+    const without = (row: L.Linear): L.Linear => {
+      const c = L.coefficientOf(row, variable);
+      return c === 0n ? row : reduced(L.sub(L.scale(row, p), L.scale(pivot, c)));
+    };
+    for (const q of pivots) q.row = without(q.row);
+    for (let k = pending.length - 1; k >= 0; k--) {
+      pending[k] = without(pending[k]!);
+      if (!L.variablesOf(pending[k]!).some((v) => order.has(v))) pending.splice(k, 1);
+    }
+    pivots.push({ variable, row: pivot });
   }
-  return determined;
+  const values = new Map<string, L.Linear>();
+  for (const { variable, row } of pivots) {
+    const p = L.coefficientOf(row, variable);
+    if (p !== 1n && p !== -1n) continue;
+    // p·v + rest == 0: v == -rest / p.
+    const rest = L.sub(row, L.variable(variable, p));
+    values.set(variable, p === 1n ? L.negate(rest) : rest);
+  }
+  return { fixed: new Set(pivots.map((q) => q.variable)), values };
 }
 
-/** The expression's variable part divided by its coefficients' gcd (constants do not matter here). */
-function reducedCoefficients(e: L.Linear): L.Linear {
-  const g = [...e.coeffs.values()].reduce((acc, x) => L.gcd(acc, x), 0n);
-  return L.fromTerms([...e.coeffs].map(([v, c]) => [v, g > 1n ? c / g : c] as [string, bigint]));
+/** The equality's expression divided by the gcd of its coefficients and constant. */
+function reduced(e: L.Linear): L.Linear {
+  const g = L.gcd(L.coefficientGcd(e), e.constant);
+  return g > 1n ? L.fromTerms([...e.coeffs].map(([v, c]) => [v, c / g] as [string, bigint]), e.constant / g) : e;
 }

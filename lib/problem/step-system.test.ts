@@ -6,6 +6,7 @@ import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { Problem } from './prepare.js';
 import { stepSystem } from './step-system.js';
+import { fixedVariables } from '../observe/equalities.js';
 
 const step = { shape: { disjuncts: 1, conjuncts: 2 }, widths: { coefficient: 3, constant: 8, multiplier: 1 } };
 
@@ -18,7 +19,7 @@ test('a variable a fact fixes is left out of the template, and every product wit
   // x + y == n, the tokens' conservation, fixes y once x and n are known.
   const facts = new Map([[header, F.eqZero(L.fromTerms([['x', 1n], ['y', 1n], ['n', -1n]]))]]);
   const full = stepSystem(prepared, step, { facts });
-  const reduced = stepSystem(prepared, step, { facts, leftOut: new Map([[header, new Set(['y'])]]) });
+  const reduced = stepSystem(prepared, step, { facts, fixed: new Map([[header, fixedVariables([facts.get(header)!], ['n', 'x', 'y'])]]) });
   t.deepEqual(reduced.templates.get(header)!.variables, ['n', 'x']);
   t.deepEqual(full.templates.get(header)!.variables, ['n', 'x', 'y']);
   const coefficients = (s: typeof full) => s.system.unknowns.filter((u) => u.kind === 'coefficient').map((u) => u.name);

@@ -9,6 +9,7 @@ import type { ConstraintSystem } from '../constraints/system.js';
 import { buildFarkasSystem } from '../constraints/farkas.js';
 import { constantBitsNeeded, templatesFor, type PreparedAnalysis } from './prepare.js';
 import type { Deadline } from '../limits.js';
+import type { FixedVariables } from '../observe/equalities.js';
 
 export interface StepSystem {
   /** The schedule step as solved: its constant width at least what the program's constants need. */
@@ -22,11 +23,12 @@ export interface StepSystem {
 export interface StepSystemOptions {
   /** Known conjuncts of the invariants (pins, hull equalities): the invariant is fact ∧ template. */
   readonly facts?: ReadonlyMap<number, Formula>;
-  /** Variables the facts' equalities fix at a cut-point (equalities.ts, determinedVariables): the
-   * template there has no coefficients for them, since fact ∧ row over all variables is fact ∧ a row
-   * over the others (with other, possibly larger, coefficients: a step that needs the left-out ones
-   * may then need larger widths, and the attempt without the facts is the complete one). */
-  readonly leftOut?: ReadonlyMap<number, ReadonlySet<string>>;
+  /** The variables the facts' equalities fix at a cut-point (equalities.ts, fixedVariables): the
+   * template there has no coefficients for them, since fact ∧ a row over all variables is fact ∧ a
+   * row over the others (with other, possibly larger, coefficients: so the attempt without the facts
+   * stays the complete one), and where the cut-point is left those with integer values are replaced
+   * by them (farkas.ts). */
+  readonly fixed?: ReadonlyMap<number, FixedVariables>;
   /** The user's deadline: building stops with DeadlineExceeded past it. */
   readonly deadline?: Deadline;
 }
@@ -38,12 +40,13 @@ export function widenedStep(prepared: PreparedAnalysis, step: ScheduleStep): Sch
 
 export function stepSystem(prepared: PreparedAnalysis, scheduled: ScheduleStep, options: StepSystemOptions = {}): StepSystem {
   const step = widenedStep(prepared, scheduled);
-  const templates = templatesFor(prepared, step.shape, options.leftOut);
+  const templates = templatesFor(prepared, step.shape, options.fixed && new Map([...options.fixed].map(([c, f]) => [c, f.fixed])));
   const { system, applications } = buildFarkasSystem({
     vcs: prepared.vcs,
     templates,
     known: new Map([[prepared.cut.proc.entry, prepared.precondition]]),
     ...(options.facts ? { strengthening: options.facts } : {}),
+    ...(options.fixed ? { eliminations: new Map([...options.fixed].map(([c, f]) => [c, f.values])) } : {}),
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
   });
   return { step, templates, system, applications };

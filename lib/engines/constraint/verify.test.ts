@@ -1,5 +1,6 @@
 // `verify` end to end on the paper's small examples: certified invariants, replayed counterexamples,
 // and 'unknown' (never a crash, never an uncertified 'safe') for recursion, timeouts and a lying solver.
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { parseProgram } from '../../frontend/index.js';
 import type { Program } from '../../ir/cfg.js';
@@ -312,4 +313,17 @@ test('a branch on 13 disjunctions (2^13 cases) is proved with the guard weakened
   const safe = await verify(parseProgram(source, 'wide.c'), { function: 'f', timeoutMs: 240_000 });
   t.is(safe.verdict, 'safe', safe.reason);
   t.true(safe.certified);
+});
+
+test('Fig. 2 on the path cut-set: the template search alone proves it at its first step, the hull equalities\' variables replaced by their values', async (t) => {
+  const rel = 'benchmarks/paper/fig2.c';
+  const program = parseProgram(readFileSync(new URL(`../../../../${rel}`, import.meta.url), 'utf8'), rel);
+  // x == y before the turn and x + y == 102 after it fix y: what is left for the 1x2 template is
+  // 0 <= x <= 50 and 51 <= x <= 102, which Farkas' lemma shows with multipliers of one bit (2x >= 100
+  // from x >= 50 needs a multiplier of 2, unless the atom is tightened to x >= 50 first).
+  const result = await verify(program, { observedBounds: 'never', backend: 'minisat' });
+  t.is(result.verdict, 'safe', result.reason);
+  t.true(result.certified);
+  t.deepEqual(result.stats.map((s) => `${s.template} ${s.result}`), ['1x2+eq sat']);
+  t.true(result.invariants.every((i) => /y == x|x \+ y == 102/.test(i.expression)), result.invariants.map((i) => i.expression).join('; '));
 });

@@ -24,7 +24,7 @@ import { readableInvariants } from '../../certify/readable.js';
 import type { RunResult } from '../../interpreter/types.js';
 import { sampleBadStates, sampleStates, wholeRun, withLongRuns, type Samples } from '../../observe/samples.js';
 import { singleRunInvariants } from '../../observe/single-run.js';
-import { affineHull, determinedVariables } from '../../observe/equalities.js';
+import { affineHull, fixedVariables, type FixedVariables } from '../../observe/equalities.js';
 import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObservedBounds, splitCandidates, unsignedUpperBounds, wrappedEqualities } from '../../observe/houdini.js';
 import { IntTypes, typingOf } from '../../frontend/ctypes.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
@@ -229,12 +229,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
   // Pins are known conjuncts in every attempt, with or without the hull equalities.
-  // With the hull equalities, the variables they fix get no template coefficients (leftOut).
+  // With the hull equalities, the variables they fix get no template coefficients, and their values
+  // replace them where the equalities are assumed (step-system.ts).
   const attemptsWith = (hull: Map<number, Formula>) => {
-    const leftOut = determinedByHull(prepared, hull);
+    const fixed = fixedByHull(prepared, hull);
     return intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0
-      ? [{ step, stepIndex, hull: true, facts: conjoinFacts(hull, placed.facts), leftOut }, { step, stepIndex, hull: false, facts: placed.facts, leftOut: undefined }]
-      : [{ step, stepIndex, hull: false, facts: placed.facts, leftOut: undefined }]));
+      ? [{ step, stepIndex, hull: true, facts: conjoinFacts(hull, placed.facts), fixed }, { step, stepIndex, hull: false, facts: placed.facts, fixed: undefined }]
+      : [{ step, stepIndex, hull: false, facts: placed.facts, fixed: undefined }]));
   };
   let attempts = attemptsWith(hull);
   // Without pins, the runs' bounds and hull, filtered by the checker to an inductive subset (Houdini),
@@ -317,7 +318,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   // states put on every invariant, whatever its template: the certificate's counterexamples add to
   // them from step to step (sample-search.ts).
   const conditions = stateConditions(samples.states, sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline }));
-  for (const [index, { step: scheduled, stepIndex, hull: withHull, facts, leftOut }] of attempts.entries()) {
+  for (const [index, { step: scheduled, stepIndex, hull: withHull, facts, fixed }] of attempts.entries()) {
     if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
     if (houdiniPending && index > 0) {
       const proved = await tryObservedBounds();
@@ -344,7 +345,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     let system: StepSystem['system'];
     let encoder: ReturnType<typeof encodeUnknowns>;
     try {
-      ({ templates, system } = stepSystem(prepared, scheduled, { facts, ...(leftOut ? { leftOut } : {}), deadline }));
+      ({ templates, system } = stepSystem(prepared, scheduled, { facts, ...(fixed ? { fixed } : {}), deadline }));
       encoder = encodeUnknowns(system.unknowns, step.widths);
       for (const [k, c] of system.constraints.entries()) {
         if (k % 16 === 0) deadline.check();
@@ -556,12 +557,12 @@ function hullEqualities(prepared: PreparedAnalysis, samples: Samples): Map<numbe
   return facts;
 }
 
-/** At each cut-point, the variables its hull equalities fix (equalities.ts, determinedVariables). */
-function determinedByHull(prepared: PreparedAnalysis, hull: ReadonlyMap<number, Formula>): Map<number, Set<string>> {
-  const out = new Map<number, Set<string>>();
+/** At each cut-point, the variables its hull equalities fix (equalities.ts, fixedVariables). */
+function fixedByHull(prepared: PreparedAnalysis, hull: ReadonlyMap<number, Formula>): Map<number, FixedVariables> {
+  const out = new Map<number, FixedVariables>();
   for (const [c, f] of hull) {
-    const determined = determinedVariables(f.kind === 'and' ? f.args : [f], prepared.variables.get(c) ?? []);
-    if (determined.size > 0) out.set(c, determined);
+    const fixed = fixedVariables(f.kind === 'and' ? f.args : [f], prepared.variables.get(c) ?? []);
+    if (fixed.fixed.size > 0) out.set(c, fixed);
   }
   return out;
 }

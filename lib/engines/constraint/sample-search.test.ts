@@ -14,7 +14,7 @@ import { checkInvariants } from '../../certify/certificate.js';
 import { Deadline } from '../../limits.js';
 import { makeTemplate, templateUnknowns } from '../../constraints/template.js';
 import { encodeUnknowns } from '../../encode/system-encoder.js';
-import { addSeed, assertStateConditions, searchBySamples, stateConditions, type StateConditions } from './sample-search.js';
+import { addSeed, assertStateConditions, searchBySamples, seedOf, stateConditions, type StateConditions } from './sample-search.js';
 import { verify } from './verify.js';
 
 test.after.always(async () => {
@@ -143,4 +143,18 @@ test('conditions added after a CNF took the first ones reach it, whatever cut-po
   t.deepEqual(assertStateConditions(encoder, templates, new Map(), conditions, counts), { reached: 2, bad: 3, implications: 0 });
   // x == 0 is both in and out of the invariant at cut-point 1: no template satisfies that.
   t.is((await backend.solve(encoder.builder.toCnf())).status, 'unsat');
+});
+
+test('a counterexample state is a seed only with a value for every variable live at its cut-point, also those its template leaves out', (t) => {
+  const prepared = prepare('benchmarks/paper/fig2.c', 'headers');
+  const header = prepared.unknownCutpoints[0]!;
+  t.deepEqual([...prepared.variables.get(header)!].sort(), ['x', 'y']);
+  // A hull attempt's template: y fixed by an equality, so the template is over x alone.
+  const templates = new Map([[header, makeTemplate(header, ['x'], { disjuncts: 1, conjuncts: 2 })]]);
+  const refuted = (counterexample: Map<string, bigint>) => ({ from: header, to: header, kind: 'safety' as const, status: 'refuted' as const, counterexample, failingState: counterexample, millis: 0 });
+  // Without y the run from the state is not determined: no condition from it.
+  t.is(seedOf(refuted(new Map([['x', 103n]])), prepared, templates), null);
+  t.deepEqual(seedOf(refuted(new Map([['x', 103n], ['y', -1n]])), prepared, templates), { kind: 'bad', at: header, state: new Map([['x', 103n], ['y', -1n]]) });
+  // Not at a cut-point with a template: none either.
+  t.is(seedOf(refuted(new Map([['x', 103n], ['y', -1n]])), prepared, new Map()), null);
 });

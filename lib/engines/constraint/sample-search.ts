@@ -22,7 +22,7 @@
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import type { Template } from '../../constraints/template.js';
-import { decodeTemplate, templateAtState } from '../../constraints/template.js';
+import { decodeTemplate, templateAtState, templateUnknowns } from '../../constraints/template.js';
 import type { Unknown, Widths } from '../../constraints/system.js';
 import { encodeUnknowns, type SystemEncoder } from '../../encode/system-encoder.js';
 import { orderTemplatePositions } from '../../encode/symmetry.js';
@@ -100,12 +100,13 @@ export interface SampleSearchInput {
 
 /** The template's unknowns (coefficients and constants: no multipliers here). */
 function templateUnknownsOf(templates: ReadonlyMap<number, Template>): Unknown[] {
-  const unknowns: Unknown[] = [];
-  for (const t of templates.values()) {
-    for (const name of t.coefficient.flat(2)) unknowns.push({ name, kind: 'coefficient', nonNegative: false });
-    for (const name of t.constant.flat()) unknowns.push({ name, kind: 'constant', nonNegative: false });
-  }
-  return unknowns;
+  return [...templates.values()].flatMap((t) => {
+    const { coefficients, constants } = templateUnknowns(t);
+    return [
+      ...coefficients.map((name) => ({ name, kind: 'coefficient' as const, nonNegative: false })),
+      ...constants.map((name) => ({ name, kind: 'constant' as const, nonNegative: false })),
+    ];
+  });
 }
 
 /** The literal "`state` is in the invariant at the template's cut-point" (fact ∧ template). */
@@ -144,15 +145,13 @@ type Seed =
 /**
  * What a refuted obligation says about concrete states: a state the program reaches (initiation), a
  * state from which it fails (safety, exit), or a state and its successor (consecution). A state is
- * used only with a value for every variable of its cut-point's template (the variables live there:
- * a run from it is then determined by them).
+ * used only at a cut-point with a template, and with a value for every variable live there (a run
+ * from it is then determined by them; a template may leave some of them out: the hull attempts').
  */
-function seedOf(obligation: Obligation, templates: ReadonlyMap<number, Template>): Seed | null {
+export function seedOf(obligation: Obligation, prepared: PreparedAnalysis, templates: ReadonlyMap<number, Template>): Seed | null {
   if (obligation.status !== 'refuted') return null;
-  const complete = (at: number, state: State | undefined): state is State => {
-    const t = templates.get(at);
-    return state !== undefined && t !== undefined && t.variables.every((v) => state.has(v));
-  };
+  const complete = (at: number, state: State | undefined): state is State =>
+    state !== undefined && templates.has(at) && (prepared.variables.get(at) ?? []).every((v) => state.has(v));
   const start = obligation.counterexample;
   const end = obligation.failingState;
   switch (obligation.kind) {
@@ -237,7 +236,7 @@ export async function searchBySamples(input: SampleSearchInput): Promise<SampleS
       if (check.valid) return { kind: 'proved', rounds: round, conflicts, propagations, invariants };
       let added = 0;
       for (const o of check.obligations) {
-        const seed = seedOf(o, templates);
+        const seed = seedOf(o, prepared, templates);
         if (seed) added += addSeed(prepared, seed, conditions);
       }
       if (added === 0) return open(round, `a candidate was rejected without a counterexample (${check.reason ?? 'no reason'})`);

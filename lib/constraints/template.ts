@@ -6,6 +6,7 @@
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import * as F from '../ir/formula.js';
+import { normaliseInequality } from '../ir/simplify.js';
 import type { Formula } from '../ir/formula.js';
 import { MAX_DNF_CUBES } from '../limits.js';
 import { polyFromTerms, type PolyConstraint, type Term } from './system.js';
@@ -77,8 +78,7 @@ export function instantiate(t: Template, subst: ReadonlyMap<string, Linear>): Pa
  * integers: divided by its coefficients' gcd g, the constant rounded down (2x - 101 >= 0 is
  * x - 51 >= 0). Equivalent over the integers, and each multiplier then needs g times less. */
 export function knownAtom(expr: Linear): ParamAtom {
-  const g = L.coefficientGcd(expr);
-  const e = g > 1n ? L.fromTerms([...expr.coeffs].map(([w, k]) => [w, k / g] as [string, bigint]), L.floorDiv(expr.constant, g)) : expr;
+  const e = normaliseInequality(expr);
   return {
     coeffs: new Map([...e.coeffs].map(([w, k]) => [w, L.constant(k)] as [string, Linear])),
     constant: L.constant(e.constant),

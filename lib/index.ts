@@ -2,7 +2,7 @@
 export { parseProgram } from './frontend/index.js';
 export { verify, type VerifyOptions } from './engines/constraint/verify.js';
 export { verifyPortfolio, type PortfolioOptions, type PortfolioResult, type PortfolioReport } from './portfolio/index.js';
-export type { VerifyResult, InvariantReport, StepStats, Verdict, ProgressEvent, Counterexample } from './problem/result.js';
+export type { VerifyResult, InvariantReport, StepStats, Verdict, ProgressEvent, Counterexample, FalsifierReport } from './problem/result.js';
 export { wp, type WpOptions } from './infer/wp.js';
 export { sp, type SpOptions } from './infer/sp.js';
 export type { WpResult, SpResult, ConditionAnswer, NeighbourEvidence, ConditionEvent } from './infer/types.js';

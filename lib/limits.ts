@@ -122,6 +122,18 @@ export const POINT_QUERY_WORK = 800_000;
 export const SIDE_QUERY_WORK = 2_000_000;
 /** One z3 query of an interpolation engine (path feasibility, a node's satisfiability; was 10–30 s). */
 export const ENGINE_QUERY_WORK = 4_000_000;
+/** The falsifier's bounded model checking (lib/falsify/bmc.ts): the depths it searches in turn
+ * (region steps: from the entry to a loop head, one iteration, …), the z3 work of one query, the
+ * size an unrolling may grow to, and the work of its rounds. The first round comes before the first
+ * template step and is cheap; each later one before the next step; what is left after the schedule.
+ * Its queries are slow per unit: 15,000 to 300,000 units a second (fig1's unrolling to 96 steps, 20 s
+ * for 320,000 units; f3's to 32, 0.2 s for 60,000), so its budgets are small against the others. */
+export const BMC_DEPTHS: readonly number[] = [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192, 256];
+export const BMC_CHECK_WORK = 1_000_000;
+export const BMC_MAX_ASSERTIONS = 200_000;
+export const BMC_FIRST_ROUND_WORK = 100_000;
+export const BMC_ROUND_WORK = 150_000;
+export const BMC_WORK = 800_000;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

@@ -1,6 +1,6 @@
 // A bug in a narrow band of inputs: only 295 <= x <= 305 fails. The random runs of verify miss it and
-// no invariant proves a false assertion, so verify alone answers unknown; verify --cex finds the
-// failing condition over the nondet value and replays a run inside it.
+// no invariant proves a false assertion; verify's bounded model checking solves for an input in the
+// band, and cex gives the failing condition over the nondet value with a replayed run inside it.
 extern int __VERIFIER_nondet_int(void);
 int main() {
   int x = __VERIFIER_nondet_int();

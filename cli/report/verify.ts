@@ -1,6 +1,6 @@
 // Text and JSON renderings of verify results (and of the engines' results, which share the contract),
 // shared by the commands and the UI.
-import { DEFAULT_MAX_STEPS, type Program, type TerminationResult, type VerifyResult } from '../../lib/index.js';
+import { DEFAULT_MAX_STEPS, type FalsifierReport, type Program, type TerminationResult, type VerifyResult } from '../../lib/index.js';
 import { rankingJson, rankingLines } from './ranking.js';
 import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
@@ -34,6 +34,7 @@ export function verifyJson(file: string, r: VerifyResult, program?: Program): ob
     ...(r.pinned ? { pinned: r.pinned } : {}),
     ...(r.summaries ? { summaries: Object.fromEntries(r.summaries.map((s) => [s.procedure, s.pairs.map((p) => ({ pre: p.pre, post: p.post }))])) } : {}),
     ...(r.houdini ? { houdini: { ...r.houdini } } : {}),
+    ...(r.falsifier ? { falsifier: { ...r.falsifier } } : {}),
     stats: r.stats.map((s) => ({
       template: s.template,
       widths: s.widths,
@@ -85,6 +86,7 @@ export function formatVerify(file: string, r: VerifyResult, program?: Program): 
     const h = r.houdini;
     lines.push(`observed bounds (Houdini): ${h.kept} of ${h.candidates} candidate conjuncts inductive after ${h.rounds} checker round${h.rounds === 1 ? '' : 's'} (${h.millis} ms)${h.proved ? '; they prove the program, so the template search stopped there' : '; not enough to prove the program'}`);
   }
+  if (r.falsifier) lines.push(falsifierLine(r.falsifier));
   if (r.stats.length > 0) {
     lines.push('search:');
     lines.push('  step  template  widths(c/k/m)  unknowns   vars  clauses  encode ms  SAT ms  result');
@@ -111,6 +113,16 @@ export function formatVerify(file: string, r: VerifyResult, program?: Program): 
 }
 
 
+
+/** One line on the falsifier's bounded model checking. */
+function falsifierLine(f: FalsifierReport): string {
+  const queries = `${f.queries} z3 quer${f.queries === 1 ? 'y' : 'ies'}`;
+  const summaries = f.summaries ? ', recursive calls by guessed summaries' : '';
+  if (f.foundAt !== undefined) return `bounded model checking: a failing run through ${f.foundAt} region step${f.foundAt === 1 ? '' : 's'} (${queries}${summaries})`;
+  const none = f.depth > 0 ? `no failing run within ${f.depth} region step${f.depth === 1 ? '' : 's'}` : 'no depth searched';
+  const unreplayed = f.unreplayed > 0 ? `; ${f.unreplayed} model${f.unreplayed === 1 ? '' : 's'} did not replay` : '';
+  return `bounded model checking: ${none}${f.stopped ? ` (${f.stopped})` : ''} (${queries}${summaries}${unreplayed})`;
+}
 
 /** The termination property's answer: verdict safe (every run ends), unsafe (one does not), unknown. */
 export function terminationJson(file: string, r: TerminationResult, program?: Program): object {

@@ -6,7 +6,7 @@
 // path from the cut-point (follow taken edges backwards from a reached node: each taken edge's
 // statement holds on the path's values), and every real path gives a model (take exactly its
 // edges). The encoding is linear in the size of the region.
-import type { Edge, Stmt } from '../ir/cfg.js';
+import type { Edge } from '../ir/cfg.js';
 import type { Formula } from '../ir/formula.js';
 import type { Region } from './cut-regions.js';
 import { formulaToSmt, linearToSmt, lookup, numeral, symbolsFor } from './lia.js';
@@ -40,6 +40,22 @@ export interface RegionEncoding {
   readonly targetOf: (edge: Edge) => NodeKey;
 }
 
+/** How encodeRegion reads the region, for a caller other than the certificate check. */
+export interface RegionEncodingOptions {
+  /** The start node as another encoding left it (the bounded model checker's unrolling chains
+   * region copies: lib/falsify). Default: fresh symbols, reached, under `startAssumption`. */
+  readonly start?: NodeEncoding;
+  /** Assume the absence of signed overflow too: real runs stop where it fails, so a search for
+   * real runs (not a proof) keeps only those. */
+  readonly premises?: boolean;
+  /** 'assume-guarantee' (default): a call returns a value that meets every pair whose pre-condition
+   * holds (what a proof may assume). 'under': only a value that meets one pair's pre- and
+   * post-condition together, an under-approximation for a search for real runs. */
+  readonly calls?: 'assume-guarantee' | 'under';
+  /** Filled with the fresh symbol of each havoc edge's value, by edge id. */
+  readonly havocs?: Map<number, string>;
+}
+
 /**
  * Assert the region's transitions in `solver`, assuming `startAssumption` at the start.
  * `variables` are all program variables the region may touch.
@@ -51,13 +67,14 @@ export function encodeRegion(
   variables: readonly string[],
   startAssumption: Formula,
   calls: CallSummaries = new Map(),
+  options: RegionEncodingOptions = {},
 ): RegionEncoding {
   const sourceOf = (edge: Edge): NodeKey => (edge.from === region.start ? 'start' : `inner:${edge.from}`);
   const targetOf = (edge: Edge): NodeKey => (cutPoints.has(edge.to) ? `target:${edge.to}` : `inner:${edge.to}`);
 
-  const startEnv = symbolsFor(solver, variables);
-  solver.assert(formulaToSmt(startAssumption, lookup(startEnv)));
-  const nodes = new Map<NodeKey, NodeEncoding>([['start', { reached: 'true', env: startEnv }]]);
+  const start = options.start ?? { reached: 'true', env: symbolsFor(solver, variables) };
+  if (!options.start) solver.assert(formulaToSmt(startAssumption, lookup(start.env)));
+  const nodes = new Map<NodeKey, NodeEncoding>([['start', start]]);
   const taken = new Map<number, string>();
   const arriving = new Map<NodeKey, { taken: string; env: VersionEnv }[]>();
 
@@ -81,7 +98,8 @@ export function encodeRegion(
     nodes.set(key, { reached, env });
   };
 
-  const encodeStatement = (stmt: Stmt, env: VersionEnv, takenEdge: string): VersionEnv => {
+  const encodeStatement = (edge: Edge, env: VersionEnv, takenEdge: string): VersionEnv => {
+    const stmt = edge.stmt;
     switch (stmt.kind) {
       case 'skip':
         return env;
@@ -95,12 +113,13 @@ export function encodeRegion(
         const next = solver.intSymbol();
         // The C type's range is what real runs produce, so assuming it is exact, not an over-approximation.
         if (stmt.range) solver.assert(`(and (>= ${next} ${numeral(stmt.range.lo)}) (<= ${next} ${numeral(stmt.range.hi)}))`);
+        options.havocs?.set(edge.id, next);
         return new Map(env).set(stmt.target, next);
       }
       case 'assume':
       case 'assert':
         // The absence of signed overflow is a premise no certificate depends on.
-        if (stmt.kind === 'assume' && stmt.premise) return env;
+        if (stmt.kind === 'assume' && stmt.premise && !options.premises) return env;
         // Execution continues past an assert only where it holds; whether it always holds is a
         // separate 'safety' obligation.
         solver.assert(`(=> ${takenEdge} ${formulaToSmt(stmt.cond, lookup(env))})`);
@@ -114,8 +133,13 @@ export function encodeRegion(
         const args = new Map(summary.params.map((p, k) => [p, linearToSmt(stmt.args[k]!, before)] as const));
         const result = solver.intSymbol();
         const symbolOf = (v: string): string => (v === summary.returnName ? result : args.get(v) ?? before(v));
-        const pairs = summary.pairs.map((p) => `(=> ${formulaToSmt(p.pre, symbolOf)} ${formulaToSmt(p.post, symbolOf)})`);
-        if (pairs.length > 0) solver.assert(`(=> ${takenEdge} (and ${pairs.join(' ')}))`);
+        if (options.calls === 'under') {
+          const cases = summary.pairs.map((p) => `(and ${formulaToSmt(p.pre, symbolOf)} ${formulaToSmt(p.post, symbolOf)})`);
+          solver.assert(`(=> ${takenEdge} ${cases.length === 0 ? 'false' : cases.length === 1 ? cases[0]! : `(or ${cases.join(' ')})`})`);
+        } else {
+          const pairs = summary.pairs.map((p) => `(=> ${formulaToSmt(p.pre, symbolOf)} ${formulaToSmt(p.post, symbolOf)})`);
+          if (pairs.length > 0) solver.assert(`(=> ${takenEdge} (and ${pairs.join(' ')}))`);
+        }
         return stmt.target === null ? env : new Map(env).set(stmt.target, result);
       }
     }
@@ -130,7 +154,7 @@ export function encodeRegion(
     const takenEdge = solver.boolSymbol();
     taken.set(edge.id, takenEdge);
     solver.assert(`(=> ${takenEdge} ${from.reached})`);
-    const env = encodeStatement(edge.stmt, from.env, takenEdge);
+    const env = encodeStatement(edge, from.env, takenEdge);
     const dest = targetOf(edge);
     const list = arriving.get(dest) ?? [];
     list.push({ taken: takenEdge, env });

@@ -9,7 +9,7 @@
 // trace; the others are listed as dropped. When no sampled input fails, the constraint engine first
 // tries to prove every assertion (a certified "safe" means there is no counterexample to look for):
 // without it, a search for failing conditions of a safe program only ends at the timeout.
-import { BAD_STATE_RUN_STEPS, CEX_FAILURE_STEPS, CEX_INPUT_RUN_STEPS, CEX_NO_INPUT_RUN_STEPS, REPLAY_SLACK_STEPS } from '../limits.js';
+import { BAD_STATE_RUN_STEPS, CEX_FAILURE_STEPS, CEX_INPUT_RUN_STEPS, CEX_NO_INPUT_RUN_STEPS, REPLAY_RUN_STEPS, REPLAY_SLACK_STEPS } from '../limits.js';
 import { guardFailingConditions } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Linear } from '../ir/linear.js';
@@ -27,7 +27,10 @@ import { withIterationCounters } from './counters.js';
 import { observeIterations } from './bounds.js';
 import { fitBounds } from './bounds-fit.js';
 import { verify } from '../engines/constraint/verify.js';
-import type { InvariantReport } from '../problem/result.js';
+import type { Counterexample, InvariantReport } from '../problem/result.js';
+import { loopFreeFailingCondition } from '../falsify/failing-condition.js';
+import { everyRunFails } from '../falsify/bmc.js';
+import { guessedSummaries } from '../falsify/guessed-summaries.js';
 import { CONDITION_SEARCH_TIMEOUT_MS, Deadline } from '../limits.js';
 
 export interface CexCondition extends ConditionAnswer {
@@ -122,14 +125,31 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const { found: first, runs: sampledRuns } = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
   if (first) options.onCounterexample?.(first);
   const instrumented = instrument(target, fn, options);
+  // No sampled input fails. A loop-free function has an exact failing condition: its failing paths,
+  // executed over the inputs (lib/falsify/failing-condition.ts).
+  if (!first) {
+    const exact = await exactConditions(program, whole, fn, deadline);
+    if (exact) {
+      options.onCounterexample?.(exact.first);
+      const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: sampledRuns + exact.conditions.length, millis: Date.now() - started };
+      return { function: fn, nondetInputs: whole.inputs, instrumented, conditions: exact.conditions, dropped: [], stats };
+    }
+  }
+  // Otherwise verify: a proof says there is no counterexample to look for, and its falsifier (bounded
+  // model checking) may find the failing input that sampling missed; the search then starts from it.
+  let seed: (ConcreteCounterexample & { wholeInput: ReadonlyMap<string, bigint> }) | null = null;
   if (!first && options.proveFirst !== false) {
     const proof = await verify(program, { function: fn, cutset: options.cutset, deadline, observedBounds: 'second', ...(options.backend ? { backend: options.backend } : {}) });
     if (proof.verdict === 'safe' && proof.certified) {
       const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: sampledRuns, millis: Date.now() - started };
       return { function: fn, nondetInputs: whole.inputs, instrumented, conditions: [], dropped: [], provedSafe: { invariants: proof.invariants }, reason: 'no input fails an assertion: verify proved every assertion with certified invariants', stats };
     }
+    if (proof.verdict === 'unsafe' && proof.counterexample) {
+      seed = asWholeInput(program, whole, fn, proof.counterexample);
+      if (seed) options.onCounterexample?.(seed);
+    }
   }
-  const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn, deadline });
+  const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn, deadline, ...(seed ? { seedInputs: [seed.wholeInput] } : {}) });
   const runner = inputRunner(target, fn, [], { maxSteps: CEX_INPUT_RUN_STEPS, seed: 5 });
   const conditions: CexCondition[] = [];
   const dropped: { expression: string; reason: string }[] = [];
@@ -147,6 +167,42 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
   const coverage = result.observedInputs ? coverageOf(result.observedInputs, conditions.map((c) => c.formula)) : undefined;
   return { function: fn, nondetInputs: whole.inputs, instrumented, conditions, dropped, ...(reason ? { reason } : {}), ...(result.incomplete ? { incomplete: result.incomplete } : {}), ...(coverage ? { coverage } : {}), stats: result.stats };
+}
+
+/** Conditions from the exact failing condition of a loop-free function, each cube with a failing run
+ * of the original program from an input inside it; certified when z3 shows that no run from inside it
+ * returns (and no guessed summary was used). Null when there is none. */
+async function exactConditions(program: Program, whole: NondetParameters, fn: string, deadline: Deadline): Promise<{ conditions: CexCondition[]; first: ConcreteCounterexample } | null> {
+  const problem = Problem.of(whole.program, fn);
+  const summaries = problem.needsSummaries ? guessedSummaries(problem, deadline) : new Map();
+  const exact = await loopFreeFailingCondition(problem, deadline, summaries);
+  if (!exact) return null;
+  const conditions: CexCondition[] = [];
+  let first: ConcreteCounterexample | null = null;
+  for (const cube of exact.cubes) {
+    const found = runProgram(whole.program, { entry: fn, inputs: cube.input, nondet: [], nondetDefault: 0n, recordTrace: true, maxSteps: REPLAY_RUN_STEPS });
+    const replay = found.outcome.kind === 'assertion-failed' ? replayOnOriginal(program, whole, fn, found) : null;
+    if (!replay) continue;
+    first ??= replay;
+    const certified = exact.exact && (await everyRunFails(problem, cube.formula, deadline)) === 'yes';
+    conditions.push({ expression: F.toC(cube.formula), formula: cube.formula, certified, invariants: [], neighbours: [], locallyOptimal: exact.exact, input: cube.input, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
+  }
+  if (!first) return null;
+  guardFailingConditions(program, fn, conditions.map((c) => ({ answer: c, input: c.input, nondet: c.nondet })));
+  return { conditions, first };
+}
+
+/** A counterexample of the original program as an input of the rewritten one (nondet reads outside
+ * loops as parameters): the values its run reads there, with the original's replayed run. */
+function asWholeInput(program: Program, whole: NondetParameters, fn: string, c: Counterexample): (ConcreteCounterexample & { wholeInput: ReadonlyMap<string, bigint> }) | null {
+  const run = runProgram(program, { entry: fn, inputs: c.inputs, nondet: c.nondet, nondetDefault: null, recordTrace: true, maxSteps: (c.steps ?? REPLAY_RUN_STEPS) + REPLAY_SLACK_STEPS });
+  if (run.outcome.kind !== 'assertion-failed') return null;
+  const wholeInput = new Map(run.inputs);
+  for (const step of run.trace ?? []) {
+    const param = step.depth === 0 && step.procedure === fn && step.kind === 'edge' ? whole.byEdge.get(step.edge) : undefined;
+    if (param !== undefined) wholeInput.set(param, step.nondet?.[0] ?? 0n);
+  }
+  return { input: run.inputs, nondet: c.nondet, line: run.outcome.pos.line, run, wholeInput };
 }
 
 /** A failing run of the rewritten program (nondet reads as parameters), replayed on the original

@@ -42,6 +42,9 @@ export interface WpOptions extends ConditionOptions {
    * nonterm they are the point). bounds says false: such a run may still exceed its bound later, so
    * no precondition need admit it, and searching for one would run to the time limit. */
   readonly coverCutOffRuns?: boolean;
+  /** Inputs run before the sampled ones: a failing input the falsifier found (cex), from which the
+   * search generalises when no sampled input fails. */
+  readonly seedInputs?: readonly State[];
 }
 
 interface Candidate {
@@ -75,7 +78,7 @@ export async function wp(program: Program, options: WpOptions = {}): Promise<WpR
   const passing: InputRun[] = [];
   const failing: InputRun[] = [];
   // Sampling is bounded by interpreter steps (work: the same inputs on any machine) and the deadline.
-  for (const input of candidateInputs(params)) {
+  for (const input of [...(options.seedInputs ?? []).map((s) => new Map(params.map((p) => [p, s.get(p) ?? 0n] as const))), ...candidateInputs(params)]) {
     if (runner.steps >= WP_SAMPLE_STEPS || ctx.deadlinePassed) break;
     const run = runner.run(input);
     (run.failure ? failing : passing).push(run);

@@ -91,6 +91,8 @@ export interface VerifyResult {
   readonly pinned?: readonly { readonly line: number; readonly expression: string }[];
   /** The fast path before the template search (engine/houdini.ts), when it ran. */
   readonly houdini?: HoudiniReport;
+  /** The falsifier's bounded model checking, when it ran. */
+  readonly falsifier?: FalsifierReport;
   /** A sampled run that overflowed a signed type (undefined behaviour in C, assumed absent by the
    * reachability property): where, and on which inputs. */
   readonly overflow?: OverflowReport;
@@ -104,6 +106,27 @@ export interface OverflowReport {
 }
 
 /** Bounds observed in concrete runs, filtered by the checker to an inductive subset (Houdini). */
+/** What the falsifier's bounded model checking did (lib/falsify/bmc.ts). */
+export interface FalsifierReport {
+  /** Every run of at most this many region steps (entry to a loop head, one iteration, …) was
+   * searched and none fails (0: none searched yet). With guessed summaries, only among the runs
+   * whose calls follow them. */
+  readonly depth: number;
+  /** The depth whose query ran out of work, when one did. */
+  readonly unknownAt?: number;
+  readonly queries: number;
+  /** z3's resource units spent. */
+  readonly work: number;
+  /** Models whose run did not fail on the original program (a wrong guessed summary). */
+  readonly unreplayed: number;
+  /** Calls of recursive procedures followed guessed summaries. */
+  readonly summaries: boolean;
+  /** The depth of the counterexample it found, when it found one. */
+  readonly foundAt?: number;
+  /** Why it searches no deeper, when it does not. */
+  readonly stopped?: string;
+}
+
 export interface HoudiniReport {
   /** Candidate conjuncts over all cut-points. */
   readonly candidates: number;

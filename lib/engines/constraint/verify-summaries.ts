@@ -15,7 +15,7 @@ import { satisfies, type ConstraintSystem } from '../../constraints/system.js';
 import { encodeUnknowns, type SystemEncoder, type UnknownOverride } from '../../encode/system-encoder.js';
 import * as L from '../../ir/linear.js';
 import type { Linear } from '../../ir/linear.js';
-import { candidatePairs, type CandidatePair } from './summary-candidates.js';
+import { candidatePairs, type CandidatePair } from '../../observe/summary-candidates.js';
 import type { SatBackend } from '../../sat/types.js';
 import { replayed } from '../../guard/replay.js';
 import { checkInvariants, type SummaryPairCertificate } from '../../certify/certificate.js';

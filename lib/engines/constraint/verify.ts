@@ -34,6 +34,8 @@ import type { ScheduleStep } from '../../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
 import { ghostDefinition, ghostNames, withRemainderGhosts } from '../../ir/remainder-ghosts.js';
 import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
+import { Falsifier } from '../../falsify/bmc.js';
+import { guessedSummaries } from '../../falsify/guessed-summaries.js';
 import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
 import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, HOUDINI_HEADERS_FIRST_VC_RATIO, GHOSTED_HEADERS_MAX_PATHS, type SatWork } from '../../limits.js';
 
@@ -119,19 +121,35 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   };
   const pins = options.knownInvariants ?? new Map<number, Formula>();
   let houdini: HoudiniReport | undefined; // set once the fast path has run; every later answer reports it
+  let falsifier: Falsifier | null = null; // set once the falsifier has run (below); every later answer reports it
   // Every "unknown" says which pins the search was held to: a wrong pin is the likeliest reason.
   const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
     ...base,
     stats: [],
     ...extra,
     ...(houdini ? { houdini } : {}),
+    ...(falsifier ? { falsifier: falsifier.report() } : {}),
     verdict: 'unknown',
     reason: pins.size > 0 && !reason.includes('pinned') ? `${reason}, with the pinned invariant${pins.size > 1 ? 's' : ''} (${describePins(pins)})` : reason,
     millis: Date.now() - started,
   });
 
+  // The falsifier: bounded model checking with z3 (lib/falsify), its rounds between the proof search's
+  // steps, so that a cheap refutation comes before an expensive step and neither starves the other.
+  // Its counterexamples are replayed on the original program like the sampled runs' failures.
+  const falsified = async (round: (f: Falsifier) => Promise<Counterexample | null>, extra: Partial<VerifyResult> = {}): Promise<VerifyResult | null> => {
+    if (deadline.passed || deadline.aborted) return null;
+    falsifier ??= new Falsifier(problem, { deadline, ...(problem.needsSummaries ? { summaries: guessedSummaries(problem, deadline) } : {}) });
+    const counterexample = await round(falsifier);
+    if (!counterexample) return null;
+    return { ...base, stats: [], ...extra, ...(houdini ? { houdini } : {}), falsifier: falsifier.report(), verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+  };
+  const falsifierReport = (): Partial<VerifyResult> => (falsifier ? { falsifier: falsifier.report() } : {});
+
   if (problem.needsSummaries) {
     if (pins.size > 0) return unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
+    const early = await falsified((f) => f.next());
+    if (early) return early;
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
     const summarised = await verifyWithSummaries(problem, {
       strategy, schedule, backend, deadline,
@@ -145,7 +163,11 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       guardSummaries(program, summarised.summaries ?? []);
       guardSafe(program, problem.function, { proc: program.procedures.get(problem.function)!, original: [] }, new Map());
     }
-    return summarised;
+    if (summarised.verdict === 'unknown') {
+      const late = await falsified((f) => f.rest(), { stats: summarised.stats });
+      if (late) return { ...summarised, ...late, stats: summarised.stats };
+    }
+    return { ...summarised, ...falsifierReport() };
   }
   let prepared: PreparedAnalysis;
   try {
@@ -157,6 +179,9 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     const samples = sampleStates(program, fn, [], { deadline, untilFailure: true });
     const counterexample = samples.failure ? replayed(program, fn, samples.failure, deadline) : null;
     if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+    // Bounded model checking needs no path enumeration: it encodes the regions as large blocks.
+    const found = await falsified((f) => f.rest());
+    if (found) return found;
     return unknown(e.message);
   }
   base.function = prepared.function;
@@ -313,6 +338,13 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
       if (proved) return proved;
     }
   }
+  // The falsifier's first round (cheap: shallow depths) comes before any template step; in a
+  // portfolio, only the lane that owns the first attempt runs it.
+  const falsifies = !options.selectAttempt || (first !== undefined && options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
+  if (falsifies) {
+    const found = await falsified((f) => f.next());
+    if (found) return found;
+  }
   backend.warmUp?.();
   // Only the template steps use the bad states: taken once one is next. The conditions concrete
   // states put on every invariant, whatever its template: the certificate's counterexamples add to
@@ -323,6 +355,11 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     if (houdiniPending && index > 0) {
       const proved = await tryObservedBounds();
       if (proved) return proved;
+    }
+    // A deeper round of the falsifier before each later step.
+    if (falsifies && index > 0) {
+      const found = await falsified((f) => f.next(), { stats });
+      if (found) return found;
     }
     if (satWork.exhausted) {
       lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
@@ -444,6 +481,11 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
   if (houdiniPending) {
     const proved = await tryObservedBounds();
     if (proved) return proved;
+  }
+  // The schedule is spent: the falsifier's remaining work.
+  if (falsifies) {
+    const found = await falsified((f) => f.rest(), { stats });
+    if (found) return found;
   }
   return unknown(lastReason, { stats });
 }

@@ -5,13 +5,13 @@
 // guesses only: the search pins them and asks the SAT solver for the rest of the proof (multipliers,
 // loop invariants), falls back to the full unknown search when that fails, and the certificate
 // checker re-proves whatever is reported.
-import * as F from '../../ir/formula.js';
-import type { Formula } from '../../ir/formula.js';
-import * as L from '../../ir/linear.js';
-import type { Linear } from '../../ir/linear.js';
-import { mulberry32 } from '../../random.js';
-import { affineHull } from '../../observe/equalities.js';
-import type { State } from '../../observe/samples.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import { mulberry32 } from '../random.js';
+import { affineHull } from './equalities.js';
+import type { State } from './samples.js';
 
 /** A candidate pair as conjunctions of atoms `e >= 0`. */
 export interface CandidatePair {

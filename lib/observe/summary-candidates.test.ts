@@ -1,7 +1,7 @@
 // Candidate summary pairs from observed calls: clustering by affine law, input boxes (opened where no
 // observation contradicts the law) as pre-conditions.
 import test from 'ava';
-import * as F from '../../ir/formula.js';
+import * as F from '../ir/formula.js';
 import { atomsFormula, candidatePairs } from './summary-candidates.js';
 
 const R = 'M!ret';

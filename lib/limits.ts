@@ -132,8 +132,8 @@ export const BMC_DEPTHS: readonly number[] = [1, 2, 4, 8, 16, 32, 48, 64, 96, 12
 export const BMC_CHECK_WORK = 1_000_000;
 export const BMC_MAX_ASSERTIONS = 200_000;
 export const BMC_FIRST_ROUND_WORK = 100_000;
-export const BMC_ROUND_WORK = 150_000;
-export const BMC_WORK = 800_000;
+export const BMC_ROUND_WORK = 100_000;
+export const BMC_WORK = 400_000;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

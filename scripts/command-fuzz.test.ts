@@ -8,7 +8,7 @@ import { parseProgram } from '../lib/frontend/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { mulberry32 } from '../lib/random.js';
 import { CommandProgramGenerator } from './fuzz/generate-commands.js';
-import { bruteForce, checkCex, checkKnownFailures, checkLoopBounds, checkNonterm, checkSp, checkVerify, checkWp, type KnownFailure } from './fuzz/commands.js';
+import { bruteForce, checkCex, checkKnownFailures, checkLoopBounds, checkNonterm, checkSp, checkVerify, checkWp, streamBox, type KnownFailure } from './fuzz/commands.js';
 import type { LoopBound } from '../lib/infer/bounds.js';
 import { caseFile, fuzzCommands } from './command-fuzz.js';
 
@@ -182,4 +182,26 @@ test('bounds: a tight input on which the loop runs otherwise is flagged', (t) =>
   // a + 1 is a true bound, but the run on a = 2 makes 2 iterations, not 3.
   t.regex(checkLoopBounds(program, box, [loop(3n)])[0]?.message ?? '', /tight on a=2 with 3 iterations, but the run makes 2/);
   t.regex(checkLoopBounds(program, box, [loop(2n)])[0]?.message ?? '', /but the bound a \+ 1 is 3 there/);
+});
+
+test('cex on a whole program: a condition over the nondet reads admitting a passing input, and a wrong safe, are flagged', (t) => {
+  const source = `extern unsigned char __VERIFIER_nondet_uchar(void);
+extern void __VERIFIER_assert(int);
+int main() {
+  unsigned char c = __VERIFIER_nondet_uchar();
+  unsigned char d = c + 200;
+  __VERIFIER_assert(d != 17);
+  return 0;
+}
+`;
+  const program = parseProgram(source, 'wrap.c');
+  // Only c = 73 fails (73 + 200 = 273 = 17 mod 256).
+  const box = streamBox(program, 'main', [[73n], [72n], [74n], [0n], [255n]]);
+  t.deepEqual(box.runs.map((r) => r.outcome.kind), ['assertion-failed', 'exit', 'exit', 'exit', 'exit']);
+  const condition = (expression: string, formula: Formula) => ({ ...claimed(expression, formula), input: new Map([['nondet_1', 73n]]), nondet: [73n] });
+  const exact = F.and(geq({ nondet_1: 1 }, -73), geq({ nondet_1: -1 }, 73));
+  t.deepEqual(checkCex(program, box, { conditions: [condition('nondet_1 == 73', exact)] }), []);
+  const wide = checkCex(program, box, { conditions: [condition('nondet_1 >= 73', geq({ nondet_1: 1 }, -73))] });
+  t.regex(wide[0]?.message ?? '', /certified failing condition nondet_1 >= 73, but the run on nondet 74 returns/);
+  t.regex(checkVerify(program, box, { verdict: 'safe' })[0]?.message ?? '', /says safe, but the run on nondet 73 fails the assertion on line 6/);
 });

@@ -21,6 +21,8 @@ import { availableEngines, engineByName } from '../../lib/engines/index.js';
 import { wp } from '../../lib/infer/wp.js';
 import { sp } from '../../lib/infer/sp.js';
 import { cex, type CexCondition } from '../../lib/infer/cex.js';
+import { nondetAsParameters } from '../../lib/infer/nondet-inputs.js';
+import { verifyPortfolio } from '../../lib/portfolio/index.js';
 import { nonterm, type NontermCondition, type NontermResult } from '../../lib/infer/nonterm.js';
 import { bounds, type BoundsResult, type LoopBound } from '../../lib/infer/bounds.js';
 import type { ConditionAnswer, SpResult } from '../../lib/infer/types.js';
@@ -68,6 +70,9 @@ export interface BoxRun {
   /** Per loop of `Box.edges.loops`: the most body entries within one entry into it. */
   readonly iterations: readonly bigint[];
   readonly steps: number;
+  /** Whole programs (streamBox): the values the run's nondet reads outside loops took, by the names
+   * cex's conditions give them (nondet_1, nondet_2, …); absent from bruteForce's runs. */
+  readonly nondetInputs?: ReadonlyMap<string, bigint>;
 }
 
 export interface Box {
@@ -111,6 +116,29 @@ export function bruteForce(program: Program, fn: string, options: BoxOptions = {
     for (let s = 0; s < streams; s++) one(input, Array.from({ length: streamLength }, () => BigInt(Math.floor(next() * 7) - 3)));
   }
   return { function: fn, parameters, edges, runs, maxSteps, radius };
+}
+
+/** A box of chosen runs of a whole program (a function that reads its inputs with
+ * __VERIFIER_nondet_*()): one run per nondet stream, exactly that stream (no default past it), each
+ * recording the values its reads outside loops took under the names cex's conditions give them
+ * (lib/infer/nondet-inputs.ts), so a failing condition over them can be held to the runs. */
+export function streamBox(program: Program, fn: string, streams: readonly (readonly bigint[])[], options: { readonly maxSteps?: number } = {}): Box {
+  const proc = program.procedures.get(fn)!;
+  const { byEdge } = nondetAsParameters(program, fn);
+  const maxSteps = options.maxSteps ?? 1_000_000;
+  const edges = loopEdges(proc);
+  const runs = streams.map((stream): BoxRun => {
+    const r = runProgram(program, { entry: fn, nondet: [...stream], nondetDefault: null, maxSteps, recordTrace: true, watch: { locations: new Set([proc.exit]), firstAndLast: 0 } });
+    const exitState = r.outcome.kind === 'exit' ? (r.watched?.get(proc.exit)?.at(-1) ?? null) : null;
+    if (r.outcome.kind === 'exit' && !exitState) throw new Error('checker: a run returned without a state at the exit');
+    const nondetInputs = new Map<string, bigint>();
+    for (const step of r.trace ?? []) {
+      const parameter = step.depth === 0 && step.procedure === fn && step.kind === 'edge' ? byEdge.get(step.edge) : undefined;
+      if (parameter !== undefined && step.nondet?.length === 1) nondetInputs.set(parameter, step.nondet[0]!);
+    }
+    return { input: new Map(), nondet: [...stream], outcome: r.outcome, exitState, iterations: mostIterations(edges, completedSteps(r)), steps: r.steps, nondetInputs };
+  });
+  return { function: fn, parameters: [...proc.params], edges, runs, maxSteps, radius: 0 };
 }
 
 function failed(run: BoxRun): boolean {
@@ -309,8 +337,9 @@ export function checkLoopBounds(program: Program, box: Box, loops: readonly Loop
 }
 
 /** Each condition's input lies inside it and fails an assertion when replayed; and from every input in
- * the box inside a certified condition over the parameters alone, no run returns normally. "Proved
- * safe" (no counterexample exists) is a safety claim: no run in the box fails an assertion. */
+ * the box inside a certified condition over the parameters alone (or, in a streamBox, over the
+ * parameters and the nondet values read outside loops), no run returns normally. "Proved safe" (no
+ * counterexample exists) is a safety claim: no run in the box fails an assertion. */
 export function checkCex(program: Program, box: Box, result: { readonly conditions: readonly (Claimed & Pick<CexCondition, 'input' | 'nondet'>)[]; readonly provedSafe?: unknown }, context: CheckContext = {}): Disagreement[] {
   const command = context.command ?? 'cex';
   const count = counter(context);
@@ -323,9 +352,14 @@ export function checkCex(program: Program, box: Box, result: { readonly conditio
     if (outcome.kind !== 'assertion-failed') out.push({ command, kind: 'claim', message: `condition ${c.expression}: its input ${runText(input, c.nondet)} ${outcomeText(outcome)} when replayed` });
     else context.failures?.push({ input, nondet: c.nondet, from: `${command}'s input for ${c.expression}` });
     if (!F.evaluate(c.formula, (v) => c.input.get(v) ?? 0n)) out.push({ command, kind: 'claim', message: `condition ${c.expression}: its input ${runText(c.input, [])} lies outside it` });
-    const f = c.certified ? overParameters(c.formula, box.parameters) : null;
-    if (!f) continue;
-    const inside = box.runs.filter((r) => holdsOn(f, r.input));
+    if (!c.certified) continue;
+    const f = c.formula;
+    const named = [...F.variablesOf(f)];
+    // A run whose values do not name every variable of the condition cannot be placed inside or outside it.
+    const inside = box.runs.filter((r) => {
+      const values = r.nondetInputs ? new Map([...r.input, ...r.nondetInputs]) : r.input;
+      return named.every((v) => values.has(v)) && holdsOn(f, values);
+    });
     count(0, inside.length);
     const run = inside.find((r) => r.outcome.kind === 'exit');
     if (run) out.push({ command, kind: 'claim', message: `certified failing condition ${c.expression}, but the run on ${describe(run)} returns` });
@@ -417,6 +451,11 @@ export interface FuzzOptions {
   readonly engines?: readonly string[];
   readonly timeoutMs: number;
   readonly box?: BoxOptions;
+  /** The runs to check claims on, instead of bruteForce's box (`box` is then not used). */
+  readonly runs?: Box;
+  /** Verify as `farkas verify FILE --timeout T` runs it (the portfolio with these jobs, the command's
+   * defaults otherwise), tallied as 'verify', instead of each engine alone (`engines` is then not used). */
+  readonly plainVerify?: { readonly jobs: number };
 }
 
 type Attempt<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly answer: string; readonly detail: string; readonly disagreement?: Disagreement };
@@ -440,7 +479,7 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
   const fn = program.entry;
   const commands = new Set(options.commands ?? COMMANDS);
   const timeoutMs = options.timeoutMs;
-  const box = bruteForce(program, fn, options.box);
+  const box = options.runs ?? bruteForce(program, fn, options.box);
   const answers: Answer[] = [];
   const disagreements: Disagreement[] = [];
   const failures: KnownFailure[] = [];
@@ -467,16 +506,21 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
     disagreements.push(...judged.found);
   };
 
-  if (commands.has('verify')) {
+  const judgeVerify = (command: string) => (r: VerifyResult, context: CheckContext) => {
+    if (r.verdict === 'safe') safe.push(command);
+    const c = r.counterexample;
+    return { answer: r.verdict, detail: r.verdict === 'unsafe' && c ? `unsafe: ${runText(c.inputs, c.nondet)}` : r.verdict + (r.reason ? ` (${r.reason})` : ''), found: checkVerify(program, box, r, context) };
+  };
+  if (commands.has('verify') && options.plainVerify) {
+    // The command's defaults (cli/commands/verify.ts): the paths cut-set, the paper schedule, the auto back end.
+    const jobs = options.plainVerify.jobs;
+    await run('verify', () => verifyPortfolio(program, { cutset: 'paths', schedule: 'paper', backend: 'auto', timeoutMs, jobs }), judgeVerify('verify'));
+  } else if (commands.has('verify')) {
     for (const name of options.engines ?? verifyEngines()) {
       const command = `verify/${name}`;
       const engine = engineByName(name);
       if (!engine) throw new Error(`no engine '${name}' (engines: ${verifyEngines().join(', ')})`);
-      await run(command, () => engine.run(program, { function: fn, timeoutMs }), (r, context) => {
-        if (r.verdict === 'safe') safe.push(command);
-        const c = r.counterexample;
-        return { answer: r.verdict, detail: r.verdict === 'unsafe' && c ? `unsafe: ${runText(c.inputs, c.nondet)}` : r.verdict + (r.reason ? ` (${r.reason})` : ''), found: checkVerify(program, box, r, context) };
-      });
+      await run(command, () => engine.run(program, { function: fn, timeoutMs }), judgeVerify(command));
     }
   }
   if (commands.has('wp')) {

@@ -8,6 +8,7 @@ import { parseProgram } from '../lib/frontend/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { mulberry32 } from '../lib/random.js';
 import { CommandProgramGenerator } from './fuzz/generate-commands.js';
+import { NEEDLE_FAMILIES, NeedleGenerator, needleMismatches } from './fuzz/generate-needles.js';
 import { bruteForce, checkCex, checkKnownFailures, checkLoopBounds, checkNonterm, checkSp, checkVerify, checkWp, streamBox, type KnownFailure } from './fuzz/commands.js';
 import type { LoopBound } from '../lib/infer/bounds.js';
 import { caseFile, fuzzCommands } from './command-fuzz.js';
@@ -182,6 +183,33 @@ test('bounds: a tight input on which the loop runs otherwise is flagged', (t) =>
   // a + 1 is a true bound, but the run on a = 2 makes 2 iterations, not 3.
   t.regex(checkLoopBounds(program, box, [loop(3n)])[0]?.message ?? '', /tight on a=2 with 3 iterations, but the run makes 2/);
   t.regex(checkLoopBounds(program, box, [loop(2n)])[0]?.message ?? '', /but the bound a \+ 1 is 3 there/);
+});
+
+test('needles: the programs parse, their failing inputs fail and their passing ones do not, on the interpreter', (t) => {
+  // The generator's model of each program (what the needle mode counts as a bug) against the runs:
+  // 50 seeds, every family. Whether verify finds the bugs is measured (--programs needles), not tested.
+  const shapes = new Set<string>();
+  for (let seed = 1; seed <= 50; seed++) {
+    const a = new NeedleGenerator(mulberry32(seed));
+    const b = new NeedleGenerator(mulberry32(seed));
+    for (const family of NEEDLE_FAMILIES) {
+      const needle = a.program([family]);
+      t.deepEqual(needle, b.program([family]));
+      t.is(needle.family, family);
+      shapes.add(needle.shape);
+      const program = parseProgram(needle.source, `needle-${seed}.c`);
+      t.is(program.entry, 'main');
+      t.true(needle.failing.length >= 1, needle.source);
+      const box = streamBox(program, 'main', [...needle.failing, ...needle.passing]);
+      t.deepEqual(needleMismatches(needle, box), [], needle.source);
+      // The names cex gives the reads (nondet_1, …) take the stream's values in order.
+      for (const run of box.runs.slice(0, needle.failing.length)) {
+        t.deepEqual([...run.nondetInputs!.values()], run.nondet, needle.source);
+        t.deepEqual([...run.nondetInputs!.keys()], needle.inputs.map((_, i) => `nondet_${i + 1}`));
+      }
+    }
+  }
+  t.deepEqual([...shapes].sort(), ['counter', 'diagonal', 'limit', 'linear', 'point', 'recursion', 'step', 'tail', 'wrap-add', 'wrap-mul']);
 });
 
 test('cex on a whole program: a condition over the nondet reads admitting a passing input, and a wrong safe, are flagged', (t) => {

@@ -144,6 +144,10 @@ export const ENGINE_MAX_NODES = 20_000;
  * programs need a tenth of it, and only runs that go on for millions of steps, a loop to 10^6, meet
  * it); the same states are sampled on an idle and on a busy machine (issue 20). */
 export const SAMPLE_STEPS = 3_000_000;
+/** Of them, the guided runs at most (observe/guided-inputs.ts: values solved from the program's
+ * conditions, its types' limits and constants), which come last and only look for failures: a sixth,
+ * so that they never cost a program more than that where the other runs leave the budget open. */
+export const GUIDED_SAMPLE_STEPS = 500_000;
 /** The one run of a function that reads no input, whose states may be its invariants (observe/single-run.ts). */
 export const SINGLE_RUN_STEPS = 100_000;
 /** Most distinct states at one cut-point for the single run's states to be an invariant (a disjunct each). */

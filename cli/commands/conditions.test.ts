@@ -134,14 +134,14 @@ test('bounds on a function without loops or recursion: nothing to bound, exit 0;
   t.regex(c.stdout, /function g \(called\): its loops are not bounded here/);
 });
 
-test('verify finds a narrow-band bug by bounded model checking, and --cex leaves a replayed unsafe answer as it is', async (t) => {
-  // Sampling misses 295 <= x <= 305; the falsifier's first round solves for it and the run replays.
+test('verify finds a narrow-band bug, and --cex leaves a replayed unsafe answer as it is', async (t) => {
+  // Random runs miss 295 <= x <= 305; the guided runs (the conditions' solved values) hit it, and the
+  // falsifier would solve for it.
   const plain = await farkas('verify', 'benchmarks/conditions/needle.c', '--json', '--jobs', '1', '--timeout', '60');
   t.is(plain.code, 1, plain.stderr);
   const found = JSON.parse(plain.stdout);
   t.is(found.verdict, 'unsafe');
   t.true(found.counterexample.replayed);
-  t.true(found.falsifier.foundAt >= 1);
   const x = BigInt(found.counterexample.nondet[0]);
   t.true(x >= 295n && x <= 305n);
   const r = await farkas('verify', 'benchmarks/conditions/needle.c', '--json', '--jobs', '1', '--timeout', '60', '--cex');
@@ -150,6 +150,12 @@ test('verify finds a narrow-band bug by bounded model checking, and --cex leaves
   t.is(out.verdict, 'unsafe');
   t.is(out.failingCondition, undefined);
   t.deepEqual(out.counterexample.nondet, found.counterexample.nondet);
+  // Behind a quotient the guided runs solve nothing; the falsifier's first round does.
+  const quotient = JSON.parse((await farkas('verify', 'benchmarks/conditions/needle-quotient.c', '--json', '--jobs', '1', '--timeout', '60')).stdout);
+  t.is(quotient.verdict, 'unsafe');
+  t.true(quotient.falsifier.foundAt >= 1);
+  const q = BigInt(quotient.counterexample.nondet[0]);
+  t.true(q >= 300n && q <= 309n);
 });
 
 test('cex on a recursive program: no sampled input fails, and verify proves it with summaries (exit 0), not an internal error', async (t) => {

@@ -3,6 +3,9 @@
 // at each read.
 import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
+import { runProgram } from '../interpreter/index.js';
+import { prepareAnalysis } from '../problem/prepare.js';
+import { sampleStates } from './samples.js';
 import { GUIDED_STREAM_LENGTH, guidedStreams, guidedValues, MAX_GUIDED_VALUES, solvedValues } from './guided-inputs.js';
 
 const HEADER = `extern int __VERIFIER_nondet_int(void); extern unsigned char __VERIFIER_nondet_uchar(void);
@@ -71,3 +74,42 @@ test('the streams: each value at every read, then each value at each read alone,
   t.is([...guidedStreams([7n, 9n], () => 1)].length, 2);
 });
 
+// Sampling stops after a budget of steps; these tests want the full, deterministic sample.
+const NO_TIME_LIMIT = { steps: 100_000_000 };
+
+/** sampleStates on the paths cut-set, as verify samples, with or without the guided runs. */
+function sampled(source: string, file: string, guidedRuns = true) {
+  const program = parseProgram(source, file);
+  const prepared = prepareAnalysis(program, undefined, 'paths');
+  return { program, samples: sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { ...NO_TIME_LIMIT, guidedRuns }) };
+}
+
+for (const [name, source, value] of [['3 * x != 1227', TIMES_THREE, 409n], ['(unsigned char)(c + 57) != 3', WRAPS_TO_THREE, 202n]] as const) {
+  test(`sampleStates finds the one failing input of ${name} by the guided runs, and it replays`, (t) => {
+    const { program, samples } = sampled(source, 'one-input.c');
+    t.is(samples.failure?.outcome.kind, 'assertion-failed');
+    t.deepEqual(samples.failure?.nondetConsumed, [value]);
+    const replay = runProgram(program, { entry: 'main', nondet: samples.failure!.nondetConsumed, nondetDefault: null });
+    t.is(replay.outcome.kind, 'assertion-failed');
+    t.deepEqual(sampled(source, 'one-input.c').samples.failure?.nondetConsumed, [value], 'the same run every time');
+    // The random and boundary runs alone miss it.
+    t.is(sampled(source, 'one-input.c', false).samples.failure, undefined);
+  });
+}
+
+test('a program with several reads gets each value at each read: the second read alone at 777', (t) => {
+  const source = `${HEADER}int main() { int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); int c = __VERIFIER_nondet_int();
+    if (a == 0 && c == 0) { __VERIFIER_assert(b != 777); } return 0; }\n`;
+  const { samples } = sampled(source, 'second-read.c');
+  t.deepEqual(samples.failure?.nondetConsumed, [0n, 777n, 0n]);
+  t.is(sampled(source, 'second-read.c', false).samples.failure, undefined);
+});
+
+test('the guided runs add no state: the samples of a safe program are those of the other runs', (t) => {
+  const source = `${HEADER}int main() { int x = __VERIFIER_nondet_int(); int y = 0; while (y < x) { y = y + 3; } __VERIFIER_assert(x <= 0 || y >= x); return 0; }\n`;
+  const a = sampled(source, 'safe.c').samples;
+  const b = sampled(source, 'safe.c', false).samples;
+  t.is(a.failure, undefined);
+  t.deepEqual(a.states, b.states);
+  t.deepEqual(a.observed, b.observed);
+});

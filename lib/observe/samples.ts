@@ -9,7 +9,8 @@ import * as L from '../ir/linear.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
 import { mulberry32 } from '../random.js';
-import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, WHOLE_RUN_ACCELERATED_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
+import { guidedStreams, guidedValues } from './guided-inputs.js';
+import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, GUIDED_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, WHOLE_RUN_ACCELERATED_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
 
 export type State = ReadonlyMap<string, bigint>;
 
@@ -44,6 +45,10 @@ export interface SampleOptions extends WorkBudget {
   /** Stop at the first run that fails an assertion, for a caller that then wants only that run: the
    * runs are the same up to it, so the failure (and an overflow seen before it) is the same. */
   readonly untilFailure?: boolean;
+  /** Also the guided runs (guided-inputs.ts: each value solved from the program's conditions, of its
+   * types' limits and of its constants, at each read), which look for failures only (default true); a
+   * caller whose own sampling of the same program ran them already leaves them out. */
+  readonly guidedRuns?: boolean;
   /** Also the few long untraced runs that look for a failure needing many iterations (default
    * true); a caller whose own sampling of the same program ran them already leaves them out. */
   readonly longRuns?: boolean;
@@ -157,6 +162,22 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
     const result = budget.add(sameRun(maxSteps) ?? runProgram(program, { entry: fn, nondet: boundaryStream(run, 64), nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true }));
     if (result.outcome.kind === 'assertion-failed') failure = result;
     if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+  }
+  // Runs on values of the program's own (solved from its conditions, its types' limits, its
+  // constants), each at every read, then at each read alone: only to look for failures that need one
+  // input (`3 * x != 1227`). After all the others, on what they leave of the budget (at most
+  // GUIDED_SAMPLE_STEPS), so the states are those of the runs above. A program that reads no input
+  // has one run, made already.
+  if (options.guidedRuns !== false && !failure && !readsNoNondet) {
+    const guided = new StepCounter(GUIDED_SAMPLE_STEPS, options.deadline);
+    let reads = 0;
+    for (const nondet of guidedStreams(guidedValues(program), () => reads)) {
+      if (failure || !budget.open || !guided.open) break;
+      const result = guided.add(budget.add(runProgram(program, { entry: fn, nondet, nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true })));
+      reads = Math.max(reads, result.nondetConsumed.length - result.nondetDefaulted - result.nondetSolved);
+      if (result.outcome.kind === 'assertion-failed') failure = result;
+      if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+    }
   }
   // The long runs, last: a caller that may prove the program first leaves them out and adds them
   // when it needs them (withLongRuns).

@@ -642,9 +642,9 @@ async function proveAtHeaders(program: Program, fn: string, strategy: CutsetStra
   // Nothing reads a ghost, so liveness leaves it out; it belongs wherever its variable is live.
   const withGhosts = new Map([...prepared.variables].map(([c, vars]) => [c, [...vars, ...ghosted.ghosts.filter((g) => vars.includes(g.variable) && !vars.includes(g.ghost)).map((g) => g.ghost)]]));
   prepared = { ...prepared, variables: withGhosts };
-  // Long runs only look for failures, and the search's own sampling takes them on the same program
-  // (but for the ghosts, which never change it): here only the states at the headers are new.
-  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns: false });
+  // Long runs and guided runs only look for failures, and the search's own sampling takes them on the
+  // same program (but for the ghosts, which never change it): here only the states at the headers are new.
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns: false, guidedRuns: false });
   if (samples.failure) return null;
   const candidates = candidatesFromSamples(prepared, samples, hullEqualities(prepared, samples));
   for (const [c, list] of candidates) {

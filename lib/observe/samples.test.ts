@@ -245,3 +245,18 @@ test('a program that reads no input is run once per kind of run, and samples as 
   t.true(a.states.length > 0 && a.bad.length > 0);
   t.deepEqual(a, b);
 });
+
+test("observed calls include calls at the callee's own case boundaries, solved from its conditions", (t) => {
+  // The program calls f(0), f(20), f(40), f(60); the grid's chains from 1, 2, 3, 5, -1, -2 stay on
+  // their residues modulo 20. Only the values solved from n > 55 (55, 56, 54, 57) call f where its
+  // first case begins: f(56) == 55.
+  const source = 'int f(int n) { if (n > 55) return n - 1; return f(n + 20); }\nvoid g() { int r = f(0); assert(r == 59); }\n';
+  const program = parseProgram(source, 'cases.c');
+  const calls = sampleCalls(program, 'g').get('f') ?? [];
+  t.true(calls.some((c) => c.args.get('n') === 56n && c.result === 55n), calls.map((c) => `f(${c.args.get('n')}) = ${c.result}`).join(', '));
+  for (const c of calls) {
+    let n = c.args.get('n')!;
+    while (n <= 55n) n += 20n;
+    t.is(c.result, n - 1n);
+  }
+});

@@ -7,9 +7,10 @@
 import type { Program } from '../ir/cfg.js';
 import * as L from '../ir/linear.js';
 import { runProgram } from '../interpreter/index.js';
+import { foldInto } from '../interpreter/run.js';
 import type { RunResult } from '../interpreter/types.js';
 import { mulberry32 } from '../random.js';
-import { guidedStreams, guidedValues } from './guided-inputs.js';
+import { guidedStreams, guidedValues, solvedValues } from './guided-inputs.js';
 import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, GUIDED_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, WHOLE_RUN_ACCELERATED_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
 
 export type State = ReadonlyMap<string, bigint>;
@@ -470,7 +471,31 @@ export function sampleCalls(program: Program, fn: string, options: SampleOptions
       collect(result);
     }
   }
+  // Then the values solved from the callee's own conditions over its parameters (guided-inputs.ts),
+  // each at each parameter alone, the others 0: calls at the boundaries of its cases (McCarthy's
+  // n == 100 and n == 101), which a grid near zero never makes. Not its types' limits: a recursion
+  // from INT_MAX runs to its step limit.
+  for (const callee of [...seen.keys()]) {
+    const proc = program.procedures.get(callee);
+    if (!proc || proc.params.length === 0) continue;
+    for (const value of solvedValues(proc).slice(0, GUIDED_CALL_VALUES)) {
+      for (const param of proc.params) {
+        if (!budget.open || (seen.get(callee)?.size ?? 0) >= maxPer) break;
+        const args = new Map(proc.params.map((p) => [p, p === param ? intoRange(value, proc.paramRanges?.get(p)) : 0n] as const));
+        const result = budget.add(runProgram(program, { entry: callee, inputs: args, nondet: [], nondetDefault: 0n, maxSteps, recordTrace: true }));
+        if (result.outcome.kind === 'exit' && result.outcome.returnValue !== null) observe(callee, result.inputs, result.outcome.returnValue);
+        collect(result);
+      }
+    }
+  }
   return new Map([...seen].map(([callee, bucket]) => [callee, [...bucket.values()]]));
+}
+
+/** Values of a callee's own that sampleCalls calls it on, at most. */
+const GUIDED_CALL_VALUES = 16;
+
+function intoRange(v: bigint, range: { readonly lo: bigint; readonly hi: bigint } | undefined): bigint {
+  return range ? foldInto(v, range) : v;
 }
 
 const GRID_VALUES = [0n, 1n, 2n, 3n, 5n, -1n, -2n];

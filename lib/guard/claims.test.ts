@@ -124,6 +124,14 @@ test('guardSafe: an invariant false at the loop head and a failing assertion are
   t.throws(() => guardSafe(rare, 'f', { proc: f, original: [] }, new Map()), { instanceOf: ClaimContradicted, message: /x=5 \(the assertion at line 3 fails\)/ });
 });
 
+test('guardSafe: "safe" for an assertion that one nondet value breaks is contradicted by the value solved from it', (t) => {
+  // The grid runs read 0, the random ones values near zero: only x == 409 fails.
+  const source = 'int main() { int x = __VERIFIER_nondet_int(); if (x > 0 && x < 100000) { assert(3 * x != 1227); } return 0; }\n';
+  const program = parseProgram(source, 'times-three.c');
+  const proc = program.procedures.get('main')!;
+  t.throws(() => guardSafe(program, 'main', { proc, original: [] }, new Map()), { instanceOf: ClaimContradicted, message: /nondet 409 \(the assertion at line 1 fails\)/ });
+});
+
 test('guardSummaries: a post-condition the procedure does not keep is contradicted', (t) => {
   const program = parseProgram('int g(int n) {\n  if (n <= 0) return 0;\n  return g(n - 1) + 1;\n}\n', 'rec.c');
   const ret = L.variable('g!ret');

@@ -1,7 +1,8 @@
 // The runs every claim guard makes (issue 19): the ORIGINAL program, never a prepared copy, on inputs
 // chosen without the search's help — a grid of small and boundary values (the constants of the claim
-// and their neighbours among them), then seeded random inputs with random nondet streams — until a
-// budget of interpreter steps is spent. Work, not time: the same runs on any machine.
+// and their neighbours among them), then seeded random inputs with random nondet streams, then values
+// solved from the program's conditions (observe/guided-inputs.ts) — until a budget of interpreter
+// steps is spent. Work, not time: the same runs on any machine.
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Formula } from '../ir/formula.js';
@@ -9,6 +10,7 @@ import type { Procedure, Program } from '../ir/cfg.js';
 import { runProgram, type RunResult, type ValueRange } from '../interpreter/index.js';
 import { foldInto } from '../interpreter/run.js';
 import { nondetStream } from '../observe/samples.js';
+import { solvedValues } from '../observe/guided-inputs.js';
 import { mulberry32 } from '../random.js';
 import { GUARD_RUN_STEPS, GUARD_STEPS } from '../limits.js';
 
@@ -19,6 +21,8 @@ const MAX_GRID_INPUTS = 256;
 /** Inputs and nondet streams drawn at random (seeded) after the grid. */
 const RANDOM_RUNS = 24;
 const NONDET_PER_RUN = 64;
+/** Values solved from the program's conditions that the last runs try, at most. */
+const GUIDED_RUNS = 16;
 /** Loop-head states kept per location and run: the first ones and the last (RunOptions.watch). */
 const WATCHED_VISITS = 16;
 
@@ -109,6 +113,18 @@ export function firstContradiction<T>(
     if (found !== null) return found;
     // Without parameters the runs differ only in their nondet values: one that read none is every run.
     if (proc.params.length === 0 && !readNondet) break;
+  }
+  // Last, on what the others leave of the budget: the values solved from the program's conditions
+  // (observe/guided-inputs.ts), each as every parameter and every nondet value at once, where a claim
+  // wrong at one input (`3 * x != 1227`) shows. Not the types' limits and constants too: a loop to
+  // INT_MAX takes a run's whole step limit, and the sampling before the claim tried them already.
+  if (proc.params.length === 0 && !readNondet) return null;
+  const solved = new Set([...program.procedures.values()].flatMap((p) => solvedValues(p)));
+  for (const value of [...solved].slice(0, GUIDED_RUNS)) {
+    if (steps >= budget) return null;
+    const input = new Map(proc.params.map((p) => [p, intoRange(value, proc.paramRanges?.get(p))] as const));
+    const found = run({ input, nondet: new Array<bigint>(NONDET_PER_RUN).fill(value), foldIntoRange: true });
+    if (found !== null) return found;
   }
   return null;
 }

@@ -66,13 +66,15 @@ test('bounded model checking finds nothing in a safe program and says how deep i
   t.true(report.queries >= 1 && report.work > 0);
 });
 
-test('plain verify reports each of the four bugs, replayed, with the falsifier that found it', async (t) => {
-  for (const [name, source, value] of [['f1.c', EQUALITY, 409n], ['f2.c', WRAP, 202n], ['f3.c', ITERATIONS, 19n], ['f4.c', RECURSION, 617n]] as const) {
+test('plain verify reports each of the four bugs, replayed; the deep recursion by the falsifier', async (t) => {
+  // f1–f3 are also hit by the sampling's guided runs (values solved from the conditions, the constants
+  // and their neighbours: n == 19 is next to 20), which come first; 617 calls deep is the falsifier's.
+  for (const [name, source, value, deep] of [['f1.c', EQUALITY, 409n, false], ['f2.c', WRAP, 202n, false], ['f3.c', ITERATIONS, 19n, false], ['f4.c', RECURSION, 617n, true]] as const) {
     const result = await verify(parseProgram(source, name), { timeoutMs: 60_000 });
     t.is(result.verdict, 'unsafe', `${name}: ${result.reason}`);
     t.true(result.counterexample?.replayed);
     t.deepEqual(result.counterexample?.nondet, [value], name);
-    t.true((result.falsifier?.foundAt ?? 0) >= 1, name);
+    if (deep) t.true((result.falsifier?.foundAt ?? 0) >= 1, name);
   }
 });
 

@@ -148,6 +148,9 @@ export const SAMPLE_STEPS = 3_000_000;
  * conditions, its types' limits and constants), which come last and only look for failures: a sixth,
  * so that they never cost a program more than that where the other runs leave the budget open. */
 export const GUIDED_SAMPLE_STEPS = 500_000;
+/** The guided runs also try every value between the least and the greatest solved one at the first
+ * read when they span at most this many (samples.ts). */
+export const SMALL_DOMAIN = 2048;
 /** The one run of a function that reads no input, whose states may be its invariants (observe/single-run.ts). */
 export const SINGLE_RUN_STEPS = 100_000;
 /** Most distinct states at one cut-point for the single run's states to be an invariant (a disjunct each). */

@@ -97,6 +97,15 @@ for (const [name, source, value] of [['3 * x != 1227', TIMES_THREE, 409n], ['(un
   });
 }
 
+test('a loop run n times, n assumed in 0..420, that fails for one n: every value between the solved bounds is tried', (t) => {
+  // s reaches 1000 after 339 iterations; no condition gives 339 (s is updated from itself).
+  const source = `${HEADER}int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= n && n <= 420);
+    int s = -17; int i = 0; for (i = 0; i < n; i++) { s += 3; } __VERIFIER_assert(s != 1000); return 0; }\n`;
+  const { samples } = sampled(source, 'counter.c');
+  t.deepEqual(samples.failure?.nondetConsumed, [339n]);
+  t.is(sampled(source, 'counter.c', false).samples.failure, undefined);
+});
+
 test('a program with several reads gets each value at each read: the second read alone at 777', (t) => {
   const source = `${HEADER}int main() { int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); int c = __VERIFIER_nondet_int();
     if (a == 0 && c == 0) { __VERIFIER_assert(b != 777); } return 0; }\n`;

@@ -11,7 +11,7 @@ import { foldInto } from '../interpreter/run.js';
 import type { RunResult } from '../interpreter/types.js';
 import { mulberry32 } from '../random.js';
 import { guidedStreams, guidedValues, solvedValues } from './guided-inputs.js';
-import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, GUIDED_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SAMPLED_RUN_STEPS, WHOLE_RUN_ACCELERATED_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
+import { BAD_STATE_RUN_STEPS, BAD_STATE_STEPS, CALL_SAMPLE_RUN_STEPS, CALL_SAMPLE_STEPS, GUIDED_SAMPLE_STEPS, LONG_RUN_STEPS, SAMPLE_STEPS, SMALL_DOMAIN, SAMPLED_RUN_STEPS, WHOLE_RUN_ACCELERATED_STEPS, WHOLE_RUN_CORNERS, WHOLE_RUN_STEPS, type Deadline } from '../limits.js';
 
 export type State = ReadonlyMap<string, bigint>;
 
@@ -178,6 +178,22 @@ export function sampleStates(program: Program, fn: string, cutpoints: readonly n
       reads = Math.max(reads, result.nondetConsumed.length - result.nondetDefaulted - result.nondetSolved);
       if (result.outcome.kind === 'assertion-failed') failure = result;
       if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+    }
+    // Then every value between the least and the greatest solved value at the first read, when they
+    // span at most SMALL_DOMAIN values: `assume(0 <= n && n <= 340)` before a loop that fails for one
+    // n only, which no condition gives (`s != 217` after n iterations of `s += 3`). Loops run in
+    // closed form here (accelerate.ts), so a run of hundreds of iterations costs a few steps.
+    const solved = solvedValues(program.procedures.get(fn)!);
+    if (solved.length > 0 && !failure) {
+      const lo = solved.reduce((a, b) => (b < a ? b : a));
+      const hi = solved.reduce((a, b) => (b > a ? b : a));
+      if (hi - lo <= BigInt(SMALL_DOMAIN)) {
+        for (let v = lo; v <= hi && !failure && budget.open && guided.open; v++) {
+          const result = guided.add(budget.add(runProgram(program, { entry: fn, nondet: [v], nondetDefault: 0n, maxSteps, preferPinned: true, foldIntoRange: true, accelerate: true })));
+          if (result.outcome.kind === 'assertion-failed') failure = result;
+          if (result.outcome.kind === 'overflow' && !overflow) overflow = result;
+        }
+      }
     }
   }
   // The long runs, last: a caller that may prove the program first leaves them out and adds them

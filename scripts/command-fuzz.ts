@@ -85,15 +85,7 @@ export async function fuzzCommands(options: CommandFuzzOptions): Promise<Command
     programs++;
     if (report.box.failing > 0) failingPrograms++;
     if (report.box.cutOff > 0) loopingPrograms++;
-    for (const a of report.answers) {
-      const byAnswer = tally.get(a.command) ?? new Map<string, number>();
-      byAnswer.set(a.answer, (byAnswer.get(a.answer) ?? 0) + 1);
-      tally.set(a.command, byAnswer);
-      millis.set(a.command, (millis.get(a.command) ?? 0) + a.millis);
-      maxMillis.set(a.command, Math.max(maxMillis.get(a.command) ?? 0, a.millis));
-      const s = seen.get(a.command) ?? { claims: 0, runs: 0 };
-      seen.set(a.command, { claims: s.claims + a.seen.claims, runs: s.runs + a.seen.runs });
-    }
+    countAnswers({ tally, millis, maxMillis, seen }, report.answers);
     if (report.disagreements.length > 0) {
       disagreements += report.disagreements.length;
       disagreeing.push({ index: k, source: generated.source, report });
@@ -175,15 +167,7 @@ export async function fuzzNeedles(options: NeedleFuzzOptions): Promise<NeedleSum
       if (answer('verify') === 'unsafe' && !wrong('verify')) t.found++;
       if (answer('cex') === 'found' && !wrong('cex')) t.conditions++;
     }
-    for (const a of report.answers) {
-      const byAnswer = tally.get(a.command) ?? new Map<string, number>();
-      byAnswer.set(a.answer, (byAnswer.get(a.answer) ?? 0) + 1);
-      tally.set(a.command, byAnswer);
-      millis.set(a.command, (millis.get(a.command) ?? 0) + a.millis);
-      maxMillis.set(a.command, Math.max(maxMillis.get(a.command) ?? 0, a.millis));
-      const c = seen.get(a.command) ?? { claims: 0, runs: 0 };
-      seen.set(a.command, { claims: c.claims + a.seen.claims, runs: c.runs + a.seen.runs });
-    }
+    countAnswers({ tally, millis, maxMillis, seen }, report.answers);
     if (report.disagreements.length > 0) {
       disagreements += report.disagreements.length;
       disagreeing.push({ index: k, needle, report });
@@ -208,15 +192,39 @@ export function formatNeedleSummary(s: NeedleSummary): string {
     const t = s.byFamily.get(family);
     if (t) lines.push(`    ${family}: ${t.programs}; ${rates(t)}`);
   }
-  for (const [command, byAnswer] of s.tally) {
-    const answered = [...byAnswer.values()].reduce((a, b) => a + b, 0);
-    const mean = answered > 0 ? ((s.millis.get(command) ?? 0) / answered / 1000).toFixed(1) : '-';
-    const checked = s.seen.get(command) ?? { claims: 0, runs: 0 };
-    lines.push(`  ${command}: ${[...byAnswer].map(([a, n]) => `${a} ${n}`).join(', ')} (mean ${mean} s, most ${((s.maxMillis.get(command) ?? 0) / 1000).toFixed(1)} s; ${checked.claims} claims checked against ${checked.runs} runs)`);
-  }
+  lines.push(...answerLines(s));
   lines.push(`wrong answers: ${s.disagreements} in ${s.disagreeing.length} program${s.disagreeing.length === 1 ? '' : 's'}`);
   for (const d of s.disagreeing) for (const x of d.report.disagreements) lines.push(`  program ${d.index} [${x.kind}] ${x.command}: ${x.message}`);
   return lines.join('\n');
+}
+
+/** Per command: its answers, its time, the claims checked (both kinds of program share it). */
+interface AnswerCounts {
+  readonly tally: Map<string, Map<string, number>>;
+  readonly millis: Map<string, number>;
+  readonly maxMillis: Map<string, number>;
+  readonly seen: Map<string, { claims: number; runs: number }>;
+}
+
+function countAnswers(t: AnswerCounts, answers: ProgramReport['answers']): void {
+  for (const a of answers) {
+    const byAnswer = t.tally.get(a.command) ?? new Map<string, number>();
+    byAnswer.set(a.answer, (byAnswer.get(a.answer) ?? 0) + 1);
+    t.tally.set(a.command, byAnswer);
+    t.millis.set(a.command, (t.millis.get(a.command) ?? 0) + a.millis);
+    t.maxMillis.set(a.command, Math.max(t.maxMillis.get(a.command) ?? 0, a.millis));
+    const c = t.seen.get(a.command) ?? { claims: 0, runs: 0 };
+    t.seen.set(a.command, { claims: c.claims + a.seen.claims, runs: c.runs + a.seen.runs });
+  }
+}
+
+function answerLines(s: Pick<CommandFuzzSummary, 'tally' | 'millis' | 'maxMillis' | 'seen'>): string[] {
+  return [...s.tally].map(([command, byAnswer]) => {
+    const answered = [...byAnswer.values()].reduce((a, b) => a + b, 0);
+    const mean = answered > 0 ? ((s.millis.get(command) ?? 0) / answered / 1000).toFixed(1) : '-';
+    const checked = s.seen.get(command) ?? { claims: 0, runs: 0 };
+    return `  ${command}: ${[...byAnswer].map(([a, n]) => `${a} ${n}`).join(', ')} (mean ${mean} s, most ${((s.maxMillis.get(command) ?? 0) / 1000).toFixed(1)} s; ${checked.claims} claims checked against ${checked.runs} runs)`;
+  });
 }
 
 /** The saved case: the disagreements and every answer in a leading comment, then the program.
@@ -239,12 +247,7 @@ export function formatSummary(s: CommandFuzzSummary): string {
     `programs: ${s.programs} in ${(s.elapsedMs / 1000).toFixed(1)} s (${minutes > 0 ? (s.programs / minutes).toFixed(1) : '-'} programs/minute)`,
     `  box: ${s.failingPrograms} programs with a failing run, ${s.loopingPrograms} with a run cut off by the step limit`,
   ];
-  for (const [command, byAnswer] of s.tally) {
-    const answered = [...byAnswer.values()].reduce((a, b) => a + b, 0);
-    const mean = answered > 0 ? ((s.millis.get(command) ?? 0) / answered / 1000).toFixed(1) : '-';
-    const checked = s.seen.get(command) ?? { claims: 0, runs: 0 };
-    lines.push(`  ${command}: ${[...byAnswer].map(([a, n]) => `${a} ${n}`).join(', ')} (mean ${mean} s, most ${((s.maxMillis.get(command) ?? 0) / 1000).toFixed(1)} s; ${checked.claims} claims checked against ${checked.runs} runs)`);
-  }
+  lines.push(...answerLines(s));
   lines.push(`disagreements: ${s.disagreements} in ${s.disagreeing.length} program${s.disagreeing.length === 1 ? '' : 's'}`);
   for (const d of s.disagreeing) for (const x of d.report.disagreements) lines.push(`  program ${d.index} [${x.kind}] ${x.command}: ${x.message}`);
   return lines.join('\n');

@@ -88,11 +88,9 @@ export class Falsifier {
     return this.round(work);
   }
 
-  /** Rounds until the search is done, BMC_WORK is spent or the deadline passes. */
-  async rest(): Promise<Counterexample | null> {
-    if (this.done) return null;
-    const found = await this.round(BMC_WORK - this.spent - this.bank);
-    return found;
+  /** One last round with all that is left of BMC_WORK. */
+  rest(): Promise<Counterexample | null> {
+    return this.round(BMC_WORK - this.spent - this.bank);
   }
 
   /** Searches deeper with at most `work` z3 units; a replayed counterexample, or null. */

@@ -109,3 +109,12 @@ test('cex: the conditions x == 409, c == 202, n >= 19 (n < 20 assumed) and a gue
     t.is(first!.run.outcome.kind, 'assertion-failed');
   }
 });
+
+test('cex on a call of a recursive procedure whose failure sampling finds: a condition by the guessed summary, where the precondition search has none', async (t) => {
+  const source = `${HEADER}int f(int n) { if (n <= 0) return 0; return f(n - 1) + 2; }
+int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= n && n <= 30); int r = f(n); __VERIFIER_assert(r != 14); return 0; }\n`;
+  const result = await cex(parseProgram(source, 'shallow.c'), { timeoutMs: 60_000 });
+  t.is(result.conditions[0]?.expression, 'nondet_1 == 7', result.reason);
+  t.false(result.conditions[0]!.certified);
+  t.is(result.conditions[0]!.run.outcome.kind, 'assertion-failed');
+});

@@ -125,9 +125,10 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   const { found: first, runs: sampledRuns } = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
   if (first) options.onCounterexample?.(first);
   const instrumented = instrument(target, fn, options);
-  // No sampled input fails. A loop-free function has an exact failing condition: its failing paths,
-  // executed over the inputs (lib/falsify/failing-condition.ts).
-  if (!first) {
+  // No sampled input fails, or the function calls a recursive procedure (which the precondition
+  // search cannot analyse): a loop-free function has an exact failing condition, its failing paths
+  // executed over the inputs (lib/falsify/failing-condition.ts; recursive calls by guessed summaries).
+  if (!first || Problem.of(target, fn).needsSummaries) {
     const exact = await exactConditions(program, whole, fn, deadline);
     if (exact) {
       options.onCounterexample?.(exact.first);

@@ -169,6 +169,35 @@ export async function everyRunFails(problem: Problem, condition: Formula, deadli
   }, { fresh: true });
 }
 
+/**
+ * The values a condition over the parameters leaves to its variables on the inputs the function
+ * accepts: runs that get past the assumptions of its first region (to a loop head, an assertion or
+ * the exit). `n >= 19` under `assume(0 < n && n < 20)` leaves n one value, 19. Per variable of the
+ * condition, its one value when it has one (two z3 queries: a model, then no other value).
+ */
+export async function valuesPinnedBy(problem: Problem, condition: Formula, deadline: Deadline): Promise<Map<string, bigint>> {
+  const pinned = new Map<string, bigint>();
+  const { unrolling } = unrollingOf(problem, undefined);
+  if (!unrolling || unrolling.proc.edges.some((e) => e.stmt.kind === 'call')) return pinned;
+  const variables = [...F.variablesOf(condition)].filter((v) => unrolling.proc.params.includes(v)).sort();
+  if (variables.length === 0) return pinned;
+  return withLiaSolver(async (solver) => {
+    const chain = new Chain(solver, unrolling, condition);
+    chain.extendTo(1);
+    const limits = { work: BMC_CHECK_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) };
+    const passes = chain.passes();
+    const first = await solver.check(limits, passes);
+    if (first.status !== 'sat') return pinned;
+    const model = solver.model();
+    for (const v of variables) {
+      const value = model.int(chain.parameter(v));
+      const other = await solver.check(limits, passes, `(not (= ${chain.parameter(v)} ${value < 0n ? `(- ${-value})` : value}))`);
+      if (other.status === 'unsat') pinned.set(v, value);
+    }
+    return pinned;
+  }, { fresh: true });
+}
+
 /** The function cut for unrolling: its cut-points (entry and loop heads), their regions. */
 interface Unrolling {
   readonly program: Program;
@@ -307,6 +336,22 @@ class Chain {
     }
     this.frontier = frontier;
     this.depth++;
+  }
+
+  /** The SMT symbol of a parameter's value at the entry. */
+  parameter(v: string): string {
+    return this.startEnv.get(v)!;
+  }
+
+  /** The goal: a run gets past the assumptions of the first region (to a cut-point, an assertion or
+   * the exit). */
+  passes(): string {
+    const reached = this.copies.filter((c) => c.depth === 0).flatMap((c) => [
+      ...c.encoding.region.targets.map((t) => c.encoding.nodes.get(`target:${t}`)!.reached),
+      ...[...c.encoding.nodes].filter(([key]) => key === `inner:${this.unrolling.proc.exit}`).map(([, n]) => n.reached),
+      ...c.encoding.region.edges.filter((e) => e.stmt.kind === 'assert').map((e) => c.encoding.nodes.get(c.encoding.sourceOf(e))!.reached),
+    ]);
+    return reached.length === 0 ? 'false' : reached.length === 1 ? reached[0]! : `(or ${reached.join(' ')})`;
   }
 
   /** The goal: some copy of depth 0 reaches the function's exit (a run that returns). */

@@ -12,6 +12,7 @@
 import { BAD_STATE_RUN_STEPS, CEX_FAILURE_STEPS, CEX_INPUT_RUN_STEPS, CEX_NO_INPUT_RUN_STEPS, REPLAY_RUN_STEPS, REPLAY_SLACK_STEPS } from '../limits.js';
 import { guardFailingConditions } from './conditions-guard.js';
 import * as F from '../ir/formula.js';
+import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
@@ -29,7 +30,7 @@ import { fitBounds } from './bounds-fit.js';
 import { verify } from '../engines/constraint/verify.js';
 import type { Counterexample, InvariantReport } from '../problem/result.js';
 import { loopFreeFailingCondition } from '../falsify/failing-condition.js';
-import { everyRunFails } from '../falsify/bmc.js';
+import { everyRunFails, valuesPinnedBy } from '../falsify/bmc.js';
 import { guessedSummaries } from '../falsify/guessed-summaries.js';
 import { CONDITION_SEARCH_TIMEOUT_MS, Deadline } from '../limits.js';
 
@@ -163,6 +164,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
     }
     conditions.push({ ...answer, input: found.inputs, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
   }
+  await pinValues(target, fn, conditions, deadline);
   // Certified on the instrumented program: held to runs of the program itself before they are returned.
   guardFailingConditions(program, fn, conditions.map((c) => ({ answer: c, input: c.input, nondet: c.nondet })));
   const reason = conditions.length > 0 ? undefined : result.reason ?? (dropped.length > 0 ? 'every condition found was dropped: no input inside it fails an assertion' : 'no failing condition found');
@@ -189,8 +191,27 @@ async function exactConditions(program: Program, whole: NondetParameters, fn: st
     conditions.push({ expression: F.toC(cube.formula), formula: cube.formula, certified, invariants: [], neighbours: [], locallyOptimal: exact.exact, input: cube.input, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
   }
   if (!first) return null;
+  await pinValues(whole.program, fn, conditions, deadline);
   guardFailingConditions(program, fn, conditions.map((c) => ({ answer: c, input: c.input, nondet: c.nondet })));
   return { conditions, first };
+}
+
+/**
+ * A condition that leaves each of its variables one value on the inputs the function accepts is
+ * stated as those values: `nondet_1 >= 19` under `assume(0 < n && n < 20)` is `nondet_1 == 19`. It
+ * is the same set of accepted inputs (a subset of the condition, so every claim about it stands).
+ */
+async function pinValues(program: Program, fn: string, conditions: CexCondition[], deadline: Deadline): Promise<void> {
+  const problem = Problem.of(program, fn);
+  for (const [i, c] of conditions.entries()) {
+    const variables = [...F.variablesOf(c.formula)];
+    if (variables.length === 0 || c.formula.kind !== 'and' && c.formula.kind !== 'atom') continue;
+    const pinned = await valuesPinnedBy(problem, c.formula, deadline);
+    if (pinned.size !== variables.length) continue;
+    const formula = F.and(...[...pinned].map(([v, x]) => F.eqZero(L.sub(L.variable(v), L.constant(x)))));
+    if (F.toC(formula) === c.expression) continue;
+    conditions[i] = { ...c, formula, expression: F.toC(formula) };
+  }
 }
 
 /** A counterexample of the original program as an input of the rewritten one (nondet reads outside

@@ -15,7 +15,7 @@ const entry = (name: string, module: CommandEntry['module'], description: string
 
 /** In the order `farkas --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
-  entry('verify', 'verify', 'prove every assertion of FILE with inductive invariants (certified by z3 over the integers)'),
+  entry('verify', 'verify', 'prove every assertion of FILE with inductive invariants (certified by z3 over the integers), or find a failing run (sampling and bounded model checking, replayed by the interpreter)'),
   entry('constraints', 'constraints', 'print the verification conditions and the bilinear constraint system (after Farkas) for one schedule step'),
   entry('cfg', 'cfg', 'print the control-flow graph of each function (locations, loop headers, edges with their statements)'),
   entry('run', 'run', 'run FILE with the concrete interpreter on given inputs and nondet values'),

@@ -49,7 +49,7 @@ export class Falsifier {
   private unknownAt: number | undefined;
   private foundAt: number | undefined;
   private stoppedBecause: string | undefined;
-  private readonly unrolling: Unrolling | null;
+  private readonly unrolling: Unrolling;
   private rounds = 0;
   /** Work given to rounds and not spent yet: a depth whose query ran out of `failedLimit` is tried
    * again only once twice as much has come together. */
@@ -57,9 +57,7 @@ export class Falsifier {
   private failedLimit = 0;
 
   constructor(private readonly problem: Problem, private readonly options: FalsifierOptions) {
-    const { unrolling, reason } = unrollingOf(problem, options.summaries);
-    this.unrolling = unrolling;
-    if (reason) this.stoppedBecause = reason;
+    this.unrolling = unrollingOf(problem, options.summaries);
   }
 
   /** No deeper search is possible (every depth searched, a query ran out of work, or the encoding
@@ -96,7 +94,7 @@ export class Falsifier {
   /** Searches deeper with at most `work` z3 units; a replayed counterexample, or null. */
   async round(work: number): Promise<Counterexample | null> {
     const unrolling = this.unrolling;
-    if (unrolling === null || this.done) return null;
+    if (this.done) return null;
     this.bank += Math.max(0, work);
     const { deadline } = this.options;
     if (deadline.passed || deadline.aborted || this.bank <= 2 * this.failedLimit) return null;
@@ -158,8 +156,8 @@ export class Falsifier {
  * 'unknown' (nothing is known of what they return).
  */
 export async function everyRunFails(problem: Problem, condition: Formula, deadline: Deadline): Promise<'yes' | 'no' | 'unknown'> {
-  const { unrolling } = unrollingOf(problem, undefined);
-  if (!unrolling || unrolling.regions.size !== 1 || unrolling.proc.edges.some((e) => e.stmt.kind === 'call')) return 'unknown';
+  const unrolling = unrollingOf(problem, undefined);
+  if (unrolling.regions.size !== 1 || unrolling.proc.edges.some((e) => e.stmt.kind === 'call')) return 'unknown';
   return withLiaSolver(async (solver) => {
     const chain = new Chain(solver, unrolling, condition);
     chain.extendTo(1);
@@ -177,8 +175,8 @@ export async function everyRunFails(problem: Problem, condition: Formula, deadli
  */
 export async function valuesPinnedBy(problem: Problem, condition: Formula, deadline: Deadline): Promise<Map<string, bigint>> {
   const pinned = new Map<string, bigint>();
-  const { unrolling } = unrollingOf(problem, undefined);
-  if (!unrolling || unrolling.proc.edges.some((e) => e.stmt.kind === 'call')) return pinned;
+  const unrolling = unrollingOf(problem, undefined);
+  if (unrolling.proc.edges.some((e) => e.stmt.kind === 'call')) return pinned;
   const variables = [...F.variablesOf(condition)].filter((v) => unrolling.proc.params.includes(v)).sort();
   if (variables.length === 0) return pinned;
   return withLiaSolver(async (solver) => {
@@ -210,7 +208,7 @@ interface Unrolling {
   readonly calls: CallSummaries;
 }
 
-function unrollingOf(problem: Problem, summaries: CallSummaries | undefined): { unrolling: Unrolling | null; reason?: string } {
+function unrollingOf(problem: Problem, summaries: CallSummaries | undefined): Unrolling {
   const { program, function: fn } = problem;
   const inlined = problem.inlined.program;
   const proc = inlined.procedures.get(fn)!;
@@ -239,7 +237,7 @@ function unrollingOf(problem: Problem, summaries: CallSummaries | undefined): { 
     ...inlined.globals.map((g) => F.eqZero(L.sub(L.variable(g.name), L.constant(g.init)))),
     ...[...(proc.paramRanges ?? new Map())].flatMap(([p, r]) => [F.geqZero(L.sub(L.variable(p), L.constant(r.lo))), F.geqZero(L.sub(L.constant(r.hi), L.variable(p)))]),
   );
-  return { unrolling: { program, function: fn, proc, cutPoints, regions, variables, start, calls } };
+  return { program, function: fn, proc, cutPoints, regions, variables, start, calls };
 }
 
 interface Copy {

@@ -188,7 +188,7 @@ async function exactConditions(program: Program, whole: NondetParameters, fn: st
     if (!replay) continue;
     first ??= replay;
     const certified = exact.exact && (await everyRunFails(problem, cube.formula, deadline)) === 'yes';
-    conditions.push({ expression: F.toC(cube.formula), formula: cube.formula, certified, invariants: [], neighbours: [], locallyOptimal: exact.exact, input: cube.input, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
+    conditions.push({ expression: F.toC(cube.formula), formula: cube.formula, certified, invariants: [], neighbours: [], locallyOptimal: exact.exact && exact.cubes.length === 1, input: cube.input, nondet: replay.nondet, line: replay.line, replayed: true, run: replay.run });
   }
   if (!first) return null;
   await pinValues(whole.program, fn, conditions, deadline);

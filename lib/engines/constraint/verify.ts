@@ -165,7 +165,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     }
     if (summarised.verdict === 'unknown') {
       const late = await falsified((f) => f.rest(), { stats: summarised.stats });
-      if (late) return { ...summarised, ...late, stats: summarised.stats };
+      if (late) return late;
     }
     return { ...summarised, ...falsifierReport() };
   }

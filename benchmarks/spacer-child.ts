@@ -3,7 +3,7 @@
 // (past its own timeout a stuck check would hang the caller), so the harness runs this script with a
 // hard deadline and kills it if needed. Prints one JSON line: {"status": "sat"|"unsat"|"unknown",
 // "reason"?, "millis"} — millis of the Horn solve alone; "rejected" when farkas cannot export the task.
-//   node dist/benchmarks/spacer-child.js FILE --timeout S [--function F]
+//   node dist/benchmarks/spacer-child.js FILE --timeout S [--function F]   (FILE: a C program or Horn clauses, .smt2)
 import { readFileSync } from 'node:fs';
 import { parseProgram } from '../lib/frontend/index.js';
 import { exportProblem } from '../lib/export/index.js';
@@ -25,7 +25,8 @@ const timeoutSeconds = Number(option('--timeout') ?? '60');
 const fn = option('--function');
 let chc: string;
 try {
-  chc = exportProblem(parseProgram(readFileSync(file!, 'utf8'), file!), 'chc', fn !== undefined ? { function: fn } : {});
+  // Horn clauses are solved as they are; a C program through its export.
+  chc = /\.smt2$/i.test(file!) ? readFileSync(file!, 'utf8') : exportProblem(parseProgram(readFileSync(file!, 'utf8'), file!), 'chc', fn !== undefined ? { function: fn } : {});
 } catch (e) {
   if (e instanceof InputError) print({ status: 'rejected', reason: e.message }, 3);
   throw e;

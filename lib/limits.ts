@@ -134,6 +134,11 @@ export const BMC_MAX_ASSERTIONS = 200_000;
 export const BMC_FIRST_ROUND_WORK = 100_000;
 export const BMC_ROUND_WORK = 100_000;
 export const BMC_WORK = 400_000;
+
+/** z3 work (resource units) for checking one Horn clause under a model (lib/chc/model.ts): the
+ * clause as written, with each predicate replaced by its interpretation. Generous: a sat answer
+ * waits for it, and a clause of the dev sets checks in far fewer. */
+export const CHC_MODEL_CHECK_WORK = 50_000_000;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

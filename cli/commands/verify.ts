@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination } from '../../lib/index.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, Deadline } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption, PROPERTIES } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -15,6 +15,7 @@ import { collectPins, parsePins } from '../pin-option.js';
 import { semanticsNote } from '../program-input.js';
 import { describe } from './catalog.js';
 import { answeredBy } from '../report/answered-by.js';
+import { chcJson, formatChc } from '../report/chc.js';
 
 interface VerifyCliOptions {
   dataModel?: string;
@@ -38,13 +39,14 @@ interface VerifyCliOptions {
   jobs?: string;
   pin: string[];
   observedBounds: boolean;
+  quiet?: boolean;
 }
 
 export function register(program: Command): void {
   program
     .command('verify')
     .description(describe('verify'))
-    .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
+    .argument('<file>', 'C program (.c or .i), an SV-COMP task (.yml), or Horn clauses (.smt2: SMT-LIB HORN, the CHC-COMP format)')
     .addOption(dataModelOption())
     .addOption(propertyOption())
     .addOption(functionOption())
@@ -66,15 +68,22 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON object (the output contract: docs/commands.md)')
     .option('--cross-check', 'also run every interpolation engine (farkas check) and compare verdicts and loop invariants; exit 5 on disagreement')
     .option('--no-progress', 'do not print progress on stderr')
+    .option('-q, --quiet', 'print the verdict line only (Horn clauses: sat, unsat or unknown) and no progress')
     .addHelpText('after', `
 The verdict is 'safe' only when the independent certificate check (z3-solver, integer arithmetic)
 has proved the invariants; otherwise 'unknown' with the reason.
+
+Horn clauses (FILE.smt2, or any file that sets the logic HORN): the first line is 'sat', 'unsat' or
+'unknown', as CHC-COMP tools print it. 'sat' comes with a model (define-fun per predicate) that z3 has
+checked on every clause as written; 'unsat' with a derivation of false that evaluation confirms.
 
 ${EXIT_CODES_HELP}`)
     .action((path: string, opts: VerifyCliOptions, command: Command) =>
       runCommand(async () => {
         const { file, source, program } = loadProgram(path, opts, PROPERTIES);
         if (program.property === 'termination') return verifyTermination(file, program, opts);
+        const chc = chcOf(program);
+        if (chc) checkChcOptions(opts, command);
         if (opts.emit !== undefined) {
           process.stdout.write(emitProblem(program, opts, command.getOptionValueSource('cutset') === 'default'));
           return EXIT.OK;
@@ -92,7 +101,7 @@ ${EXIT_CODES_HELP}`)
           }
         };
         const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
-        const showProgress = opts.progress && !opts.json && process.stderr.isTTY === true;
+        const showProgress = opts.progress && !opts.quiet && !opts.json && process.stderr.isTTY === true;
         const jobs = parseJobs(opts.jobs);
         const parallel = jobs > 1 && !opts.emitDimacs && !opts.crossCheck;
         const verifyOptions: VerifyOptions = {
@@ -111,11 +120,17 @@ ${EXIT_CODES_HELP}`)
         };
         if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
         const proved = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
+        if (chc) {
+          const answer = await chcAnswer(chc, proved, timeoutMs !== undefined ? new Deadline(Math.max(1, timeoutMs - proved.millis)) : undefined);
+          process.stdout.write(opts.json ? JSON.stringify({ ...chcJson(file, answer, proved, program), ...portfolioJson(proved) }, null, 2) + '\n' : formatChc(answer, opts.quiet === true));
+          return answer.verdict === 'sat' ? EXIT.OK : answer.verdict === 'unsat' ? EXIT.UNSAFE : EXIT.UNKNOWN;
+        }
         const result = opts.cex
           ? await refuteWithCex(program, proved, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: verifyOptions.cutset!, schedule: opts.template, backend: opts.backend, ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs - proved.millis } : {}) })
           : proved;
         const witness = opts.witness !== undefined ? await witnessFor({ program, file, source, result }) : null;
-        process.stdout.write(opts.json ? JSON.stringify({ ...verifyJson(file, result, program), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result, program) + formatPortfolio(result));
+        const report = opts.json ? JSON.stringify({ ...verifyJson(file, result, program), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result, program) + formatPortfolio(result);
+        process.stdout.write(opts.quiet && !opts.json ? report.split('\n')[0] + '\n' : report);
         if (witness?.kind === 'none') process.stderr.write(`farkas: no witness written: ${witness.reason}\n`);
         else if (witness) write(opts.witness!, witness.text);
         for (const failure of writeFailures) process.stderr.write(`farkas: error: ${failure}\n`);
@@ -123,6 +138,21 @@ ${EXIT_CODES_HELP}`)
         return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
       }),
     );
+}
+
+/** Horn clauses are solved by the template search and the falsifier on their predicates as
+ * cut-points; what speaks of C source (witnesses, pins, the path cut-set) does not apply. */
+function checkChcOptions(opts: VerifyCliOptions, command: Command): void {
+  const given: Record<string, boolean> = {
+    '--witness': opts.witness !== undefined,
+    '--cex': opts.cex === true,
+    '--pin': opts.pin.length > 0,
+    '--function': opts.function !== undefined,
+    '--cutset': command.getOptionValueSource('cutset') !== 'default' && opts.cutset !== 'headers',
+  };
+  const flags = Object.keys(given).filter((flag) => given[flag]);
+  if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available for Horn clauses (their predicates are the cut-points)`, null);
+  opts.cutset = 'headers';
 }
 
 /** `--property termination`: every run ends (certified bounds), or one does not (a recurrent set and

@@ -1,0 +1,81 @@
+// `farkas verify FILE.smt2`: Horn clauses end to end through the command users run.
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FARKAS_BIN } from '../testing/farkas-bin.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const COUNTER = join(ROOT, 'benchmarks', 'chc', 'counter.smt2');
+const COUNTER_BUG = join(ROOT, 'benchmarks', 'chc', 'counter-bug.smt2');
+
+function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [FARKAS_BIN, ...args], { encoding: 'utf8', timeout: 300_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('sat: the first line alone, then a model; exit 0', async (t) => {
+  const r = await farkas(['verify', COUNTER, '--timeout', '120']);
+  t.is(r.code, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  t.is(lines[0], 'sat');
+  t.is(lines[1], '(define-fun inv ((x Int) (y Int)) Bool');
+});
+
+test('unsat: a derivation of false; -q prints the first line only; exit 1', async (t) => {
+  const r = await farkas(['verify', COUNTER_BUG, '--timeout', '120']);
+  t.is(r.code, 1, r.stderr);
+  t.is(r.stdout.split('\n')[0], 'unsat');
+  t.regex(r.stdout, /; 1\. clause 1 \(line 4\): \(inv 0 0\)\n/);
+  t.regex(r.stdout, /-> false\n$/);
+  const quiet = await farkas(['verify', COUNTER_BUG, '--timeout', '120', '-q']);
+  t.is(quiet.stdout, 'unsat\n');
+});
+
+test('--json: the verify object with chc, model and a verdict of safe', async (t) => {
+  const r = await farkas(['verify', COUNTER, '--timeout', '120', '--json']);
+  const json = JSON.parse(r.stdout) as Record<string, unknown>;
+  t.is(json.verdict, 'safe');
+  t.is(json.chc, 'sat');
+  t.is(json.certified, true);
+  t.regex(json.model as string, /^\(define-fun inv /);
+  const bug = JSON.parse((await farkas(['verify', COUNTER_BUG, '--timeout', '120', '--json'])).stdout) as Record<string, unknown>;
+  t.is(bug.verdict, 'unsafe');
+  t.is(bug.chc, 'unsat');
+  t.deepEqual((bug.derivation as { clause: number; values: Record<string, string> }[])[0], { clause: 1, values: { x: '0', y: '0' } });
+});
+
+test('recognised by (set-logic HORN) whatever the extension; C-only options are input errors', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'farkas-chc-'));
+  const file = join(dir, 'clauses.txt');
+  writeFileSync(file, readFileSync(COUNTER, 'utf8'));
+  t.is((await farkas(['verify', file, '--timeout', '120', '-q'])).stdout, 'sat\n');
+  const witness = await farkas(['verify', COUNTER, '--witness', join(dir, 'w.yml')]);
+  t.is(witness.code, 3);
+  t.regex(witness.stderr, /--witness: not available for Horn clauses/);
+  const real = join(dir, 'real.smt2');
+  writeFileSync(real, '(set-logic HORN)\n(declare-fun p (Real) Bool)\n');
+  const bad = await farkas(['verify', real]);
+  t.is(bad.code, 3);
+  t.regex(bad.stderr, /real\.smt2:2:17: unsupported: sort Real/);
+});
+
+test('C programs exported as Horn clauses get the verdict of their C front end', async (t) => {
+  const cases: [string, string][] = [['paper/fig1.c', 'sat'], ['literature/count-up.c', 'sat'], ['literature/broken-sum.c', 'unsat'], ['literature/off-by-one.c', 'unsat']];
+  const dir = mkdtempSync(join(tmpdir(), 'farkas-chc-'));
+  for (const [program, expected] of cases) {
+    const file = join(ROOT, 'benchmarks', program);
+    const c = await farkas(['verify', file, '--timeout', '120', '-q']);
+    t.regex(c.stdout, expected === 'sat' ? /: safe/ : /: unsafe/, program);
+    const exported = await farkas(['verify', file, '--emit', 'chc']);
+    const smt2 = join(dir, program.replace('/', '-') + '.smt2');
+    writeFileSync(smt2, exported.stdout);
+    const chc = await farkas(['verify', smt2, '--timeout', '120', '-q']);
+    t.is(chc.stdout, `${expected}\n`, program);
+  }
+});

@@ -1,0 +1,74 @@
+// The Horn-clause front end: SMT-LIB HORN text → the IR program every engine reads (lower.ts), and a
+// verify result on it → the CHC answer, each side with its certificate checked on the clauses as
+// written: sat with a model z3 validated on every clause, unsat with a derivation that evaluation
+// confirms. Anything short of that is unknown, with the reason.
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import type { Program } from '../ir/cfg.js';
+import type { VerifyResult } from '../problem/result.js';
+import { DEFAULT_MAX_STEPS } from '../interpreter/index.js';
+import type { Deadline } from '../limits.js';
+import { parseChc } from './parse.js';
+import { lowerChc, type ChcProgram } from './lower.js';
+import { checkModel, modelText, type ChcModel } from './model.js';
+import { checkDerivation, derivationOf, formatDerivation, type Derivation } from './derivation.js';
+
+export { looksLikeChc } from './parse.js';
+export type { ChcProgram } from './lower.js';
+export type { Derivation } from './derivation.js';
+export { derivationJson } from './derivation.js';
+
+const lowered = new WeakMap<Program, ChcProgram>();
+
+/** Reads Horn clauses; the program it returns is recognised by `chcOf`. */
+export function readChc(text: string, file: string): ChcProgram {
+  const chc = lowerChc(parseChc(text, file));
+  lowered.set(chc.program, chc);
+  return chc;
+}
+
+/** The clauses a program was lowered from, when it was. */
+export function chcOf(program: Program): ChcProgram | undefined {
+  return lowered.get(program);
+}
+
+export type ChcVerdict = 'sat' | 'unsat' | 'unknown';
+
+export interface ChcAnswer {
+  readonly verdict: ChcVerdict;
+  readonly reason?: string;
+  /** sat: one define-fun per predicate, validated by z3 on every clause. */
+  readonly model?: string;
+  /** unsat: the derivation of false, confirmed by evaluation. */
+  readonly derivation?: Derivation;
+  readonly derivationText?: string;
+}
+
+/** The CHC answer a verify result on `chc.program` stands for, once its certificate is checked. */
+export async function chcAnswer(chc: ChcProgram, result: VerifyResult, deadline?: Deadline): Promise<ChcAnswer> {
+  if (result.verdict === 'safe') {
+    const model = modelOf(chc, result);
+    const check = await checkModel(chc, model, deadline);
+    if (!check.ok) return { verdict: 'unknown', reason: `the model did not pass z3's check of clause ${check.clause + 1} (line ${chc.system.clauses[check.clause]!.pos.line}): ${check.reason}` };
+    return { verdict: 'sat', model: modelText(chc, model) };
+  }
+  if (result.verdict === 'unsafe' && result.counterexample) {
+    const derivation = derivationOf(chc, result.counterexample, Math.max(DEFAULT_MAX_STEPS, (result.counterexample.steps ?? 0) + 1));
+    if (!derivation) return { verdict: 'unknown', reason: 'the counterexample does not replay to a query' };
+    const check = checkDerivation(chc.system.clauses, derivation);
+    if (!check.ok) return { verdict: 'unknown', reason: `the derivation did not pass evaluation: ${check.reason}` };
+    return { verdict: 'unsat', derivation, derivationText: formatDerivation(chc.system.clauses, derivation) };
+  }
+  return { verdict: 'unknown', reason: result.reason ?? 'no answer' };
+}
+
+/** Each predicate's invariant at its location (true where the proof needed none). */
+function modelOf(chc: ChcProgram, result: VerifyResult): ChcModel {
+  const byLocation = new Map<number, Formula[]>();
+  for (const inv of result.invariants) {
+    const list = byLocation.get(inv.location) ?? [];
+    list.push(inv.formula);
+    byLocation.set(inv.location, list);
+  }
+  return new Map([...chc.predicates].map(([name, at]) => [name, F.and(...(byLocation.get(at.location) ?? []))]));
+}

@@ -1,0 +1,523 @@
+// Linear Horn clauses → the program IR every engine reads (paper 004's problem, from the other side):
+// one procedure whose locations are the predicates (each a loop header, so each is a cut-point, over
+// its arguments), the entry and the exit. A clause `P(t) ∧ φ ⇒ Q(s)` is a sequence of edges from P's
+// location to Q's: its variables are bound (to P's arguments, by equalities of φ solved for one
+// variable, or by havoc), φ is assumed, and Q's arguments are assigned s. A fact leaves the entry; a
+// query ends in `assert(false)`. Where several clauses leave one location, a chain of choice
+// locations picks one, so concrete runs of the procedure are derivations: the samplers, the
+// falsifier and every engine see the clauses as they see a C program.
+//
+// Sorts: a Bool is an integer in {0, 1} (assumed wherever one is chosen, so the proofs know it);
+// `ite`, `div`, `mod`, `abs` and Booleans used as values are ghosts pinned by the next assumption,
+// which concrete runs compute (interpreter/pinned.ts).
+import type { Edge, Location, Procedure, Program, SourcePos, Stmt } from '../ir/cfg.js';
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import { syntaxError, unsupported } from '../diagnostics.js';
+import { headOf, isAtom, type SExpr } from './sexpr.js';
+import { letScope, lookupLet } from './parse.js';
+import type { ChcSort, ChcSystem, Clause, LetScope, Predicate, Scoped } from './system.js';
+
+/** The name of the procedure a clause system becomes. */
+export const CHC_PROCEDURE = 'main';
+
+export interface PredicateLocation {
+  readonly predicate: Predicate;
+  readonly location: number;
+  /** The IR variable of each argument. */
+  readonly vars: readonly string[];
+}
+
+export interface ClauseEdges {
+  readonly clause: Clause;
+  /** The clause's last edge: into its head's location, or its `assert(false)`. */
+  readonly lastEdge: number;
+  /** Each clause variable's IR variable (absent: the clause does not use it). */
+  readonly vars: ReadonlyMap<string, string>;
+}
+
+export interface ChcProgram {
+  readonly system: ChcSystem;
+  readonly program: Program;
+  readonly predicates: ReadonlyMap<string, PredicateLocation>;
+  readonly clauses: readonly ClauseEdges[];
+  /** The IR variables that hold a Bool (0 or 1). */
+  readonly booleans: ReadonlySet<string>;
+}
+
+/** Terms nest at most this deep (beyond and/or/let chains, which are read without recursion). */
+const MAX_TERM_DEPTH = 2000;
+
+type Value = { readonly kind: 'int'; readonly e: Linear } | { readonly kind: 'bool'; readonly f: Formula };
+
+class Names {
+  private readonly used = new Set<string>();
+  fresh(base: string): string {
+    let name = base.replace(/[^A-Za-z0-9_]/g, '_');
+    if (!/^[A-Za-z_]/.test(name)) name = `_${name}`;
+    if (name === '') name = '_v';
+    let candidate = name;
+    for (let k = 2; this.used.has(candidate); k++) candidate = `${name}_${k}`;
+    this.used.add(candidate);
+    return candidate;
+  }
+}
+
+export function lowerChc(system: ChcSystem): ChcProgram {
+  const nonlinear = system.clauses.find((c) => c.body.length > 1);
+  if (nonlinear) throw unsupported(`a clause with ${nonlinear.body.length} predicate applications in its body (nonlinear clauses are not supported yet)`, nonlinear.pos);
+  const names = new Names();
+  const booleans = new Set<string>();
+  const locations: { id: number; pos?: SourcePos; loopHeader: boolean; label?: string; choice?: boolean }[] = [];
+  const edges: Edge[] = [];
+  const locals: string[] = [];
+  const pos0: SourcePos = { file: system.file, line: 1, col: 1 };
+  const newLocation = (label: string, pos: SourcePos | undefined, loopHeader = false): number => {
+    const id = locations.length;
+    locations.push({ id, ...(pos ? { pos } : {}), loopHeader, label });
+    return id;
+  };
+  const entry = newLocation('entry', pos0);
+  const exit = newLocation('exit', undefined);
+  const predicates = new Map<string, PredicateLocation>();
+  for (const p of system.predicates.values()) {
+    const vars = p.sorts.map((sort, k) => {
+      const v = names.fresh(argumentName(system, p, k));
+      locals.push(v);
+      if (sort === 'Bool') booleans.add(v);
+      return v;
+    });
+    predicates.set(p.name, { predicate: p, location: newLocation(`predicate ${p.name}`, p.pos, true), vars });
+  }
+  const addEdge = (from: number, to: number, stmt: Stmt, pos: SourcePos): Edge => {
+    const edge: Edge = { id: edges.length, from, to, stmt, pos };
+    edges.push(edge);
+    return edge;
+  };
+  // The clauses leaving each location, in file order.
+  const leaving = new Map<number, Clause[]>([[entry, []], ...[...predicates.values()].map((p) => [p.location, []] as [number, Clause[]])]);
+  for (const c of system.clauses) leaving.get(c.body.length === 0 ? entry : predicates.get(c.body[0]!.predicate.name)!.location)!.push(c);
+  const clauseEdges: ClauseEdges[] = new Array(system.clauses.length);
+  for (const [source, clauses] of leaving) {
+    if (clauses.length === 0) {
+      addEdge(source, exit, { kind: 'skip' }, locations[source]!.pos ?? pos0);
+      continue;
+    }
+    // A chain of choices: a non-zero choice takes the clause, zero moves on to the next choice.
+    const starts: number[] = [];
+    let at = source;
+    for (let k = 0; k < clauses.length - 1; k++) {
+      const start = newLocation(`clause ${clauses[k]!.index + 1}`, clauses[k]!.pos);
+      const next = newLocation('choice', clauses[k + 1]!.pos);
+      locations[at]!.choice = true;
+      addEdge(at, start, { kind: 'skip' }, clauses[k]!.pos);
+      addEdge(at, next, { kind: 'skip' }, clauses[k]!.pos);
+      starts.push(start);
+      at = next;
+    }
+    starts.push(at);
+    clauses.forEach((clause, k) => {
+      clauseEdges[clause.index] = lowerClause(clause, starts[k]!, { predicates, names, booleans, locals, exit, newLocation, addEdge });
+    });
+  }
+  const proc: Procedure = {
+    name: CHC_PROCEDURE,
+    params: [],
+    locals,
+    returnVar: null,
+    entry,
+    exit,
+    locations: locations as Location[],
+    edges,
+    pos: pos0,
+  };
+  const program: Program = { file: system.file, globals: [], procedures: new Map([[CHC_PROCEDURE, proc]]), entry: CHC_PROCEDURE };
+  return { system, program, predicates, clauses: clauseEdges, booleans };
+}
+
+/** A predicate argument's name: the variable in that place of the first head that has a plain,
+ * distinct variable there, else `P_k`. */
+function argumentName(system: ChcSystem, p: Predicate, k: number): string {
+  for (const c of system.clauses) {
+    if (c.head?.predicate !== p) continue;
+    const arg = c.head.args[k]!.expr;
+    if (isAtom(arg) && c.vars.some((v) => v.name === arg.text) && c.head.args.filter((a) => isAtom(a.expr) && a.expr.text === arg.text).length === 1) return arg.text;
+  }
+  return `${p.name}_${k}`;
+}
+
+interface Builder {
+  readonly predicates: ReadonlyMap<string, PredicateLocation>;
+  readonly names: Names;
+  readonly booleans: Set<string>;
+  readonly locals: string[];
+  readonly exit: number;
+  newLocation(label: string, pos: SourcePos | undefined): number;
+  addEdge(from: number, to: number, stmt: Stmt, pos: SourcePos): Edge;
+}
+
+interface Ghost {
+  readonly name: string;
+  readonly def: Formula;
+}
+
+function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
+  const pos = clause.pos;
+  const vars = new Map<string, { ir: string; sort: ChcSort }>();
+  const ghosts: Ghost[] = [];
+  const ghostByKey = new Map<string, string>();
+  const memo = new Map<Scoped, Value>();
+  const irVar = (name: string): { ir: string; sort: ChcSort } | undefined => {
+    let v = vars.get(name);
+    if (v) return v;
+    const declared = clause.vars.find((w) => w.name === name);
+    if (!declared) return undefined;
+    v = { ir: b.names.fresh(`c${clause.index + 1}_${name}`), sort: declared.sort };
+    b.locals.push(v.ir);
+    if (declared.sort === 'Bool') b.booleans.add(v.ir);
+    vars.set(name, v);
+    return v;
+  };
+  const ghost = (key: string | null, def: (g: string) => Formula, bool = false): string => {
+    const known = key !== null ? ghostByKey.get(key) : undefined;
+    if (known) return known;
+    const name = b.names.fresh(`c${clause.index + 1}_t`);
+    b.locals.push(name);
+    if (bool) b.booleans.add(name);
+    ghosts.push({ name, def: def(name) });
+    if (key !== null) ghostByKey.set(key, name);
+    return name;
+  };
+  const boolVar = (v: string): Formula => F.geqZero(L.addConstant(L.variable(v), -1n));
+  /** A Boolean as the integer 0 or 1. */
+  const asInt = (f: Formula): Linear => {
+    if (f.kind === 'true') return L.constant(1n);
+    if (f.kind === 'false') return L.constant(0n);
+    if (f.kind === 'atom' && f.rel === '>=' && f.expr.constant === -1n && f.expr.coeffs.size === 1) {
+      const [[v, c]] = [...f.expr.coeffs];
+      if (c === 1n && b.booleans.has(v!)) return L.variable(v!);
+    }
+    return L.variable(ghost(null, (g) => F.or(F.and(F.eqZero(L.addConstant(L.variable(g), -1n)), f), F.and(F.eqZero(L.variable(g)), F.not(f))), true));
+  };
+
+  const lower = (s: Scoped, depth: number): Value => {
+    if (depth > MAX_TERM_DEPTH) throw unsupported(`terms nested more than ${MAX_TERM_DEPTH} deep`, s.expr.pos);
+    let { expr: e, scope } = s;
+    // let chains without recursion
+    while (headOf(e) === 'let' && e.kind === 'list') {
+      scope = letScope(e, scope);
+      e = e.items[2]!;
+    }
+    if (e.kind === 'string') throw unsupported('string literals', e.pos);
+    if (e.kind === 'atom') return lowerAtom(e, scope, depth);
+    const op = headOf(e);
+    if (op === null) throw unsupported('an application of a non-symbol', e.pos);
+    const args = e.items.slice(1);
+    const sub = (x: SExpr): Value => lower({ expr: x, scope }, depth + 1);
+    const int = (x: SExpr): Linear => {
+      const v = sub(x);
+      if (v.kind !== 'int') throw syntaxError(`expected an Int term, found a Bool one`, x.pos);
+      return v.e;
+    };
+    const bool = (x: SExpr): Formula => {
+      const v = sub(x);
+      if (v.kind !== 'bool') throw syntaxError(`expected a Bool term, found an Int one`, x.pos);
+      return v.f;
+    };
+    const arity = (n: number, atLeast = false): void => {
+      if (atLeast ? args.length < n : args.length !== n) throw syntaxError(`'${op}' takes ${atLeast ? 'at least ' : ''}${n} argument(s), given ${args.length}`, e.pos);
+    };
+    switch (op) {
+      case 'and':
+      case 'or': {
+        // Nested chains of the same connective are flattened without recursion.
+        const flat: SExpr[] = [];
+        const stack = [...args].reverse().map((x) => ({ x, scope }));
+        const parts: Formula[] = [];
+        while (stack.length > 0) {
+          const { x, scope: sc } = stack.pop()!;
+          if (headOf(x) === op && x.kind === 'list') {
+            for (let k = x.items.length - 1; k >= 1; k--) stack.push({ x: x.items[k]!, scope: sc });
+            continue;
+          }
+          flat.push(x);
+          const v = lower({ expr: x, scope: sc }, depth + 1);
+          if (v.kind !== 'bool') throw syntaxError('expected a Bool term, found an Int one', x.pos);
+          parts.push(v.f);
+        }
+        return { kind: 'bool', f: op === 'and' ? F.and(...parts) : F.or(...parts) };
+      }
+      case 'not': {
+        arity(1);
+        // not chains without recursion
+        let x = args[0]!;
+        let negated = true;
+        while (headOf(x) === 'not' && x.kind === 'list' && x.items.length === 2) {
+          x = x.items[1]!;
+          negated = !negated;
+        }
+        const f = bool(x);
+        return { kind: 'bool', f: negated ? F.not(f) : f };
+      }
+      case '=>': {
+        arity(2, true);
+        let f = bool(args[args.length - 1]!);
+        for (let k = args.length - 2; k >= 0; k--) f = F.implies(bool(args[k]!), f);
+        return { kind: 'bool', f };
+      }
+      case 'xor': {
+        arity(2, true);
+        let f = bool(args[0]!);
+        for (const x of args.slice(1)) {
+          const g = bool(x);
+          f = F.or(F.and(f, F.not(g)), F.and(F.not(f), g));
+        }
+        return { kind: 'bool', f };
+      }
+      case 'ite': {
+        arity(3);
+        const c = bool(args[0]!);
+        const t = sub(args[1]!);
+        const el = sub(args[2]!);
+        if (t.kind !== el.kind) throw syntaxError("'ite' branches of different sorts", e.pos);
+        if (t.kind === 'bool' && el.kind === 'bool') return { kind: 'bool', f: F.or(F.and(c, t.f), F.and(F.not(c), el.f)) };
+        const te = (t as { e: Linear }).e;
+        const ee = (el as { e: Linear }).e;
+        const g = ghost(null, (g) => F.or(F.and(c, F.eqZero(L.sub(L.variable(g), te))), F.and(F.not(c), F.eqZero(L.sub(L.variable(g), ee)))));
+        return { kind: 'int', e: L.variable(g) };
+      }
+      case '=':
+      case 'distinct': {
+        arity(2, true);
+        const vals = args.map(sub);
+        const kind = vals[0]!.kind;
+        if (vals.some((v) => v.kind !== kind)) throw syntaxError(`'${op}' of terms of different sorts`, e.pos);
+        const equal = (a: Value, c: Value): Formula => {
+          if (a.kind === 'int' && c.kind === 'int') return F.eqZero(L.sub(a.e, c.e));
+          const fa = (a as { f: Formula }).f;
+          const fc = (c as { f: Formula }).f;
+          const ia = plainBool(fa);
+          const ic = plainBool(fc);
+          if (ia && ic) return F.eqZero(L.sub(ia, ic));
+          // b = φ for a Boolean variable b: b is φ's value, a ghost a run computes.
+          if (ia) return F.eqZero(L.sub(ia, asInt(fc)));
+          if (ic) return F.eqZero(L.sub(asInt(fa), ic));
+          return F.or(F.and(fa, fc), F.and(F.not(fa), F.not(fc)));
+        };
+        const parts: Formula[] = [];
+        if (op === '=') for (let k = 1; k < vals.length; k++) parts.push(equal(vals[k - 1]!, vals[k]!));
+        else for (let i = 0; i < vals.length; i++) for (let j = i + 1; j < vals.length; j++) parts.push(F.not(equal(vals[i]!, vals[j]!)));
+        return { kind: 'bool', f: F.and(...parts) };
+      }
+      case '<=':
+      case '<':
+      case '>=':
+      case '>': {
+        arity(2, true);
+        const vals = args.map(int);
+        const parts: Formula[] = [];
+        for (let k = 1; k < vals.length; k++) parts.push(F.compare(vals[k - 1]!, op, vals[k]!));
+        return { kind: 'bool', f: F.and(...parts) };
+      }
+      case '+': {
+        arity(1, true);
+        return { kind: 'int', e: args.map(int).reduce((a, c) => L.add(a, c)) };
+      }
+      case '-': {
+        arity(1, true);
+        const vals = args.map(int);
+        if (vals.length === 1) return { kind: 'int', e: L.negate(vals[0]!) };
+        return { kind: 'int', e: vals.slice(1).reduce((a, c) => L.sub(a, c), vals[0]!) };
+      }
+      case '*': {
+        arity(1, true);
+        const vals = args.map(int);
+        let product: Linear = L.constant(1n);
+        for (const v of vals) {
+          if (L.isConstant(v)) product = L.scale(product, v.constant);
+          else if (L.isConstant(product)) product = L.scale(v, product.constant);
+          else throw unsupported('a product of two non-constant terms (nonlinear arithmetic; farkas reads linear integer arithmetic)', e.pos);
+        }
+        return { kind: 'int', e: product };
+      }
+      case 'div':
+      case 'mod': {
+        arity(2);
+        const x = int(args[0]!);
+        const k = int(args[1]!);
+        if (!L.isConstant(k)) throw unsupported(`'${op}' by a non-constant term (nonlinear arithmetic)`, args[1]!.pos);
+        if (k.constant === 0n) throw unsupported(`'${op}' by zero`, args[1]!.pos);
+        const m = k.constant;
+        const abs = m < 0n ? -m : m;
+        // SMT-LIB's div and mod are Euclidean: x = m*q + r with 0 <= r < |m|.
+        const q = ghost(`q ${L.key(x)} ${m}`, (g) => {
+          const r = L.sub(x, L.variable(g, m));
+          return F.and(F.geqZero(r), F.geqZero(L.addConstant(L.negate(r), abs - 1n)));
+        });
+        return { kind: 'int', e: op === 'div' ? L.variable(q) : L.sub(x, L.variable(q, m)) };
+      }
+      case 'abs': {
+        arity(1);
+        const x = int(args[0]!);
+        const g = ghost(`abs ${L.key(x)}`, (g) => F.or(F.and(F.geqZero(x), F.eqZero(L.sub(L.variable(g), x))), F.and(F.geqZero(L.addConstant(L.negate(x), -1n)), F.eqZero(L.add(L.variable(g), x)))));
+        return { kind: 'int', e: L.variable(g) };
+      }
+      case '!':
+        return sub(args[0]!);
+      case 'forall':
+      case 'exists':
+        throw unsupported(`${op} inside a clause's constraint (quantifier alternation)`, e.pos);
+      case 'select':
+      case 'store':
+        throw unsupported('arrays are outside linear integer arithmetic', e.pos);
+      case '/':
+      case 'to_real':
+      case 'to_int':
+        throw unsupported(`'${op}' (real arithmetic; farkas reads linear integer arithmetic)`, e.pos);
+      default:
+        if (b.predicates.has(op)) throw unsupported(`predicate '${op}' under a negation, a disjunction or inside a term (a Horn clause's body is a conjunction)`, e.pos);
+        if (/^bv/.test(op) || op === '_' || op === 'concat' || op === 'extract') throw unsupported(`'${op}': bit-vectors are outside linear integer arithmetic`, e.pos);
+        throw syntaxError(`unknown function '${op}'`, e.pos);
+    }
+  };
+  const plainBool = (f: Formula): Linear | null => {
+    if (f.kind === 'true') return L.constant(1n);
+    if (f.kind === 'false') return L.constant(0n);
+    if (f.kind === 'atom' && f.rel === '>=' && f.expr.constant === -1n && f.expr.coeffs.size === 1) {
+      const [[v, c]] = [...f.expr.coeffs];
+      if (c === 1n && b.booleans.has(v!)) return L.variable(v!);
+    }
+    return null;
+  };
+  const lowerAtom = (e: Extract<SExpr, { kind: 'atom' }>, scope: LetScope | null, depth: number): Value => {
+    const bound = lookupLet(scope, e.text);
+    if (bound) {
+      let v = memo.get(bound);
+      if (!v) memo.set(bound, (v = lower(bound, depth + 1)));
+      return v;
+    }
+    const v = irVar(e.text);
+    if (v) return v.sort === 'Int' ? { kind: 'int', e: L.variable(v.ir) } : { kind: 'bool', f: boolVar(v.ir) };
+    if (!e.quoted) {
+      if (/^[0-9]+$/.test(e.text)) return { kind: 'int', e: L.constant(BigInt(e.text)) };
+      if (e.text === 'true') return { kind: 'bool', f: F.TRUE };
+      if (e.text === 'false') return { kind: 'bool', f: F.FALSE };
+      if (/^[0-9]+\.[0-9]*$/.test(e.text)) throw unsupported(`decimal ${e.text} (real arithmetic; farkas reads linear integer arithmetic)`, e.pos);
+      if (/^#[xb]/.test(e.text)) throw unsupported(`bit-vector literal ${e.text}`, e.pos);
+    }
+    if (b.predicates.has(e.text)) throw unsupported(`predicate '${e.text}' under a negation, a disjunction or inside a term (a Horn clause's body is a conjunction)`, e.pos);
+    throw syntaxError(`unknown symbol '${e.text}'`, e.pos);
+  };
+
+  // The conjuncts to establish, in order: the body's arguments equal the source predicate's
+  // variables, then the constraint.
+  const conjuncts: Formula[] = [];
+  const source = clause.body[0];
+  if (source) {
+    const at = b.predicates.get(source.predicate.name)!;
+    source.args.forEach((arg, k) => {
+      const v = lower(arg, 0);
+      const sort = source.predicate.sorts[k]!;
+      if ((v.kind === 'int') !== (sort === 'Int')) throw syntaxError(`argument ${k + 1} of '${source.predicate.name}' must be ${sort}`, arg.expr.pos);
+      const value = v.kind === 'int' ? v.e : asInt(v.f);
+      conjuncts.push(F.eqZero(L.sub(value, L.variable(at.vars[k]!))));
+    });
+  }
+  for (const c of clause.constraint) {
+    const v = lower(c, 0);
+    if (v.kind !== 'bool') throw syntaxError('a constraint must be a Bool term', c.expr.pos);
+    conjuncts.push(...(v.f.kind === 'and' ? v.f.args : [v.f]));
+  }
+  const headValues: Linear[] = [];
+  if (clause.head) {
+    clause.head.args.forEach((arg, k) => {
+      const v = lower(arg, 0);
+      const sort = clause.head!.predicate.sorts[k]!;
+      if ((v.kind === 'int') !== (sort === 'Int')) throw syntaxError(`argument ${k + 1} of '${clause.head!.predicate.name}' must be ${sort}`, arg.expr.pos);
+      headValues.push(v.kind === 'int' ? v.e : asInt(v.f));
+    });
+  }
+
+  // Schedule: assign what an equality defines, compute ghosts once their inputs are known, choose
+  // (havoc) the rest; assume each conjunct as soon as its variables are known.
+  const stmts: Stmt[] = [];
+  const known = new Set<string>(source ? b.predicates.get(source.predicate.name)!.vars : []);
+  const clauseVars = [...vars.values()].map((v) => v.ir);
+  const isKnown = (f: Formula): boolean => [...F.variablesOf(f)].every((v) => known.has(v));
+  let pending = [...conjuncts];
+  let pendingGhosts = [...ghosts];
+  const flush = (): void => {
+    const ready = pending.filter(isKnown);
+    pending = pending.filter((f) => !isKnown(f));
+    for (const f of ready) stmts.push({ kind: 'assume', cond: f });
+  };
+  const choose = (v: string): void => {
+    stmts.push({ kind: 'havoc', target: v, ...(b.booleans.has(v) ? { range: { lo: 0n, hi: 1n } } : {}) });
+    if (b.booleans.has(v)) stmts.push({ kind: 'assume', cond: F.inRange(L.variable(v), { lo: 0n, hi: 1n }) });
+    known.add(v);
+  };
+  for (;;) {
+    flush();
+    const definition = pending.findIndex((f) => definedVariable(f, known, clauseVars) !== null);
+    if (definition >= 0) {
+      const f = pending[definition]! as Extract<Formula, { kind: 'atom' }>;
+      const v = definedVariable(f, known, clauseVars)!;
+      const c = L.coefficientOf(f.expr, v);
+      // c·v + rest == 0 with c = ±1: v := -rest/c
+      const rest = L.fromTerms([...f.expr.coeffs].filter(([w]) => w !== v), f.expr.constant);
+      stmts.push({ kind: 'assign', target: v, expr: c === 1n ? L.negate(rest) : rest });
+      if (b.booleans.has(v)) stmts.push({ kind: 'assume', cond: F.inRange(L.variable(v), { lo: 0n, hi: 1n }) });
+      known.add(v);
+      pending.splice(definition, 1);
+      continue;
+    }
+    const readyGhost = pendingGhosts.find((g) => [...F.variablesOf(g.def)].every((v) => v === g.name || known.has(v)));
+    const nextVar = clauseVars.find((v) => !known.has(v));
+    const g = readyGhost ?? (nextVar === undefined ? pendingGhosts[0] : undefined);
+    if (g) {
+      stmts.push({ kind: 'havoc', target: g.name, ghost: true });
+      known.add(g.name);
+      pending.unshift(g.def);
+      pendingGhosts = pendingGhosts.filter((h) => h !== g);
+      continue;
+    }
+    if (nextVar !== undefined) {
+      choose(nextVar);
+      continue;
+    }
+    break;
+  }
+  flush();
+  if (pending.length > 0) throw new Error('internal: a clause conjunct over unknown variables');
+  // The head's arguments, then on to its location (or the failing assertion of a query).
+  let at = start;
+  const step = (stmt: Stmt): void => {
+    const next = b.newLocation(`clause ${clause.index + 1}`, undefined);
+    b.addEdge(at, next, stmt, pos);
+    at = next;
+  };
+  for (const s of stmts) step(s);
+  let last: Edge;
+  if (clause.head) {
+    const target = b.predicates.get(clause.head.predicate.name)!;
+    const assigns = headValues.map((value, k) => ({ kind: 'assign' as const, target: target.vars[k]!, expr: value }));
+    // Head arguments read clause variables only, never another argument: assign in order.
+    for (const a of assigns.slice(0, -1)) step(a);
+    last = b.addEdge(at, target.location, assigns.length > 0 ? assigns[assigns.length - 1]! : { kind: 'skip' }, pos);
+  } else {
+    last = b.addEdge(at, b.exit, { kind: 'assert', cond: F.FALSE }, pos);
+  }
+  return { clause, lastEdge: last.id, vars: new Map([...vars].map(([name, v]) => [name, v.ir])) };
+}
+
+/** The clause variable an equality defines: `c·v + rest == 0`, c = ±1, v not yet known, rest known. */
+function definedVariable(f: Formula, known: ReadonlySet<string>, clauseVars: readonly string[]): string | null {
+  if (f.kind !== 'atom' || f.rel !== '==') return null;
+  const unknown = [...f.expr.coeffs.keys()].filter((v) => !known.has(v));
+  if (unknown.length !== 1) return null;
+  const v = unknown[0]!;
+  const c = f.expr.coeffs.get(v)!;
+  return (c === 1n || c === -1n) && clauseVars.includes(v) ? v : null;
+}

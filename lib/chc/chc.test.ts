@@ -8,7 +8,7 @@ import { runProgram } from '../interpreter/index.js';
 import { parseChc } from './parse.js';
 import { printChc } from './print.js';
 import { chcAnswer, readChc } from './index.js';
-import { checkModel } from './model.js';
+import { checkModel, Interpretations } from './model.js';
 import { checkDerivation, derivationOf } from './derivation.js';
 
 test.after.always(async () => {
@@ -99,15 +99,14 @@ test('sat comes with a model that z3 validates on every clause; a broken model f
   t.is(answer.verdict, 'sat');
   t.regex(answer.model!, /^\(define-fun inv \(\(x Int\) \(y Int\)\) Bool\n/);
   const [x, y] = chc.predicates.get('inv')!.vars;
-  // y == 2x is inductive and safe; y >= 2x is safe at the start but not preserved? It is; y <= 2x too.
   // x >= 0 alone admits y = 1, x = 0: the query clause breaks.
   const weak = new Map([['inv', F.geqZero(L.variable(x!))]]);
-  const broken = await checkModel(chc, weak);
+  const broken = await checkModel(chc, new Interpretations(chc, weak, new Set(['inv'])));
   t.false(broken.ok);
   t.is(!broken.ok && broken.clause, 2);
   // y == 2x && x <= 50 does not hold after 51 steps: the step clause breaks.
   const notInductive = new Map([['inv', F.and(F.eqZero(L.sub(L.variable(y!), L.variable(x!, 2n))), F.geqZero(L.addConstant(L.negate(L.variable(x!)), 50n)))]]);
-  const check = await checkModel(chc, notInductive);
+  const check = await checkModel(chc, new Interpretations(chc, notInductive, new Set(['inv'])));
   t.is(!check.ok && check.clause, 1);
 });
 
@@ -132,4 +131,31 @@ test('unsat comes with a derivation that evaluation confirms; a tampered one fai
   t.false(checkDerivation(chc.system.clauses, { steps: derivation.steps.slice(1) }).ok);
   // Stop before the query: false is not derived.
   t.false(checkDerivation(chc.system.clauses, { steps: derivation.steps.slice(0, -1) }).ok);
+});
+
+test('predicates off the cycles are no cut-points: their interpretation is written from their clauses and checked too', async (t) => {
+  const text = `(set-logic HORN)
+(declare-fun start (Int Int) Bool)
+(declare-fun loop (Int Int) Bool)
+(declare-fun done (Int) Bool)
+(declare-fun never (Int) Bool)
+(assert (forall ((x Int) (n Int)) (=> (and (= x 0) (>= n 0)) (start x n))))
+(assert (forall ((x Int) (n Int)) (=> (start x n) (loop x n))))
+(assert (forall ((x Int) (n Int) (x1 Int)) (=> (and (loop x n) (< x n) (= x1 (+ x 1))) (loop x1 n))))
+(assert (forall ((x Int) (n Int)) (=> (and (loop x n) (>= x n)) (done (- x n)))))
+(assert (forall ((d Int)) (=> (and (done d) (not (= d 0))) false)))
+(assert (forall ((d Int)) (=> (never d) (never (+ d 1)))))
+(assert (forall ((d Int)) (=> (and (never d) (> d 0)) false)))
+`;
+  const chc = readChc(text, 'chain.smt2');
+  const result = await verify(chc.program, { cutset: 'headers', timeoutMs: 60_000 });
+  const answer = await chcAnswer(chc, result);
+  t.is(answer.verdict, 'sat', answer.reason);
+  t.regex(answer.model!, /\(define-fun loop \(\(x_2 Int\) \(n_2 Int\)\) Bool\n  \(>= n_2 x_2\)\)/);
+  t.regex(answer.model!, /\(define-fun never \(\(farkas!p0 Int\)\) Bool\n  false\)/);
+  t.regex(answer.model!, /\(define-fun done \(\(farkas!p0 Int\)\) Bool\n  \(not \(forall /);
+  // A loop invariant too weak for the query: done's interpretation inherits it and the query breaks.
+  const [x] = chc.predicates.get('loop')!.vars;
+  const weak = await checkModel(chc, new Interpretations(chc, new Map([['loop', F.geqZero(L.variable(x!))]]), new Set(['loop'])));
+  t.is(!weak.ok && weak.clause, 4);
 });

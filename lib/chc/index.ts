@@ -10,7 +10,8 @@ import { DEFAULT_MAX_STEPS } from '../interpreter/index.js';
 import type { Deadline } from '../limits.js';
 import { parseChc } from './parse.js';
 import { lowerChc, type ChcProgram } from './lower.js';
-import { checkModel, modelText, type ChcModel } from './model.js';
+import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
+import { loopHeaders } from '../vc/cutset.js';
 import { checkDerivation, derivationOf, formatDerivation, type Derivation } from './derivation.js';
 
 export { looksLikeChc } from './parse.js';
@@ -47,10 +48,16 @@ export interface ChcAnswer {
 /** The CHC answer a verify result on `chc.program` stands for, once its certificate is checked. */
 export async function chcAnswer(chc: ChcProgram, result: VerifyResult, deadline?: Deadline): Promise<ChcAnswer> {
   if (result.verdict === 'safe') {
-    const model = modelOf(chc, result);
-    const check = await checkModel(chc, model, deadline);
-    if (!check.ok) return { verdict: 'unknown', reason: `the model did not pass z3's check of clause ${check.clause + 1} (line ${chc.system.clauses[check.clause]!.pos.line}): ${check.reason}` };
-    return { verdict: 'sat', model: modelText(chc, model) };
+    const cut = cutPredicates(chc);
+    const interpretations = new Interpretations(chc, modelOf(chc, result), cut);
+    try {
+      const check = await checkModel(chc, interpretations, deadline);
+      if (!check.ok) return { verdict: 'unknown', reason: `the model did not pass z3's check of clause ${check.clause + 1} (line ${chc.system.clauses[check.clause]!.pos.line}): ${check.reason}` };
+      return { verdict: 'sat', model: modelText(chc, interpretations, cut) };
+    } catch (error) {
+      if (error instanceof ModelTooLarge) return { verdict: 'unknown', reason: error.message };
+      throw error;
+    }
   }
   if (result.verdict === 'unsafe' && result.counterexample) {
     const derivation = derivationOf(chc, result.counterexample, Math.max(DEFAULT_MAX_STEPS, (result.counterexample.steps ?? 0) + 1));
@@ -60,6 +67,12 @@ export async function chcAnswer(chc: ChcProgram, result: VerifyResult, deadline?
     return { verdict: 'unsat', derivation, derivationText: formatDerivation(chc.system.clauses, derivation) };
   }
   return { verdict: 'unknown', reason: result.reason ?? 'no answer' };
+}
+
+/** The predicates that are cut-points: those every cycle of clauses passes through. */
+export function cutPredicates(chc: ChcProgram): Set<string> {
+  const headers = loopHeaders(chc.program.procedures.get(chc.program.entry)!);
+  return new Set([...chc.predicates].filter(([, at]) => headers.has(at.location)).map(([name]) => name));
 }
 
 /** Each predicate's invariant at its location (true where the proof needed none). */

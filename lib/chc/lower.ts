@@ -1,6 +1,8 @@
 // Linear Horn clauses → the program IR every engine reads (paper 004's problem, from the other side):
-// one procedure whose locations are the predicates (each a loop header, so each is a cut-point, over
-// its arguments), the entry and the exit. A clause `P(t) ∧ φ ⇒ Q(s)` is a sequence of edges from P's
+// one procedure whose locations are the predicates (over their arguments), the entry and the exit.
+// The cut-points are the predicates every cycle of clauses passes through (the loop headers of the
+// cut-set); the others are inlined into the paths between them, as a C program's straight-line code
+// is, and get their interpretation from their cut-point predecessors (model.ts). A clause `P(t) ∧ φ ⇒ Q(s)` is a sequence of edges from P's
 // location to Q's: its variables are bound (to P's arguments, by equalities of φ solved for one
 // variable, or by havoc), φ is assumed, and Q's arguments are assigned s. A fact leaves the entry; a
 // query ends in `assert(false)`. Where several clauses leave one location, a chain of choice
@@ -89,7 +91,7 @@ export function lowerChc(system: ChcSystem): ChcProgram {
       if (sort === 'Bool') booleans.add(v);
       return v;
     });
-    predicates.set(p.name, { predicate: p, location: newLocation(`predicate ${p.name}`, p.pos, true), vars });
+    predicates.set(p.name, { predicate: p, location: newLocation(`predicate ${p.name}`, p.pos), vars });
   }
   const addEdge = (from: number, to: number, stmt: Stmt, pos: SourcePos): Edge => {
     const edge: Edge = { id: edges.length, from, to, stmt, pos };
@@ -133,7 +135,7 @@ export function lowerChc(system: ChcSystem): ChcProgram {
     edges,
     pos: pos0,
   };
-  const program: Program = { file: system.file, globals: [], procedures: new Map([[CHC_PROCEDURE, proc]]), entry: CHC_PROCEDURE };
+  const program: Program = { file: system.file, globals: [], procedures: new Map([[CHC_PROCEDURE, proc]]), entry: CHC_PROCEDURE, fromHornClauses: true };
   return { system, program, predicates, clauses: clauseEdges, booleans };
 }
 

@@ -48,9 +48,10 @@ export function interpretationText(chc: ChcProgram, predicate: string, formula: 
       case 'atom': {
         const b = boolAtom(f.rel, f.expr);
         if (b !== null) return b;
-        // Stated as `lhs >= rhs` with the constant on the right, as people write it.
-        const rest = { coeffs: f.expr.coeffs, constant: 0n };
-        return `(${f.rel === '>=' ? '>=' : '='} ${linear(rest)} ${numeral(-f.expr.constant)})`;
+        // Stated as `lhs >= rhs` with positive coefficients on each side, as people write it.
+        const lhs = { coeffs: new Map([...f.expr.coeffs].filter(([, c]) => c > 0n)), constant: 0n };
+        const rhs = { coeffs: new Map([...f.expr.coeffs].filter(([, c]) => c < 0n).map(([v, c]) => [v, -c] as [string, bigint])), constant: -f.expr.constant };
+        return `(${f.rel === '>=' ? '>=' : '='} ${linear(lhs)} ${linear(rhs)})`;
       }
       case 'not': return `(not ${print(f.arg)})`;
       case 'and':
@@ -60,11 +61,90 @@ export function interpretationText(chc: ChcProgram, predicate: string, formula: 
   return print(formula);
 }
 
-export function modelText(chc: ChcProgram, model: ChcModel): string {
+/**
+ * The text of every predicate's interpretation. A cut-point predicate's is its invariant. Any other
+ * predicate's is the strongest one its incoming clauses allow, written from the clauses themselves:
+ * for each clause C with head Q(s), `∃ vars(C). body(C) ∧ q = s`, spelled `(not C')` where C' is C
+ * with its head replaced by `(not (= q s))` and its body's applications by their interpretations (in
+ * the order of the clause graph, which is acyclic outside the cut-points). A predicate no fact leads
+ * to is false.
+ */
+export class Interpretations {
+  private readonly texts = new Map<string, string>();
+  private readonly inProgress = new Set<string>();
+  readonly prefix: string;
+  private readonly reachable: ReadonlySet<string>;
+
+  constructor(private readonly chc: ChcProgram, private readonly invariants: ChcModel, private readonly cut: ReadonlySet<string>) {
+    this.prefix = freshPrefix(chc.system);
+    this.reachable = reachablePredicates(chc.system);
+  }
+
+  /** A parameter's name in the interpretation of a predicate that is not a cut-point. */
+  param(k: number): string {
+    return `${this.prefix}${k}`;
+  }
+
+  /** The interpretation of `predicate`, over `param(k)` (or, for a cut-point, over `names(k)`). */
+  text(predicate: string, names: (k: number) => string = (k) => this.param(k)): string {
+    if (this.cut.has(predicate)) return interpretationText(this.chc, predicate, this.invariants.get(predicate) ?? { kind: 'true' }, names);
+    if (!this.reachable.has(predicate)) return 'false';
+    const known = this.texts.get(predicate);
+    if (known !== undefined) return known;
+    if (this.inProgress.has(predicate)) throw new Error(`internal: predicate ${predicate} is on a cycle of clauses without a cut-point`);
+    this.inProgress.add(predicate);
+    const disjuncts = this.chc.system.clauses.filter((c) => c.head?.predicate.name === predicate).map((c) => {
+      const head = c.head!;
+      return `(not ${substituted(c.assertion, this.chc.system, (name, args, node) => {
+        if (node === head.node) return args.length === 0 ? 'false' : `(not (and ${args.map((a, k) => `(= ${this.param(k)} ${a})`).join(' ')}))`;
+        return this.applied(name, args);
+      })})`;
+    });
+    const text = disjuncts.length === 0 ? 'false' : disjuncts.length === 1 ? disjuncts[0]! : `(or ${disjuncts.join(' ')})`;
+    if (text.length > MAX_INTERPRETATION_CHARS) throw new ModelTooLarge(predicate);
+    this.inProgress.delete(predicate);
+    this.texts.set(predicate, text);
+    return text;
+  }
+
+  /** `predicate` applied to argument texts: its interpretation under a let binding the parameters. */
+  applied(predicate: string, args: readonly string[]): string {
+    const body = this.text(predicate, (k) => this.param(k));
+    if (args.length === 0) return body;
+    return `(let (${args.map((a, k) => `(${this.param(k)} ${a})`).join(' ')}) ${body})`;
+  }
+}
+
+/** Interpretations longer than this are not written out (the answer is then unknown). */
+const MAX_INTERPRETATION_CHARS = 4_000_000;
+
+export class ModelTooLarge extends Error {
+  constructor(readonly predicate: string) {
+    super(`the interpretation of ${predicate} written from its clauses exceeds ${MAX_INTERPRETATION_CHARS} characters`);
+  }
+}
+
+/** The predicates some derivation reaches, from the facts forward. */
+function reachablePredicates(system: ChcSystem): Set<string> {
+  const reached = new Set<string>();
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const c of system.clauses) {
+      if (c.head && !reached.has(c.head.predicate.name) && c.body.every((a) => reached.has(a.predicate.name))) {
+        reached.add(c.head.predicate.name);
+        changed = true;
+      }
+    }
+  }
+  return reached;
+}
+
+export function modelText(chc: ChcProgram, interpretations: Interpretations, cut: ReadonlySet<string>): string {
   return [...chc.system.predicates.values()].map((p) => {
     const at = chc.predicates.get(p.name)!;
-    const params = at.vars.map((v, k) => `(${symbolText(v)} ${p.sorts[k]})`).join(' ');
-    return `(define-fun ${symbolText(p.name)} (${params}) Bool\n  ${interpretationText(chc, p.name, model.get(p.name) ?? { kind: 'true' })})`;
+    const name = (k: number): string => (cut.has(p.name) ? symbolText(at.vars[k]!) : interpretations.param(k));
+    const params = p.sorts.map((sort, k) => `(${name(k)} ${sort})`).join(' ');
+    return `(define-fun ${symbolText(p.name)} (${params}) Bool\n  ${interpretations.text(p.name, name)})`;
   }).join('\n');
 }
 
@@ -72,18 +152,13 @@ export type ModelCheck =
   | { readonly ok: true; readonly clauses: number }
   | { readonly ok: false; readonly clause: number; readonly reason: string };
 
-/** Every clause of the input holds under `model`: one z3 check per clause, over the exact integers. */
-export async function checkModel(chc: ChcProgram, model: ChcModel, deadline?: Deadline): Promise<ModelCheck> {
+/** Every clause of the input holds under the interpretations: one z3 check per clause, over the exact
+ * integers. */
+export async function checkModel(chc: ChcProgram, interpretations: Interpretations, deadline?: Deadline): Promise<ModelCheck> {
   const system = chc.system;
-  const prefix = freshPrefix(system);
   return withLiaSolver(async (solver) => {
     for (const clause of system.clauses) {
-      const term = `(not ${substituted(clause.assertion, system, (name, args) => {
-        const formula = model.get(name) ?? { kind: 'true' as const };
-        const body = interpretationText(chc, name, formula, (k) => `${prefix}${k}`);
-        if (args.length === 0) return body;
-        return `(let (${args.map((a, k) => `(${prefix}${k} ${a})`).join(' ')}) ${body})`;
-      })})`;
+      const term = `(not ${substituted(clause.assertion, system, (name, args) => interpretations.applied(name, args))})`;
       const outcome = await solver.check({ work: CHC_MODEL_CHECK_WORK, ...(deadline?.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) }, term);
       if (outcome.status === 'sat') return { ok: false, clause: clause.index, reason: 'z3 found values of its variables that break it' };
       if (outcome.status !== 'unsat') return { ok: false, clause: clause.index, reason: `z3 could not decide it (${outcome.reason ?? 'unknown'})` };
@@ -100,14 +175,14 @@ function freshPrefix(system: ChcSystem): string {
   return prefix;
 }
 
-/** The assertion's text with every predicate application replaced by `replace(name, argument texts)`.
- * A let-bound name or a quantified variable that shadows a predicate is left alone. */
-function substituted(e: SExpr, system: ChcSystem, replace: (name: string, args: string[]) => string, shadowed: ReadonlySet<string> = new Set()): string {
-  if (e.kind === 'atom') return system.predicates.has(e.text) && !shadowed.has(e.text) ? replace(e.text, []) : printSExpr(e);
+/** The assertion's text with every predicate application replaced by `replace(name, argument texts,
+ * the application)`. A let-bound name or a quantified variable that shadows a predicate is left alone. */
+function substituted(e: SExpr, system: ChcSystem, replace: (name: string, args: string[], node: SExpr) => string, shadowed: ReadonlySet<string> = new Set()): string {
+  if (e.kind === 'atom') return system.predicates.has(e.text) && !shadowed.has(e.text) ? replace(e.text, [], e) : printSExpr(e);
   if (e.kind === 'string') return printSExpr(e);
   const head = headOf(e);
   if (head !== null && system.predicates.has(head) && !shadowed.has(head) && e.items[0]!.kind === 'atom') {
-    return replace(head, e.items.slice(1).map((a) => substituted(a, system, replace, shadowed)));
+    return replace(head, e.items.slice(1).map((a) => substituted(a, system, replace, shadowed)), e);
   }
   if ((head === 'forall' || head === 'exists' || head === 'let') && e.items.length === 3 && e.items[1]!.kind === 'list') {
     const names = e.items[1]!.items.flatMap((b) => (b.kind === 'list' && b.items[0]?.kind === 'atom' ? [b.items[0].text] : []));

@@ -139,7 +139,7 @@ function clauseOf(assertion: SExpr, index: number, predicates: ReadonlyMap<strin
     const predicate = predicates.get(e.kind === 'atom' ? e.text : headOf(e)!)!;
     const args = e.kind === 'list' ? e.items.slice(1).map((a) => ({ expr: a, scope: s.scope })) : [];
     if (args.length !== predicate.sorts.length) throw syntaxError(`predicate '${predicate.name}' takes ${predicate.sorts.length} argument(s), given ${args.length}`, e.pos);
-    return { predicate, args, pos: e.pos };
+    return { predicate, args, pos: e.pos, node: e };
   };
   let bodyTerm: Scoped | null = null;
   let headTerm: Scoped;

@@ -29,6 +29,8 @@ export interface PredicateApp {
   readonly predicate: Predicate;
   readonly args: readonly Scoped[];
   readonly pos: SourcePos;
+  /** The application as written (identifies it inside the assertion). */
+  readonly node: SExpr;
 }
 
 export interface ClauseVar {

@@ -8,6 +8,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import type { Frame, Globals, Reader, Test } from './compile.js';
+import { WorkLimitExceeded } from '../limits.js';
 
 export type PinSolver = (frame: Frame, globals: Globals) => bigint | null;
 
@@ -28,8 +29,13 @@ export function pinnedValueSolver(
   formula: (f: Formula) => Test,
 ): PinSolver | null {
   if (!F.variablesOf(cond).has(target)) return null;
-  const cubes = F.dnf(cond);
-  if (cubes.length > MAX_CUBES) return null;
+  let cubes: Formula[][];
+  try {
+    cubes = F.dnf(cond, MAX_CUBES);
+  } catch (error) {
+    if (error instanceof WorkLimitExceeded) return null;
+    throw error;
+  }
   const compiled = cubes.map((cube) => {
     const free: Formula[] = [];
     const bounds: Bound[] = [];

@@ -116,6 +116,9 @@ export interface Program {
   readonly procedures: ReadonlyMap<string, Procedure>;
   /** The procedure analysed by default: `main` when defined, else the last defined function. */
   readonly entry: string;
+  /** Lowered from Horn clauses (lib/chc): every clause copies its predicate's arguments along, so the
+   * invariant templates leave out the faint ones (read only to be copied into what nothing reads). */
+  readonly fromHornClauses?: true;
 }
 
 export function outgoing(proc: Procedure, loc: number): Edge[] {

@@ -28,8 +28,10 @@ export function edgeEffect(stmt: Stmt, globals: readonly string[]): EdgeEffect {
 }
 
 /** Live-in set of every location of `proc` (keyed by location id). At the exit the return variable
- * and every global are live (the caller sees them). */
-export function liveVariables(program: Program, proc: Procedure): Map<number, Set<string>> {
+ * and every global are live (the caller sees them). `strong`: an assignment reads its expression
+ * only when its target is live after it, so variables that are only copied into variables nothing
+ * reads (faint ones) are not live. */
+export function liveVariables(program: Program, proc: Procedure, options: { readonly strong?: boolean } = {}): Map<number, Set<string>> {
   const globals = program.globals.map((g) => g.name);
   const live = new Map<number, Set<string>>(proc.locations.map((l) => [l.id, new Set<string>()]));
   const atExit = live.get(proc.exit)!;
@@ -53,7 +55,7 @@ export function liveVariables(program: Program, proc: Procedure): Map<number, Se
       const before = live.get(edge.from)!;
       const size = before.size;
       for (const v of liveHere) if (!defs.includes(v)) before.add(v);
-      for (const v of uses) before.add(v);
+      if (!(options.strong && edge.stmt.kind === 'assign' && !liveHere.has(edge.stmt.target))) for (const v of uses) before.add(v);
       if (before.size > size && !queued.has(edge.from)) {
         queued.add(edge.from);
         worklist.push(edge.from);

@@ -10,6 +10,7 @@
 // e.g. a parameter's, so that no run is ever blocked). After `v := ?` the ghost is drawn like the
 // front end's quotients: a havoc and the one assume that pins it, for which the samplers take the
 // pinned value instead of a stream value (which would block the run).
+import { WorkLimitExceeded } from '../limits.js';
 import * as F from './formula.js';
 import type { Formula } from './formula.js';
 import * as L from './linear.js';
@@ -94,7 +95,13 @@ function divisions(proc: Procedure): { dividend: Linear; modulus: bigint }[] {
     const q = havoc.stmt.target;
     const next = proc.edges.filter((e) => e.from === havoc.to);
     if (next.length !== 1 || next[0]!.stmt.kind !== 'assume') continue;
-    const cubes = F.dnf(next[0]!.stmt.cond);
+    let cubes: Formula[][];
+    try {
+      cubes = F.dnf(next[0]!.stmt.cond, 2);
+    } catch (error) {
+      if (error instanceof WorkLimitExceeded) continue; // not a quotient's two cases
+      throw error;
+    }
     if (cubes.length !== 2) continue;
     const atoms = cubes[0]!.filter((a): a is Extract<Formula, { kind: 'atom' }> => a.kind === 'atom');
     const sign = atoms.find((a) => a.rel === '>=' && L.coefficientOf(a.expr, q) === 0n);

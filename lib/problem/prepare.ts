@@ -123,7 +123,7 @@ function analyse(problem: Problem, strategy: CutsetStrategy, maxPaths: number): 
   const isUnknown = new Set(unknownCutpoints);
   const paths = enumeratePaths(cut.proc, cut.cutpoints, maxPaths);
   const vcs = paths.flatMap((p) => pathConditions(p, (c) => isUnknown.has(c)));
-  const live = liveVariables(preparedProgram, cut.proc);
+  const live = liveVariables(preparedProgram, cut.proc, { strong: program.fromHornClauses === true });
   const variables = new Map<number, string[]>();
   for (const c of unknownCutpoints) variables.set(c, [...(live.get(c) ?? new Set<string>())].sort());
   return { program, function: fn, cut, preparedProgram, precondition, vcs, unknownCutpoints, variables };

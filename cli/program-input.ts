@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { InputError, type DataModel, type Program, type Property, parseProgram, looksLikeChc, readChc } from '../lib/index.js';
+import { InputError, type DataModel, type Program, type Property, parseProgram, isHornClauses, readChc } from '../lib/index.js';
 import { readSource } from './common.js';
 
 export const DATA_MODELS: readonly DataModel[] = ['ILP32', 'LP64'];
@@ -55,7 +55,7 @@ export function loadProgram(path: string, opts: ProgramInputOptions, accepted: r
   const file = task ? task.file : path;
   const source = readSource(file);
   // Horn clauses (SMT-LIB HORN, the CHC-COMP format): by the extension, or by (set-logic HORN).
-  if (/\.smt2$/i.test(file) || looksLikeChc(source)) {
+  if (isHornClauses(file, source)) {
     if (opts.property !== undefined && property !== 'unreach-call') throw new InputError('error', `--property ${property}: Horn clauses have one property, whether false is derivable`, null);
     if (opts.dataModel !== undefined) throw new InputError('error', '--data-model: Horn clauses are over the mathematical integers, not C types', null);
     return { file, source, program: readChc(source, file).program, dataModel, property: 'unreach-call' };

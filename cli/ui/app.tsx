@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
-import { parseProgram, type FrontendOptions, InputError } from '../../lib/index.js';
+import { parseInput, type FrontendOptions, InputError } from '../../lib/index.js';
 import type { Mode } from './modes/types.js';
 import type { ScrollRange } from './modes/line-list.js';
 import type { AnalysisRunner } from './runner.js';
@@ -45,7 +45,7 @@ export interface AppProps {
 /** Parses for the outline; a program that does not parse still opens (the worker reports the error). */
 function outlineOf(source: string, file: string, frontend: FrontendOptions = {}) {
   try {
-    return outline(parseProgram(source, file, frontend));
+    return outline(parseInput(source, file, frontend));
   } catch {
     return { loops: [], asserts: [] };
   }
@@ -124,7 +124,7 @@ export function App(props: AppProps) {
     }
     const next = p.kind === 'add-assert' ? insertAssertion(s.source, p.line, p.value) : replaceAssertion(s.source, p.line, p.value);
     try {
-      const program = parseProgram(next, s.file, props.frontend ?? {});
+      const program = parseInput(next, s.file, props.frontend ?? {});
       dispatch({ type: 'set', patch: { prompt: null } });
       dispatch({ type: 'source', file: s.file, source: next, ...outline(program), edited: true });
       dispatch({ type: 'set', patch: { status: p.kind === 'add-assert' ? `assertion added after line ${p.line}` : `assertion on line ${p.line} changed` } });

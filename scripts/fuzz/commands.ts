@@ -23,6 +23,9 @@ import { sp } from '../../lib/infer/sp.js';
 import { cex, type CexCondition } from '../../lib/infer/cex.js';
 import { nondetAsParameters } from '../../lib/infer/nondet-inputs.js';
 import { verifyPortfolio } from '../../lib/portfolio/index.js';
+import { exportProblem } from '../../lib/export/index.js';
+import { chcAnswer, readChc, type ChcAnswer } from '../../lib/chc/index.js';
+import { verify } from '../../lib/engines/constraint/verify.js';
 import { nonterm, type NontermCondition, type NontermResult } from '../../lib/infer/nonterm.js';
 import { bounds, type BoundsResult, type LoopBound } from '../../lib/infer/bounds.js';
 import type { ConditionAnswer, SpResult } from '../../lib/infer/types.js';
@@ -31,8 +34,10 @@ import type { ConditionAnswer, SpResult } from '../../lib/infer/types.js';
 export type Claimed = Pick<ConditionAnswer, 'expression' | 'formula' | 'certified'> & { readonly neighbours?: ConditionAnswer['neighbours'] };
 import { mulberry32 } from '../../lib/random.js';
 
-export type CommandName = 'verify' | 'wp' | 'sp' | 'bounds' | 'cex' | 'nonterm';
-export const COMMANDS: readonly CommandName[] = ['verify', 'wp', 'sp', 'bounds', 'cex', 'nonterm'];
+/** `chc`: the program exported as Horn clauses (verify --emit chc) and solved by the CHC front end;
+ * its sat must hold of the C program's runs (the export over-approximates them). */
+export type CommandName = 'verify' | 'wp' | 'sp' | 'bounds' | 'cex' | 'nonterm' | 'chc';
+export const COMMANDS: readonly CommandName[] = ['verify', 'wp', 'sp', 'bounds', 'cex', 'nonterm', 'chc'];
 
 export interface Disagreement {
   /** `verify/constraints`, `verify/symbolic`, `wp`, … */
@@ -522,6 +527,17 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
       if (!engine) throw new Error(`no engine '${name}' (engines: ${verifyEngines().join(', ')})`);
       await run(command, () => engine.run(program, { function: fn, timeoutMs }), judgeVerify(command));
     }
+  }
+  if (commands.has('chc')) {
+    await run('chc', async (): Promise<ChcAnswer> => {
+      const chc = readChc(exportProblem(program, 'chc', { function: fn }), `${program.file}.smt2`);
+      return chcAnswer(chc, await verify(chc.program, { cutset: 'headers', timeoutMs }));
+    }, (r, context) => ({
+      answer: r.verdict,
+      detail: r.verdict + (r.reason ? ` (${r.reason})` : ''),
+      // sat claims every run safe; unsat's derivation was confirmed on the clauses by evaluation.
+      found: r.verdict === 'sat' ? checkVerify(program, box, { verdict: 'safe' }, context) : [],
+    }));
   }
   if (commands.has('wp')) {
     await run('wp', () => wp(program, { function: fn, timeoutMs }), (r, context) => {

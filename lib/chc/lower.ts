@@ -450,10 +450,15 @@ function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
   const isKnown = (f: Formula): boolean => [...F.variablesOf(f)].every((v) => known.has(v));
   let pending = [...conjuncts];
   let pendingGhosts = [...ghosts];
+  // What each assigned clause variable stands for over the variables before the clause (its
+  // predicate's arguments, the chosen values, the ghosts): the conditions are stated over those, so
+  // that a guard reads `x >= 5000` of the predicate's `x` (the observed-bounds search splits its
+  // candidates by such guards), not of a copy.
+  const definitions = new Map<string, Linear>();
   const flush = (): void => {
     const ready = pending.filter(isKnown);
     pending = pending.filter((f) => !isKnown(f));
-    for (const f of ready) stmts.push({ kind: 'assume', cond: f });
+    for (const f of ready) stmts.push({ kind: 'assume', cond: F.substitute(f, definitions) });
   };
   const choose = (v: string): void => {
     stmts.push({ kind: 'havoc', target: v, ...(b.booleans.has(v) ? { range: { lo: 0n, hi: 1n } } : {}) });
@@ -469,7 +474,9 @@ function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
       const c = L.coefficientOf(f.expr, v);
       // c·v + rest == 0 with c = ±1: v := -rest/c
       const rest = L.fromTerms([...f.expr.coeffs].filter(([w]) => w !== v), f.expr.constant);
-      stmts.push({ kind: 'assign', target: v, expr: c === 1n ? L.negate(rest) : rest });
+      const expr = c === 1n ? L.negate(rest) : rest;
+      stmts.push({ kind: 'assign', target: v, expr });
+      definitions.set(v, L.substitute(expr, definitions));
       if (b.booleans.has(v)) stmts.push({ kind: 'assume', cond: F.inRange(L.variable(v), { lo: 0n, hi: 1n }) });
       known.add(v);
       pending.splice(definition, 1);

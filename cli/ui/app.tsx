@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
-import { parseInput, type FrontendOptions, InputError } from '../../lib/index.js';
+import { parseInput, isHornClauses, type FrontendOptions, InputError } from '../../lib/index.js';
 import type { Mode } from './modes/types.js';
 import type { ScrollRange } from './modes/line-list.js';
 import type { AnalysisRunner } from './runner.js';
@@ -317,7 +317,7 @@ export function App(props: AppProps) {
   const resultHeight = middle - enginesHeight;
   const field = state.template ? ` [${TEMPLATE_FIELDS[state.templateField]}]` : '';
   // The file's directory goes first when the line is too long (the Source pane's title has the path).
-  const headerFor = (file: string) => `farkas  ${file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : mode.id === 'sp' ? ` (${state.spAt === null ? 'exit' : `line ${state.spAt}`})` : ''}  cut-set ${state.cutset}  template ${templateLabel(state)}${field}`;
+  const headerFor = (file: string) => `farkas  ${file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : mode.id === 'sp' ? ` (${state.spAt === null ? 'exit' : `line ${state.spAt}`})` : ''}  cut-set ${isHornClauses(file, state.source) ? 'headers (Horn clauses: the predicates)' : state.cutset}  template ${templateLabel(state)}${field}`;
   const header = headerFor(state.file).length <= columns ? headerFor(state.file) : headerFor(basename(state.file));
   const Result = mode.Result;
   return (

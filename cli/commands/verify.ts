@@ -122,7 +122,7 @@ ${EXIT_CODES_HELP}`)
         const proved = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
         if (chc) {
           const answer = await chcAnswer(chc, proved, timeoutMs !== undefined ? new Deadline(Math.max(1, timeoutMs - proved.millis)) : undefined);
-          process.stdout.write(opts.json ? JSON.stringify({ ...chcJson(file, answer, proved, program), ...portfolioJson(proved) }, null, 2) + '\n' : formatChc(answer, opts.quiet === true));
+          process.stdout.write(opts.json ? JSON.stringify({ ...chcJson(file, answer, proved), ...portfolioJson(proved) }, null, 2) + '\n' : formatChc(answer, opts.quiet === true));
           return answer.verdict === 'sat' ? EXIT.OK : answer.verdict === 'unsat' ? EXIT.UNSAFE : EXIT.UNKNOWN;
         }
         const result = opts.cex

@@ -1,7 +1,7 @@
 // The answer on Horn clauses, as CHC-COMP tools print it: `sat`, `unsat` or `unknown` alone on the
 // first line; then the model (sat), the derivation of false (unsat) or the reason (unknown), the
 // latter two as SMT-LIB comments so that the output stays readable by SMT-LIB tools.
-import { derivationJson, type ChcAnswer, type Program, type VerifyResult } from '../../lib/index.js';
+import { derivationJson, type ChcAnswer, type VerifyResult } from '../../lib/index.js';
 import { verifyJson } from './verify.js';
 
 export function formatChc(answer: ChcAnswer, quiet: boolean): string {
@@ -19,13 +19,10 @@ export function formatChc(answer: ChcAnswer, quiet: boolean): string {
 const VERDICT = { sat: 'safe', unsat: 'unsafe', unknown: 'unknown' } as const;
 
 /** verify's JSON object, its verdict that of the checked CHC answer, plus `chc`, `model`, `derivation`. */
-export function chcJson(file: string, answer: ChcAnswer, result: VerifyResult, program: Program): object {
-  const base = verifyJson(file, result, program) as Record<string, unknown>;
-  delete base.property;
-  delete base.dataModel;
-  delete base.premises;
+export function chcJson(file: string, answer: ChcAnswer, result: VerifyResult): object {
   return {
-    ...base,
+    // Without the program: the C semantics fields (data model, overflow premise) do not apply.
+    ...verifyJson(file, result),
     verdict: VERDICT[answer.verdict],
     ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
     certified: answer.verdict !== 'unknown',

@@ -56,7 +56,7 @@ test('deeply nested and, let and not read without overflowing the stack', (t) =>
   const text = `(set-logic HORN)\n(declare-fun p (Int) Bool)\n(assert (forall ((x Int)) (=> (and ${ands} ${lets} ${nots}) (p x))))\n(assert (forall ((x Int)) (=> (and (p x) (> x 0)) false)))\n`;
   const chc = readChc(text, 'deep.smt2');
   t.is(chc.system.clauses.length, 2);
-  t.is(chc.program.procedures.get('main')!.edges.length > 0, true);
+  t.true(chc.program.procedures.get('main')!.edges.length > 0);
 });
 
 test('parse, print and parse again give the same clauses', (t) => {

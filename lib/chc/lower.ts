@@ -193,16 +193,19 @@ function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
     return name;
   };
   const boolVar = (v: string): Formula => F.geqZero(L.addConstant(L.variable(v), -1n));
-  /** A Boolean as the integer 0 or 1. */
-  const asInt = (f: Formula): Linear => {
+  /** A Boolean that is a constant or a Bool variable, as the integer 0 or 1 it holds; else null. */
+  const plainBool = (f: Formula): Linear | null => {
     if (f.kind === 'true') return L.constant(1n);
     if (f.kind === 'false') return L.constant(0n);
     if (f.kind === 'atom' && f.rel === '>=' && f.expr.constant === -1n && f.expr.coeffs.size === 1) {
       const [[v, c]] = [...f.expr.coeffs];
       if (c === 1n && b.booleans.has(v!)) return L.variable(v!);
     }
-    return L.variable(ghost(null, (g) => F.or(F.and(F.eqZero(L.addConstant(L.variable(g), -1n)), f), F.and(F.eqZero(L.variable(g)), F.not(f))), true));
+    return null;
   };
+  /** A Boolean as the integer 0 or 1: its variable, or a ghost pinned to its value. */
+  const asInt = (f: Formula): Linear =>
+    plainBool(f) ?? L.variable(ghost(null, (g) => F.or(F.and(F.eqZero(L.addConstant(L.variable(g), -1n)), f), F.and(F.eqZero(L.variable(g)), F.not(f))), true));
 
   const lower = (s: Scoped, depth: number): Value => {
     if (depth > MAX_TERM_DEPTH) throw unsupported(`terms nested more than ${MAX_TERM_DEPTH} deep`, s.expr.pos);
@@ -235,7 +238,6 @@ function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
       case 'and':
       case 'or': {
         // Nested chains of the same connective are flattened without recursion.
-        const flat: SExpr[] = [];
         const stack = [...args].reverse().map((x) => ({ x, scope }));
         const parts: Formula[] = [];
         while (stack.length > 0) {
@@ -244,7 +246,6 @@ function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
             for (let k = x.items.length - 1; k >= 1; k--) stack.push({ x: x.items[k]!, scope: sc });
             continue;
           }
-          flat.push(x);
           const v = lower({ expr: x, scope: sc }, depth + 1);
           if (v.kind !== 'bool') throw syntaxError('expected a Bool term, found an Int one', x.pos);
           parts.push(v.f);
@@ -383,15 +384,6 @@ function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
         if (/^bv/.test(op) || op === '_' || op === 'concat' || op === 'extract') throw unsupported(`'${op}': bit-vectors are outside linear integer arithmetic`, e.pos);
         throw syntaxError(`unknown function '${op}'`, e.pos);
     }
-  };
-  const plainBool = (f: Formula): Linear | null => {
-    if (f.kind === 'true') return L.constant(1n);
-    if (f.kind === 'false') return L.constant(0n);
-    if (f.kind === 'atom' && f.rel === '>=' && f.expr.constant === -1n && f.expr.coeffs.size === 1) {
-      const [[v, c]] = [...f.expr.coeffs];
-      if (c === 1n && b.booleans.has(v!)) return L.variable(v!);
-    }
-    return null;
   };
   const lowerAtom = (e: Extract<SExpr, { kind: 'atom' }>, scope: LetScope | null, depth: number): Value => {
     const bound = lookupLet(scope, e.text);

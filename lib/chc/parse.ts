@@ -3,7 +3,7 @@
 // assertion into variables, body applications, constraint and head; the terms themselves are checked
 // by the lowering (lower.ts), which knows their sorts.
 import type { SourcePos } from '../ir/cfg.js';
-import { InputError, syntaxError, unsupported } from '../diagnostics.js';
+import { syntaxError, unsupported } from '../diagnostics.js';
 import { headOf, isAtom, isList, readSExprs, type SExpr } from './sexpr.js';
 import type { ChcSort, ChcSystem, Clause, ClauseVar, LetScope, Predicate, PredicateApp, Scoped } from './system.js';
 
@@ -187,6 +187,5 @@ function clauseOf(assertion: SExpr, index: number, predicates: ReadonlyMap<strin
     const pos = headTerm.expr.pos;
     constraint.push({ expr: { kind: 'list', items: [{ kind: 'atom', text: 'not', quoted: false, pos }, headTerm.expr], pos }, scope: headTerm.scope });
   }
-  if (command.kind !== 'list') throw new InputError('error', 'expected (assert TERM)', command.pos);
   return { index, pos: command.pos, vars, body, constraint, head, assertion };
 }

@@ -42,7 +42,8 @@ export interface ProgramInputOptions {
 /** The properties a command checks: termination only by `verify` (and shown by `cfg` and `run`). */
 export const REACHABILITY_PROPERTIES: readonly Property[] = ['unreach-call', 'no-overflow'];
 
-export function loadProgram(path: string, opts: ProgramInputOptions, accepted: readonly Property[] = REACHABILITY_PROPERTIES): ProgramInput {
+/** `nonlinearChc`: the caller solves nonlinear Horn clauses (verify); for the others they are an input error. */
+export function loadProgram(path: string, opts: ProgramInputOptions, accepted: readonly Property[] = REACHABILITY_PROPERTIES, nonlinearChc = false): ProgramInput {
   const task = /\.ya?ml$/i.test(path) ? readTask(path) : null;
   const dataModel = (opts.dataModel as DataModel | undefined) ?? task?.dataModel ?? 'ILP32';
   let property: Property;
@@ -58,7 +59,7 @@ export function loadProgram(path: string, opts: ProgramInputOptions, accepted: r
   if (isHornClauses(file, source)) {
     if (opts.property !== undefined && property !== 'unreach-call') throw new InputError('error', `--property ${property}: Horn clauses have one property, whether false is derivable`, null);
     if (opts.dataModel !== undefined) throw new InputError('error', '--data-model: Horn clauses are over the mathematical integers, not C types', null);
-    return { file, source, program: readChc(source, file).program, dataModel, property: 'unreach-call' };
+    return { file, source, program: readChc(source, file, { nonlinear: nonlinearChc }).program, dataModel, property: 'unreach-call' };
   }
   const program = parseProgram(source, file, { dataModel, property });
   const expected = task?.expected.get(property);

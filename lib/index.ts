@@ -1,7 +1,7 @@
 // The farkas library API: everything the CLI does is available here.
 export { parseProgram } from './frontend/index.js';
 export { isHornClauses, parseInput } from './input.js';
-export { chcAnswer, chcOf, derivationJson, looksLikeChc, readChc, type ChcAnswer, type ChcProgram, type ChcVerdict } from './chc/index.js';
+export { chcAnswer, chcOf, derivationJson, looksLikeChc, readChc, solveHornClauses, type ChcAnswer, type ChcProgram, type ChcVerdict } from './chc/index.js';
 export { verify, type VerifyOptions } from './engines/constraint/verify.js';
 export { verifyPortfolio, type PortfolioOptions, type PortfolioResult, type PortfolioReport } from './portfolio/index.js';
 export type { VerifyResult, InvariantReport, StepStats, Verdict, ProgressEvent, Counterexample, FalsifierReport } from './problem/result.js';

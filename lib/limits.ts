@@ -139,6 +139,22 @@ export const BMC_WORK = 400_000;
  * clause as written, with each predicate replaced by its interpretation. Generous: a sat answer
  * waits for it, and a clause of the dev sets checks in far fewer. */
 export const CHC_MODEL_CHECK_WORK = 50_000_000;
+/** Nonlinear Horn clauses (lib/chc/nonlinear.ts). The unfolding of derivation trees: the z3 work of
+ * one depth's query, of all depths, and the clause instances a tree may have (it grows with the
+ * clauses' branching, exponentially in the depth). Houdini over mined atoms: the work of one check,
+ * the checks in all, and the candidates per predicate. */
+export const CHC_UNFOLD_CHECK_WORK = 2_000_000;
+export const CHC_UNFOLD_WORK = 6_000_000;
+/** The unfolding's work before the proof search and between two of its steps. */
+export const CHC_UNFOLD_ROUND_WORK = 600_000;
+/** The depths searched in turn (a depth's query covers every shallower tree) and how many of them
+ * one round may search: each query is a fresh z3 job, whose start costs more than a shallow one. */
+export const CHC_UNFOLD_DEPTHS: readonly number[] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 96, 128];
+export const CHC_UNFOLD_ROUND_CHECKS = 6;
+export const CHC_UNFOLD_MAX_NODES = 4_000;
+export const CHC_HOUDINI_CHECK_WORK = 2_000_000;
+export const CHC_HOUDINI_QUERIES = 2_000;
+export const CHC_MAX_CANDIDATES = 300;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

@@ -10,6 +10,8 @@ import { FARKAS_BIN } from '../testing/farkas-bin.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const COUNTER = join(ROOT, 'benchmarks', 'chc', 'counter.smt2');
 const COUNTER_BUG = join(ROOT, 'benchmarks', 'chc', 'counter-bug.smt2');
+const SUM_CALLS = join(ROOT, 'benchmarks', 'chc', 'sum-calls.smt2');
+const FIB_BUG = join(ROOT, 'benchmarks', 'chc', 'fib-bug.smt2');
 
 function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -78,4 +80,26 @@ test('C programs exported as Horn clauses get the verdict of their C front end',
     const chc = await farkas(['verify', smt2, '--timeout', '120', '-q']);
     t.is(chc.stdout, `${expected}\n`, program);
   }
+});
+
+test('nonlinear clauses end to end: sat with a model, unsat with a derivation tree, --json; other commands refuse them', async (t) => {
+  const sat = await farkas(['verify', SUM_CALLS, '--timeout', '120']);
+  t.is(sat.code, 0, sat.stderr);
+  t.is(sat.stdout.split('\n')[0], 'sat');
+  t.regex(sat.stdout, /\(define-fun sum \(\(n Int\) \(r Int\)\) Bool\n/);
+  const unsat = await farkas(['verify', FIB_BUG, '--timeout', '120']);
+  t.is(unsat.code, 1, unsat.stderr);
+  t.is(unsat.stdout.split('\n')[0], 'unsat');
+  t.regex(unsat.stdout, /: \(fib 5 5\) \(fib 4 3\) -> \(fib 6 8\)\n/);
+  t.regex(unsat.stdout, /: \(fib 6 8\) -> false\n$/);
+  const json = JSON.parse((await farkas(['verify', FIB_BUG, '--timeout', '120', '--json'])).stdout) as Record<string, unknown>;
+  t.is(json.verdict, 'unsafe');
+  t.is(json.chc, 'unsat');
+  t.is((json.derivation as unknown[]).length > 6, true);
+  const run = await farkas(['run', FIB_BUG]);
+  t.is(run.code, 3);
+  t.regex(run.stderr, /fib-bug\.smt2:7:1: unsupported: a clause with 2 predicate applications in its body: nonlinear clauses are solved by 'farkas verify' only/);
+  const emit = await farkas(['verify', FIB_BUG, '--emit', 'chc']);
+  t.is(emit.code, 3);
+  t.regex(emit.stderr, /--emit: not available for nonlinear Horn clauses/);
 });

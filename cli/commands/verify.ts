@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, Deadline } from '../../lib/index.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, Deadline, solveHornClauses, type ChcProgram } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption, PROPERTIES } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -80,10 +80,11 @@ checked on every clause as written; 'unsat' with a derivation of false that eval
 ${EXIT_CODES_HELP}`)
     .action((path: string, opts: VerifyCliOptions, command: Command) =>
       runCommand(async () => {
-        const { file, source, program } = loadProgram(path, opts, PROPERTIES);
+        const { file, source, program } = loadProgram(path, opts, PROPERTIES, true);
         if (program.property === 'termination') return verifyTermination(file, program, opts);
         const chc = chcOf(program);
         if (chc) checkChcOptions(opts, command);
+        if (chc?.nonlinear) return verifyNonlinear(file, chc, opts);
         if (opts.emit !== undefined) {
           process.stdout.write(emitProblem(program, opts, command.getOptionValueSource('cutset') === 'default'));
           return EXIT.OK;
@@ -153,6 +154,29 @@ function checkChcOptions(opts: VerifyCliOptions, command: Command): void {
   const flags = Object.keys(given).filter((flag) => given[flag]);
   if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available for Horn clauses (their predicates are the cut-points)`, null);
   opts.cutset = 'headers';
+}
+
+/** Nonlinear Horn clauses are solved on the clauses themselves (lib/chc/nonlinear.ts): what prints
+ * or races the control-flow problem does not apply. */
+async function verifyNonlinear(file: string, chc: ChcProgram, opts: VerifyCliOptions): Promise<number> {
+  const given: Record<string, boolean> = {
+    '--emit': opts.emit !== undefined,
+    '--cross-check': opts.crossCheck === true,
+    '--emit-dimacs': opts.emitDimacs !== undefined,
+    '--step': opts.step !== undefined,
+  };
+  const flags = Object.keys(given).filter((flag) => given[flag]);
+  if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available for nonlinear Horn clauses (several predicates in a body)`, null);
+  const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
+  const showProgress = opts.progress && !opts.quiet && !opts.json && process.stderr.isTTY === true;
+  const { answer, result } = await solveHornClauses(chc, {
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    backend: opts.backend,
+    schedule: opts.template,
+    ...(showProgress ? { onProgress: progressPrinter() } : {}),
+  });
+  process.stdout.write(opts.json ? JSON.stringify(chcJson(file, answer, result), null, 2) + '\n' : formatChc(answer, opts.quiet === true));
+  return answer.verdict === 'sat' ? EXIT.OK : answer.verdict === 'unsat' ? EXIT.UNSAFE : EXIT.UNKNOWN;
 }
 
 /** `--property termination`: every run ends (certified bounds), or one does not (a recurrent set and

@@ -7,7 +7,7 @@ import * as L from '../ir/linear.js';
 import { runProgram } from '../interpreter/index.js';
 import { parseChc } from './parse.js';
 import { printChc } from './print.js';
-import { chcAnswer, readChc } from './index.js';
+import { chcAnswer, readChc, solveHornClauses } from './index.js';
 import { checkModel, Interpretations } from './model.js';
 import { checkDerivation, derivationOf } from './derivation.js';
 
@@ -158,4 +158,55 @@ test('predicates off the cycles are no cut-points: their interpretation is writt
   const [x] = chc.predicates.get('loop')!.vars;
   const weak = await checkModel(chc, new Interpretations(chc, new Map([['loop', F.geqZero(L.variable(x!))]]), new Set(['loop'])));
   t.is(!weak.ok && weak.clause, 4);
+});
+
+// Nonlinear clauses: a recursive sum whose query calls it twice, and fib(6) claimed not to be 8.
+const SUM_CALLS = `(set-logic HORN)
+(declare-fun sum (Int Int) Bool)
+(assert (forall ((n Int)) (=> (<= n 0) (sum n 0))))
+(assert (forall ((n Int) (s Int)) (=> (and (> n 0) (sum (- n 1) s)) (sum n (+ s n)))))
+(assert (forall ((n Int) (m Int) (a Int) (b Int)) (=> (and (sum n a) (sum m b) (< (+ a b) 0)) false)))
+`;
+const FIB = `(set-logic HORN)
+(declare-fun fib (Int Int) Bool)
+(assert (forall ((n Int)) (=> (and (>= n 0) (<= n 1)) (fib n n))))
+(assert (forall ((n Int) (a Int) (b Int)) (=> (and (>= n 2) (fib (- n 1) a) (fib (- n 2) b)) (fib n (+ a b)))))
+(assert (forall ((r Int)) (=> (and (fib 6 r) (= r WANTED)) false)))
+`;
+
+test('nonlinear clauses are an input error where a control-flow graph is read, and solved by solveHornClauses', async (t) => {
+  t.regex(inputError(SUM_CALLS).message, /^in\.smt2:5:1: unsupported: a clause with 2 predicate applications in its body: nonlinear clauses are solved by 'farkas verify' only/);
+  const chc = readChc(SUM_CALLS, 'sum.smt2', { nonlinear: true });
+  const { answer, result } = await solveHornClauses(chc, { timeoutMs: 120_000 });
+  t.is(answer.verdict, 'sat', answer.reason);
+  t.is(result.verdict, 'safe');
+  t.regex(answer.model!, /^\(define-fun sum \(\(n Int\) \(/);
+  // The model printed is the one z3 validated: s >= 0 is what the query needs.
+  const [, s] = chc.predicates.get('sum')!.vars;
+  t.true((await checkModel(chc, new Interpretations(chc, new Map([['sum', F.geqZero(L.variable(s!))]]), new Set(['sum'])))).ok);
+  // sum(n, s) ⇒ s <= 0 is not inductive (sum(1, 1)): the step clause breaks.
+  const wrong = await checkModel(chc, new Interpretations(chc, new Map([['sum', F.geqZero(L.negate(L.variable(s!)))]]), new Set(['sum'])));
+  t.is(!wrong.ok && wrong.clause, 1);
+});
+
+test('unsat on nonlinear clauses: a derivation tree that evaluation confirms; a tampered or reordered one fails', async (t) => {
+  const chc = readChc(FIB.replace('WANTED', '8'), 'fib.smt2', { nonlinear: true });
+  const { answer, result } = await solveHornClauses(chc, { timeoutMs: 120_000 });
+  t.is(answer.verdict, 'unsat', answer.reason);
+  t.is(result.verdict, 'unsafe');
+  const steps = answer.derivation!.steps;
+  t.deepEqual(checkDerivation(chc.system.clauses, answer.derivation!), { ok: true });
+  t.is(steps[steps.length - 1]!.values.get('r'), 8n);
+  // fib(6) = 8 needs both recursive calls: some instance of clause 2 uses two facts.
+  t.true(steps.some((s) => s.clause === 1));
+  const tampered = [...steps];
+  const last = tampered[tampered.length - 1]!;
+  tampered[tampered.length - 1] = { clause: last.clause, values: new Map([['r', 9n]]) };
+  t.false(checkDerivation(chc.system.clauses, { steps: tampered }).ok);
+  // A fact used before the instance that derives it.
+  const reordered = [steps[steps.length - 2]!, ...steps.filter((_, k) => k !== steps.length - 2)];
+  t.false(checkDerivation(chc.system.clauses, { steps: reordered }).ok);
+  // fib(6) is 8, so a query for 9 is never reached: sat.
+  const safe = await solveHornClauses(readChc(FIB.replace('WANTED', '9'), 'fib.smt2', { nonlinear: true }), { timeoutMs: 30_000 });
+  t.not(safe.answer.verdict, 'unsat');
 });

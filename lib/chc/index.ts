@@ -7,7 +7,12 @@ import type { Formula } from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import type { VerifyResult } from '../problem/result.js';
 import { DEFAULT_MAX_STEPS } from '../interpreter/index.js';
-import type { Deadline } from '../limits.js';
+import { Deadline } from '../limits.js';
+import { unsupported } from '../diagnostics.js';
+import { loadSchedule } from '../constraints/schedule.js';
+import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
+import type { ProgressEvent } from '../problem/result.js';
+import { solveNonlinear, type NonlinearOutcome } from './nonlinear.js';
 import { parseChc } from './parse.js';
 import { lowerChc, type ChcProgram } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
@@ -21,11 +26,36 @@ export { derivationJson } from './derivation.js';
 
 const lowered = new WeakMap<Program, ChcProgram>();
 
-/** Reads Horn clauses; the program it returns is recognised by `chcOf`. */
-export function readChc(text: string, file: string): ChcProgram {
+/** Reads Horn clauses; the program it returns is recognised by `chcOf`. A nonlinear system (see
+ * lower.ts) is an input error unless the caller solves it with `solveHornClauses`: its program has
+ * no clause edges, and an engine on control-flow graphs would find nothing to refute in it. */
+export function readChc(text: string, file: string, options: { readonly nonlinear?: boolean } = {}): ChcProgram {
   const chc = lowerChc(parseChc(text, file));
+  if (chc.nonlinear && !options.nonlinear) {
+    const first = chc.system.clauses.find((c) => c.body.length > 1)!;
+    throw unsupported(`a clause with ${first.body.length} predicate applications in its body: nonlinear clauses are solved by 'farkas verify' only`, first.pos);
+  }
   lowered.set(chc.program, chc);
   return chc;
+}
+
+export interface HornClauseOptions {
+  /** The user's --timeout. */
+  readonly timeoutMs?: number;
+  /** The SAT back end's spec (lib/sat/index.ts) and the template schedule's name or file. */
+  readonly backend?: string;
+  readonly schedule?: string;
+  readonly onProgress?: (event: ProgressEvent) => void;
+}
+
+/** Nonlinear Horn clauses, solved on the clauses (nonlinear.ts); the answer is checked as for linear ones. */
+export function solveHornClauses(chc: ChcProgram, options: HornClauseOptions = {}): Promise<NonlinearOutcome> {
+  return solveNonlinear(chc, {
+    deadline: new Deadline(options.timeoutMs),
+    backend: createBackend(options.backend ?? DEFAULT_BACKEND_SPEC),
+    schedule: loadSchedule(options.schedule),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
 }
 
 /** The clauses a program was lowered from, when it was. */
@@ -71,6 +101,7 @@ export async function chcAnswer(chc: ChcProgram, result: VerifyResult, deadline?
 
 /** The predicates that are cut-points: those every cycle of clauses passes through. */
 export function cutPredicates(chc: ChcProgram): Set<string> {
+  if (chc.nonlinear) return new Set(chc.predicates.keys());
   const headers = loopHeaders(chc.program.procedures.get(chc.program.entry)!);
   return new Set([...chc.predicates].filter(([, at]) => headers.has(at.location)).map(([name]) => name));
 }

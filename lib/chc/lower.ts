@@ -20,7 +20,7 @@ import type { Linear } from '../ir/linear.js';
 import { syntaxError, unsupported } from '../diagnostics.js';
 import { headOf, isAtom, type SExpr } from './sexpr.js';
 import { letScope, lookupLet } from './parse.js';
-import type { ChcSort, ChcSystem, Clause, LetScope, Predicate, Scoped } from './system.js';
+import type { ChcSort, ChcSystem, Clause, LetScope, Predicate, PredicateApp, Scoped } from './system.js';
 
 /** The name of the procedure a clause system becomes. */
 export const CHC_PROCEDURE = 'main';
@@ -47,6 +47,28 @@ export interface ChcProgram {
   readonly clauses: readonly ClauseEdges[];
   /** The IR variables that hold a Bool (0 or 1). */
   readonly booleans: ReadonlySet<string>;
+  /** Nonlinear systems: each clause as formulas over the predicates' variables (their program has
+   * the predicates' locations and no clause edges: the engines on control-flow graphs do not apply,
+   * nonlinear.ts solves them). */
+  readonly nonlinear?: readonly ClauseFormula[];
+}
+
+/** A clause over IR variables: `⋀ body(args) ∧ constraint ⇒ head(args)`. */
+export interface ClauseFormula {
+  readonly clause: Clause;
+  /** Each clause variable's IR variable (absent: the clause does not use it). */
+  readonly vars: ReadonlyMap<string, string>;
+  /** Every IR variable of the clause: its variables and its ghosts. */
+  readonly variables: readonly string[];
+  readonly body: readonly AppliedPredicate[];
+  /** The constraint, the ghosts' definitions and the 0/1 range of each Boolean. */
+  readonly constraint: Formula;
+  readonly head: AppliedPredicate | null;
+}
+
+export interface AppliedPredicate {
+  readonly predicate: string;
+  readonly args: readonly Linear[];
 }
 
 /** Terms nest at most this deep (beyond and/or/let chains, which are read without recursion). */
@@ -68,8 +90,7 @@ class Names {
 }
 
 export function lowerChc(system: ChcSystem): ChcProgram {
-  const nonlinear = system.clauses.find((c) => c.body.length > 1);
-  if (nonlinear) throw unsupported(`a clause with ${nonlinear.body.length} predicate applications in its body (nonlinear clauses are not supported yet)`, nonlinear.pos);
+  if (system.clauses.some((c) => c.body.length > 1)) return lowerNonlinear(system);
   const names = new Names();
   const booleans = new Set<string>();
   const locations: { id: number; pos?: SourcePos; loopHeader: boolean; label?: string; choice?: boolean }[] = [];
@@ -83,16 +104,7 @@ export function lowerChc(system: ChcSystem): ChcProgram {
   };
   const entry = newLocation('entry', pos0);
   const exit = newLocation('exit', undefined);
-  const predicates = new Map<string, PredicateLocation>();
-  for (const p of system.predicates.values()) {
-    const vars = p.sorts.map((sort, k) => {
-      const v = names.fresh(argumentName(system, p, k));
-      locals.push(v);
-      if (sort === 'Bool') booleans.add(v);
-      return v;
-    });
-    predicates.set(p.name, { predicate: p, location: newLocation(`predicate ${p.name}`, p.pos), vars });
-  }
+  const predicates = predicateLocations(system, { names, booleans, locals }, (p) => newLocation(`predicate ${p.name}`, p.pos));
   const addEdge = (from: number, to: number, stmt: Stmt, pos: SourcePos): Edge => {
     const edge: Edge = { id: edges.length, from, to, stmt, pos };
     edges.push(edge);
@@ -139,6 +151,58 @@ export function lowerChc(system: ChcSystem): ChcProgram {
   return { system, program, predicates, clauses: clauseEdges, booleans };
 }
 
+/** A nonlinear system: the predicates' locations and variables, as for linear ones, and each clause
+ * as formulas. */
+function lowerNonlinear(system: ChcSystem): ChcProgram {
+  const names = new Names();
+  const booleans = new Set<string>();
+  const locals: string[] = [];
+  const pos0: SourcePos = { file: system.file, line: 1, col: 1 };
+  const locations: Location[] = [{ id: 0, pos: pos0, loopHeader: false }, { id: 1, loopHeader: false }];
+  const predicates = predicateLocations(system, { names, booleans, locals }, (p) => {
+    locations.push({ id: locations.length, pos: p.pos, loopHeader: true });
+    return locations.length - 1;
+  });
+  const formulas = system.clauses.map((clause): ClauseFormula => {
+    const clauseLocals: string[] = [];
+    const terms = clauseTerms(clause, { predicates, names, booleans, locals: clauseLocals });
+    const body = clause.body.map((app) => ({ predicate: app.predicate.name, args: terms.argumentValues(app) }));
+    const conjuncts = terms.constraintConjuncts();
+    const head = clause.head ? { predicate: clause.head.predicate.name, args: terms.argumentValues(clause.head) } : null;
+    locals.push(...clauseLocals);
+    const ranges = clauseLocals.filter((v) => booleans.has(v)).map((v) => F.inRange(L.variable(v), { lo: 0n, hi: 1n }));
+    return {
+      clause,
+      vars: new Map([...terms.vars].map(([name, v]) => [name, v.ir])),
+      variables: clauseLocals,
+      body,
+      constraint: F.and(...conjuncts, ...terms.ghosts.map((g) => g.def), ...ranges),
+      head,
+    };
+  });
+  const proc: Procedure = {
+    name: CHC_PROCEDURE, params: [], locals, returnVar: null, entry: 0, exit: 1, locations,
+    edges: [{ id: 0, from: 0, to: 1, stmt: { kind: 'skip' }, pos: pos0 }], pos: pos0,
+  };
+  const program: Program = { file: system.file, globals: [], procedures: new Map([[CHC_PROCEDURE, proc]]), entry: CHC_PROCEDURE, fromHornClauses: true };
+  return { system, program, predicates, clauses: [], booleans, nonlinear: formulas };
+}
+
+/** Each predicate's location (made by `newLocation`) and a fresh variable per argument. */
+function predicateLocations(system: ChcSystem, b: Omit<TermBuilder, 'predicates'>, newLocation: (p: Predicate) => number): Map<string, PredicateLocation> {
+  const predicates = new Map<string, PredicateLocation>();
+  for (const p of system.predicates.values()) {
+    const vars = p.sorts.map((sort, k) => {
+      const v = b.names.fresh(argumentName(system, p, k));
+      b.locals.push(v);
+      if (sort === 'Bool') b.booleans.add(v);
+      return v;
+    });
+    predicates.set(p.name, { predicate: p, location: newLocation(p), vars });
+  }
+  return predicates;
+}
+
 /** A predicate argument's name: the variable in that place of the first head that has a plain,
  * distinct variable there, else `P_k`. */
 function argumentName(system: ChcSystem, p: Predicate, k: number): string {
@@ -160,13 +224,17 @@ interface Builder {
   addEdge(from: number, to: number, stmt: Stmt, pos: SourcePos): Edge;
 }
 
+/** What reading a clause's terms needs: fresh IR names, recorded as locals (and Booleans). */
+type TermBuilder = Pick<Builder, 'predicates' | 'names' | 'booleans' | 'locals'>;
+
 interface Ghost {
   readonly name: string;
   readonly def: Formula;
 }
 
-function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
-  const pos = clause.pos;
+/** The terms of one clause as IR values: its variables (fresh IR names), the ghosts its `ite`,
+  * `div`, `mod`, `abs` and Booleans-as-values need, and the values of its applications' arguments. */
+function clauseTerms(clause: Clause, b: TermBuilder) {
   const vars = new Map<string, { ir: string; sort: ChcSort }>();
   const ghosts: Ghost[] = [];
   const ghostByKey = new Map<string, string>();
@@ -405,34 +473,40 @@ function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
     throw syntaxError(`unknown symbol '${e.text}'`, e.pos);
   };
 
+  /** The arguments of an application as integers (a Bool as 0/1), each of its predicate's sort. */
+  const argumentValues = (app: PredicateApp): Linear[] =>
+    app.args.map((arg, k) => {
+      const v = lower(arg, 0);
+      const sort = app.predicate.sorts[k]!;
+      if ((v.kind === 'int') !== (sort === 'Int')) throw syntaxError(`argument ${k + 1} of '${app.predicate.name}' must be ${sort}`, arg.expr.pos);
+      return v.kind === 'int' ? v.e : asInt(v.f);
+    });
+  /** The constraint's conjuncts. */
+  const constraintConjuncts = (): Formula[] => {
+    const conjuncts: Formula[] = [];
+    for (const c of clause.constraint) {
+      const v = lower(c, 0);
+      if (v.kind !== 'bool') throw syntaxError('a constraint must be a Bool term', c.expr.pos);
+      conjuncts.push(...(v.f.kind === 'and' ? v.f.args : [v.f]));
+    }
+    return conjuncts;
+  };
+  return { vars, ghosts, argumentValues, constraintConjuncts };
+}
+
+function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
+  const pos = clause.pos;
+  const { vars, ghosts, argumentValues, constraintConjuncts } = clauseTerms(clause, b);
   // The conjuncts to establish, in order: the body's arguments equal the source predicate's
   // variables, then the constraint.
   const conjuncts: Formula[] = [];
   const source = clause.body[0];
   if (source) {
     const at = b.predicates.get(source.predicate.name)!;
-    source.args.forEach((arg, k) => {
-      const v = lower(arg, 0);
-      const sort = source.predicate.sorts[k]!;
-      if ((v.kind === 'int') !== (sort === 'Int')) throw syntaxError(`argument ${k + 1} of '${source.predicate.name}' must be ${sort}`, arg.expr.pos);
-      const value = v.kind === 'int' ? v.e : asInt(v.f);
-      conjuncts.push(F.eqZero(L.sub(value, L.variable(at.vars[k]!))));
-    });
+    argumentValues(source).forEach((value, k) => conjuncts.push(F.eqZero(L.sub(value, L.variable(at.vars[k]!)))));
   }
-  for (const c of clause.constraint) {
-    const v = lower(c, 0);
-    if (v.kind !== 'bool') throw syntaxError('a constraint must be a Bool term', c.expr.pos);
-    conjuncts.push(...(v.f.kind === 'and' ? v.f.args : [v.f]));
-  }
-  const headValues: Linear[] = [];
-  if (clause.head) {
-    clause.head.args.forEach((arg, k) => {
-      const v = lower(arg, 0);
-      const sort = clause.head!.predicate.sorts[k]!;
-      if ((v.kind === 'int') !== (sort === 'Int')) throw syntaxError(`argument ${k + 1} of '${clause.head!.predicate.name}' must be ${sort}`, arg.expr.pos);
-      headValues.push(v.kind === 'int' ? v.e : asInt(v.f));
-    });
-  }
+  conjuncts.push(...constraintConjuncts());
+  const headValues: Linear[] = clause.head ? argumentValues(clause.head) : [];
 
   // Schedule: assign what an equality defines, compute ghosts once their inputs are known, choose
   // (havoc) the rest; assume each conjunct as soon as its variables are known.

@@ -78,7 +78,7 @@ export function buildFarkasSystem(input: FarkasInput): FarkasOutput {
       ? instantiate(from, new Map()).flatMap((cube) => facts.map((fact) => [...cube, ...fact]))
       : knownDnf(input.known.get(vc.from) ?? F.TRUE)
     ).map((cube) => [...cube, ...assumed]);
-    const lhsGuards = combineCubes(guardDnf(vc.guards), callCases(vc, input));
+    const lhsGuards = combineCubes(combineCubes(guardDnf(vc.guards), callCases(vc, input)), premiseCases(vc, input));
     const rhs = conclusionCnf(vc, input);
     if (applications + lhsRelation.length * lhsGuards.length * rhs.length > MAX_FARKAS_APPLICATIONS) {
       throw new WorkLimitExceeded(`the constraint system needs more than ${MAX_FARKAS_APPLICATIONS} applications of Farkas' lemma`);
@@ -133,6 +133,16 @@ function callCases(vc: VerificationCondition, input: FarkasInput): ParamAtom[][]
       const cases = [...pre[0]!.map((atom) => [negateAtom(atom)]), ...instantiate(pair.post, call.subst)];
       cubes = combineCubes(cubes, cases);
     }
+  }
+  return cubes;
+}
+
+/** The premises' relations (templates or known relations, under their substitutions), as one DNF. */
+function premiseCases(vc: VerificationCondition, input: FarkasInput): ParamAtom[][] {
+  let cubes: ParamAtom[][] = [[]];
+  for (const app of vc.premises ?? []) {
+    const t = input.templates.get(app.cutpoint);
+    cubes = combineCubes(cubes, t ? instantiate(t, app.subst) : knownDnf(F.substitute(input.known.get(app.cutpoint) ?? F.TRUE, app.subst)));
   }
   return cubes;
 }

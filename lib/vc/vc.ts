@@ -39,13 +39,16 @@ export interface SummaryInterface {
   readonly returnName: string | null;
 }
 
-/** ∀X. I_from(X) ∧ ⋀ guards ∧ ⋀ summaries of calls ⇒ conclusion. */
+/** ∀X. I_from(X) ∧ ⋀ premises ∧ ⋀ guards ∧ ⋀ summaries of calls ⇒ conclusion. */
 export interface VerificationCondition {
   readonly from: number;
   readonly to: number | null;
   readonly guards: Formula;
   /** Summarised calls on the path before the conclusion (absent: none). */
   readonly calls?: readonly CallApp[];
+  /** Further relations assumed beside I_from (a nonlinear Horn clause: every predicate of its body,
+   * each under its substitution; absent: none). */
+  readonly premises?: readonly RelationApp[];
   readonly conclusion: Conclusion;
   readonly path: CutPath;
 }

@@ -1,0 +1,507 @@
+// Nonlinear Horn clauses (several predicates in a body: procedure summaries, recursion) have no
+// control-flow graph, so they are solved on the clauses themselves (lower.ts, ClauseFormula), by the
+// means linear ones get on their graph:
+// - refuting: derivation trees unfolded to a depth, searched by z3; a tree it finds is read off the
+//   model and checked by evaluating the clauses as written (derivation.ts);
+// - proving, cheap: Houdini over candidate atoms mined from the clauses (bounds on each argument,
+//   orders between arguments, the atoms the clauses state of them);
+// - proving, the paper's method: one VC per clause, every body predicate a premise under its
+//   arguments (vc.ts, premises), linear templates, Farkas' lemma, bit-blasting, SAT.
+// Refuting and proving alternate, one unfolding depth per template step, so neither starves the
+// other; every budget counts work (z3's resource units, SAT conflicts, tree nodes). A model is only
+// answered once z3 has checked every clause under it (model.ts, checkModel).
+import * as F from '../ir/formula.js';
+import type { Formula } from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import type { Linear } from '../ir/linear.js';
+import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
+import { withLiaSolver, type LiaModel, type LiaSolver } from '../certify/lia-solver.js';
+import { buildFarkasSystem } from '../constraints/farkas.js';
+import { decodeTemplate, makeTemplate, type Template } from '../constraints/template.js';
+import type { Schedule } from '../constraints/schedule.js';
+import { satisfies } from '../constraints/system.js';
+import { encodeUnknowns } from '../encode/system-encoder.js';
+import { simplifyInvariant } from '../ir/simplify.js';
+import type { SatBackend } from '../sat/types.js';
+import type { VerificationCondition } from '../vc/vc.js';
+import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '../problem/result.js';
+import {
+  CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
+  CHC_MAX_CANDIDATES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
+  VERIFY_SAT_WORK, WorkBudget, type Deadline,
+} from '../limits.js';
+import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
+import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
+import { checkDerivation, formatDerivation, type Derivation, type DerivationStep } from './derivation.js';
+import type { ChcValue } from './evaluate.js';
+import type { ChcAnswer } from './index.js';
+
+export interface NonlinearSettings {
+  readonly deadline: Deadline;
+  readonly backend: SatBackend;
+  readonly schedule: Schedule;
+  readonly onProgress?: (event: ProgressEvent) => void;
+}
+
+export interface NonlinearOutcome {
+  readonly answer: ChcAnswer;
+  /** The same answer as verify's result (the JSON and the exit code read it). */
+  readonly result: VerifyResult;
+}
+
+export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSettings): Promise<NonlinearOutcome> {
+  const clauses = chc.nonlinear;
+  if (!clauses) throw new Error('internal: solveNonlinear on a linear system');
+  const started = Date.now();
+  const { deadline } = settings;
+  const stats: StepStats[] = [];
+  const base = {
+    function: 'main', cutset: 'headers' as const, schedule: settings.schedule.name,
+    cutpoints: chc.predicates.size, verificationConditions: clauses.length, stats,
+  };
+  const finish = (answer: ChcAnswer, invariants: readonly InvariantReport[] = []): NonlinearOutcome => ({
+    answer,
+    result: {
+      ...base, invariants, millis: Date.now() - started,
+      verdict: answer.verdict === 'sat' ? 'safe' : answer.verdict === 'unsat' ? 'unsafe' : 'unknown',
+      certified: answer.verdict !== 'unknown',
+      ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+    },
+  });
+  settings.onProgress?.({ kind: 'prepared', cutpoints: chc.predicates.size, verificationConditions: clauses.length });
+
+  const unfolding = new Unfolder(chc, clauses);
+  const refute = async (share = CHC_UNFOLD_ROUND_WORK): Promise<ChcAnswer | null> => {
+    const derivation = await unfolding.round(deadline, share);
+    if (!derivation) return null;
+    const check = checkDerivation(chc.system.clauses, derivation);
+    if (!check.ok) return { verdict: 'unknown', reason: `the derivation did not pass evaluation: ${check.reason}` };
+    return { verdict: 'unsat', derivation, derivationText: formatDerivation(chc.system.clauses, derivation) };
+  };
+  /** sat when z3 validates `model` on every clause; null otherwise (the search goes on). */
+  const accept = async (model: ChcModel): Promise<NonlinearOutcome | null> => {
+    settings.onProgress?.({ kind: 'checking' });
+    const all = new Set(chc.predicates.keys());
+    const interpretations = new Interpretations(chc, model, all);
+    try {
+      const check = await checkModel(chc, interpretations, deadline);
+      if (!check.ok) return null;
+      return finish({ verdict: 'sat', model: modelText(chc, interpretations, all) }, reports(chc, model));
+    } catch (error) {
+      if (error instanceof ModelTooLarge) return null;
+      throw error;
+    }
+  };
+
+  // A short unfolding first: shallow bugs are the cheapest answers.
+  const first = await refute();
+  if (first) return finish(first);
+  if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason() });
+
+  const houdini = await houdiniInvariants(chc, clauses, deadline);
+  if (houdini.proves) {
+    const proved = await accept(houdini.invariants);
+    if (proved) return proved;
+  }
+  const steps = settings.schedule.steps.filter((s) => (s.summaries ?? 1) === 1);
+  const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
+  const constantBits = constantBitsOf(clauses);
+  let lastReason = 'no invariants found within the schedule';
+  for (const [index, step] of steps.entries()) {
+    if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason(`last step: ${lastReason}`) });
+    const refuted = await refute();
+    if (refuted) return finish(refuted);
+    if (satWork.exhausted) {
+      lastReason = `SAT work limit reached (${satWork.describe()} over all steps)`;
+      break;
+    }
+    const widths = { ...step.widths, constant: Math.max(step.widths.constant, constantBits) };
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}`;
+    settings.onProgress?.({ kind: 'step-start', index, total: steps.length, template, widths });
+    const encodeStart = Date.now();
+    const templates = new Map<number, Template>();
+    for (const at of chc.predicates.values()) templates.set(at.location, makeTemplate(at.location, at.vars, step.shape));
+    let built;
+    try {
+      const { system } = buildFarkasSystem({ vcs: clauseVcs(chc, clauses, houdini.invariants), templates, known: new Map(), deadline });
+      const encoder = encodeUnknowns(system.unknowns, widths);
+      for (const [k, c] of system.constraints.entries()) {
+        if (k % 16 === 0) deadline.check();
+        encoder.assertConstraint(c);
+      }
+      built = { system, encoder, cnf: encoder.builder.toCnf() };
+    } catch (e) {
+      const stopped = stepBuildStopped(e);
+      if (stopped.timeout) return finish({ verdict: 'unknown', reason: deadline.timeoutReason(`last step: ${template} not encoded in time`) });
+      lastReason = `step ${template} not encoded: ${stopped.reason}`;
+      continue;
+    }
+    const { system, encoder, cnf } = built;
+    settings.onProgress?.({ kind: 'step-encoded', index, variables: encoder.stats.vars, clauses: encoder.stats.clauses });
+    const work = satWork.next({ conflicts: step.conflicts ?? SAT_STEP_CONFLICTS, propagations: step.propagations ?? SAT_STEP_PROPAGATIONS });
+    const sat = await settings.backend.solve(cnf, satStepLimits(work, step.timeoutMs, deadline));
+    satWork.charge(sat);
+    const stepStats: StepStats = {
+      template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths,
+      unknowns: system.unknowns.length, constraints: system.constraints.length,
+      variables: encoder.stats.vars, clauses: encoder.stats.clauses, encodeMillis: Date.now() - encodeStart, satMillis: sat.millis,
+      ...(sat.conflicts !== undefined ? { conflicts: sat.conflicts } : {}),
+      ...(sat.propagations !== undefined ? { propagations: sat.propagations } : {}),
+      backend: sat.backend, result: sat.status, ...(sat.reason ? { reason: sat.reason } : {}),
+    };
+    stats.push(stepStats);
+    settings.onProgress?.({ kind: 'step-done', index, stats: stepStats });
+    if (sat.status !== 'sat') {
+      if (sat.status === 'unknown') lastReason = sat.reason ?? 'SAT solver gave no answer';
+      continue;
+    }
+    const values = encoder.decode(sat.model!);
+    const value = (u: string): bigint => values.get(u) ?? 0n;
+    if (!satisfies(system, value)) return finish({ verdict: 'unknown', reason: 'internal: the SAT model does not satisfy the bilinear system' });
+    const model = new Map([...chc.predicates].map(([name, at]) => [
+      name, simplifyInvariant(F.and(houdini.invariants.get(name) ?? F.TRUE, decodeTemplate(templates.get(at.location)!, value))),
+    ]));
+    const proved = await accept(model);
+    if (proved) return proved;
+    lastReason = `step ${template}: the invariants did not pass z3's check of the clauses`;
+  }
+  // The proof search is spent: the rest of the time goes to deeper unfoldings.
+  let refuted: ChcAnswer | null = null;
+  while (!refuted && !unfolding.exhausted && !deadline.passed) refuted = await refute(Infinity);
+  if (refuted) return finish(refuted);
+  const reason = deadline.passed ? deadline.timeoutReason(`last step: ${lastReason}`) : `${lastReason}; ${unfolding.describe()}`;
+  return finish({ verdict: 'unknown', reason });
+}
+
+/** One VC per clause: from the entry (true), every body predicate a premise, the Houdini invariants of
+ * the body assumed (they are inductive on their own), the head's relation or false concluded. */
+function clauseVcs(chc: ChcProgram, clauses: readonly ClauseFormula[], known: ChcModel): VerificationCondition[] {
+  const entry = chc.program.procedures.get(chc.program.entry)!.entry;
+  const substOf = (app: AppliedPredicate): Map<string, Linear> => {
+    const at = chc.predicates.get(app.predicate)!;
+    return new Map(at.vars.map((v, k) => [v, app.args[k]!]));
+  };
+  return clauses.map((c) => {
+    const at = c.head ? chc.predicates.get(c.head.predicate)! : null;
+    const facts = c.body.map((app) => F.substitute(known.get(app.predicate) ?? F.TRUE, substOf(app)));
+    return {
+      from: entry,
+      to: at?.location ?? null,
+      guards: F.and(c.constraint, ...facts),
+      premises: c.body.map((app) => ({ cutpoint: chc.predicates.get(app.predicate)!.location, subst: substOf(app) })),
+      conclusion: c.head
+        ? { kind: 'relation', app: { cutpoint: at!.location, subst: substOf(c.head) } }
+        : { kind: 'assertion', formula: F.FALSE, pos: c.clause.pos },
+      path: { from: entry, to: at?.location ?? null, edges: [] },
+    };
+  });
+}
+
+/** Bits that the template constants need to state the clauses' own constants. */
+function constantBitsOf(clauses: readonly ClauseFormula[]): number {
+  let max = 0n;
+  const see = (f: Formula): void => {
+    if (f.kind === 'atom') {
+      const c = f.expr.constant < 0n ? -f.expr.constant : f.expr.constant;
+      if (c > max) max = c;
+    } else if (f.kind === 'not') see(f.arg);
+    else if (f.kind === 'and' || f.kind === 'or') f.args.forEach(see);
+  };
+  for (const c of clauses) see(c.constraint);
+  return (max + 1n).toString(2).length + 1;
+}
+
+function reports(chc: ChcProgram, model: ChcModel): InvariantReport[] {
+  return [...chc.predicates].map(([name, at]) => ({
+    function: name, line: at.predicate.pos.line, col: at.predicate.pos.col, location: at.location,
+    formula: model.get(name) ?? F.TRUE, expression: F.toC(model.get(name) ?? F.TRUE),
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refuting: derivation trees up to a depth, as one z3 query.
+
+interface TreeNode {
+  readonly clause: ClauseFormula;
+  /** The SMT-LIB symbol of each of the clause's IR variables in this instance. */
+  readonly symbols: ReadonlyMap<string, string>;
+  /** True in a model when this instance is the one used. */
+  readonly selector: string;
+  /** Per body application, the nodes that may derive it. */
+  children: number[][];
+}
+
+class TooManyNodes extends Error {}
+
+/**
+ * Every derivation of false of depth at most d: for each predicate application, a choice among the
+ * clauses with that head, each with fresh copies of its variables, down to depth d. The tree grows
+ * with the clauses' branching, so the depth stops where it would need more than CHC_UNFOLD_MAX_NODES
+ * instances or the work budget is spent.
+ */
+class Unfolder {
+  private depth = 0;
+  private readonly budget = new WorkBudget(CHC_UNFOLD_WORK);
+  private stopped: string | null = null;
+  /** The first depth whose trees exceed CHC_UNFOLD_MAX_NODES, once one did. */
+  private tooLarge: number | null = null;
+  private readonly byHead = new Map<string | null, ClauseFormula[]>();
+
+  constructor(private readonly chc: ChcProgram, clauses: readonly ClauseFormula[]) {
+    for (const c of clauses) {
+      const key = c.head?.predicate ?? null;
+      const list = this.byHead.get(key) ?? [];
+      list.push(c);
+      this.byHead.set(key, list);
+    }
+  }
+
+  get exhausted(): boolean {
+    return this.stopped !== null;
+  }
+
+  describe(): string {
+    return this.stopped !== null ? `no derivation of false of depth ${this.depth} or less (deeper: ${this.stopped})` : `no derivation of false of depth ${this.depth} or less`;
+  }
+
+  /** Deeper and deeper until a derivation is found, the unfolding stops or the round has used `share`
+   * of z3's work. */
+  async round(deadline: Deadline, share: number): Promise<Derivation | null> {
+    const until = this.budget.left - share;
+    for (let checks = 0; this.stopped === null && !deadline.passed && this.budget.left > until && checks < CHC_UNFOLD_ROUND_CHECKS; checks++) {
+      const found = await this.deeper(deadline);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** The derivation of the next depth, or null (none there, or the unfolding stopped). */
+  private async deeper(deadline: Deadline): Promise<Derivation | null> {
+    if (this.stopped !== null || deadline.passed) return null;
+    // Past the depth where the trees grew too large, one level at a time.
+    const depth = this.tooLarge === null ? CHC_UNFOLD_DEPTHS.find((d) => d > this.depth) : this.depth + 1;
+    if (depth === undefined) {
+      this.stopped = `depth ${this.depth} is the last one searched`;
+      return null;
+    }
+    if (this.tooLarge !== null && depth >= this.tooLarge) {
+      this.stopped = `a derivation tree of depth ${this.tooLarge} has more than ${CHC_UNFOLD_MAX_NODES} clause instances`;
+      return null;
+    }
+    return withLiaSolver(async (solver) => {
+      const nodes: TreeNode[] = [];
+      let roots: number[];
+      try {
+        roots = this.choices(solver, nodes, null, [], depth);
+      } catch (e) {
+        if (!(e instanceof TooManyNodes)) throw e;
+        this.tooLarge = depth;
+        return null;
+      }
+      if (roots.length === 0) {
+        this.stopped = 'the system has no query';
+        return null;
+      }
+      solver.assert(`(or ${roots.map((r) => nodes[r]!.selector).join(' ')})`);
+      const work = Math.min(CHC_UNFOLD_CHECK_WORK, this.budget.left);
+      const outcome = await solver.check({ work, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) });
+      this.budget.charge(outcome.work);
+      if (outcome.status === 'unsat') {
+        this.depth = depth;
+        if (this.budget.exhausted) this.stopped = `the work budget (${CHC_UNFOLD_WORK} z3 units) is spent`;
+        return null;
+      }
+      if (outcome.status === 'unknown') {
+        this.stopped = `z3 gave no answer at depth ${depth} (${outcome.reason ?? 'unknown'})`;
+        return null;
+      }
+      return derivationFrom(solver.model(), nodes, roots);
+    }, { fresh: true });
+  }
+
+  /** The instances that may derive `head(args)` (null: false) within `depth`; their constraints asserted. */
+  private choices(solver: LiaSolver, nodes: TreeNode[], head: string | null, args: readonly string[], depth: number): number[] {
+    if (depth === 0) return [];
+    const ids: number[] = [];
+    for (const clause of this.byHead.get(head) ?? []) {
+      if (nodes.length >= CHC_UNFOLD_MAX_NODES) throw new TooManyNodes();
+      const symbols = new Map(clause.variables.map((v) => [v, solver.intSymbol()]));
+      const id = nodes.length;
+      const node: TreeNode = { clause, symbols, selector: solver.boolSymbol(), children: [] };
+      nodes.push(node);
+      const symbol = lookup(symbols);
+      const parts = [formulaToSmt(clause.constraint, symbol)];
+      clause.head?.args.forEach((a, k) => parts.push(`(= ${linearToSmt(a, symbol)} ${args[k]})`));
+      for (const app of clause.body) {
+        const children = this.choices(solver, nodes, app.predicate, app.args.map((a) => linearToSmt(a, symbol)), depth - 1);
+        node.children.push(children);
+        parts.push(children.length === 0 ? 'false' : `(or ${children.map((c) => nodes[c]!.selector).join(' ')})`);
+      }
+      solver.assert(`(=> ${node.selector} (and ${parts.join(' ')}))`);
+      ids.push(id);
+    }
+    return ids;
+  }
+}
+
+/** The derivation a model of the unfolding chose: each used instance after the ones it depends on. */
+function derivationFrom(model: LiaModel, nodes: readonly TreeNode[], roots: readonly number[]): Derivation | null {
+  const steps: DerivationStep[] = [];
+  const chosen = (ids: readonly number[]): number | undefined => ids.find((id) => model.bool(nodes[id]!.selector));
+  // Post-order without recursion: a node's children are emitted before it.
+  const root = chosen(roots);
+  if (root === undefined) return null;
+  const stack: { id: number; expanded: boolean }[] = [{ id: root, expanded: false }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    const node = nodes[top.id]!;
+    if (!top.expanded) {
+      stack.push({ id: top.id, expanded: true });
+      for (const options of [...node.children].reverse()) {
+        const child = chosen(options);
+        if (child === undefined) return null;
+        stack.push({ id: child, expanded: false });
+      }
+      continue;
+    }
+    const values = new Map<string, ChcValue>();
+    for (const v of node.clause.clause.vars) {
+      const ir = node.clause.vars.get(v.name);
+      const n = ir === undefined ? 0n : model.int(node.symbols.get(ir)!);
+      values.set(v.name, v.sort === 'Bool' ? n !== 0n : n);
+    }
+    steps.push({ clause: node.clause.clause.index, values });
+  }
+  return { steps };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Proving, cheap: Houdini over atoms mined from the clauses.
+
+interface HoudiniOutcome {
+  /** Each predicate's surviving candidates (inductive together; true where none survived). */
+  readonly invariants: ChcModel;
+  /** The invariants make every query's body unsatisfiable. */
+  readonly proves: boolean;
+}
+
+async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormula[], deadline: Deadline): Promise<HoudiniOutcome> {
+  const none: HoudiniOutcome = { invariants: new Map(), proves: false };
+  const candidates = candidateAtoms(chc, clauses);
+  return withLiaSolver(async (solver) => {
+    const symbols = new Map<string, string>();
+    for (const c of clauses) for (const v of c.variables) symbols.set(v, solver.intSymbol());
+    const symbol = lookup(symbols);
+    const instantiated = (app: AppliedPredicate): Formula => {
+      const at = chc.predicates.get(app.predicate)!;
+      return F.substitute(F.and(...(candidates.get(app.predicate) ?? [])), new Map(at.vars.map((v, k) => [v, app.args[k]!])));
+    };
+    let queries = 0;
+    const check = async (c: ClauseFormula, goal: Formula): Promise<LiaModel | 'unsat' | 'unknown'> => {
+      if (queries++ >= CHC_HOUDINI_QUERIES || deadline.passed) return 'unknown';
+      const body = F.and(c.constraint, ...c.body.map(instantiated), goal);
+      const outcome = await solver.check({ work: CHC_HOUDINI_CHECK_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) }, formulaToSmt(body, symbol));
+      if (outcome.status === 'sat') return solver.model();
+      return outcome.status;
+    };
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const c of clauses) {
+        if (!c.head) continue;
+        for (;;) {
+          const own = candidates.get(c.head.predicate) ?? [];
+          if (own.length === 0) break;
+          const outcome = await check(c, F.not(instantiated(c.head)));
+          if (outcome === 'unsat') break;
+          if (outcome === 'unknown') return none;
+          const at = chc.predicates.get(c.head.predicate)!;
+          const state = new Map(at.vars.map((v, k) => [v, L.evaluate(c.head!.args[k]!, (w) => outcome.int(symbol(w)))]));
+          const kept = own.filter((f) => F.evaluate(f, (v) => state.get(v) ?? 0n));
+          if (kept.length === own.length) return none; // the model breaks none of them: z3 and evaluation disagree
+          candidates.set(c.head.predicate, kept);
+          changed = true;
+        }
+      }
+    }
+    let proves = true;
+    for (const c of clauses) {
+      if (c.head) continue;
+      if ((await check(c, F.TRUE)) !== 'unsat') proves = false;
+    }
+    return { invariants: new Map([...candidates].map(([p, fs]) => [p, F.and(...fs)])), proves };
+  }, { fresh: true });
+}
+
+/**
+ * Candidate atoms per predicate, over its variables: each argument's bounds at the clauses'
+ * constants, the order of each pair of arguments, and the atoms of the clauses' constraints over
+ * the arguments of an application written as plain variables (both polarities where the application
+ * is in a body, since its clause may be the exit of a loop there).
+ */
+function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map<string, Formula[]> {
+  const constants = new Set<bigint>([0n, 1n]);
+  const atomsOf = (f: Formula, into: Formula[]): void => {
+    if (f.kind === 'atom') into.push(f);
+    else if (f.kind === 'not') atomsOf(f.arg, into);
+    else if (f.kind === 'and' || f.kind === 'or') f.args.forEach((g) => atomsOf(g, into));
+  };
+  const atomsByClause = clauses.map((c) => {
+    const atoms: Formula[] = [];
+    atomsOf(c.constraint, atoms);
+    for (const a of atoms) if (a.kind === 'atom' && constants.size < 8) constants.add(a.expr.constant < 0n ? -a.expr.constant : a.expr.constant);
+    return atoms;
+  });
+  const out = new Map<string, Formula[]>();
+  for (const [name, at] of chc.predicates) {
+    const seen = new Set<string>();
+    const list: Formula[] = [];
+    const add = (f: Formula): void => {
+      if (f.kind !== 'atom' || list.length >= CHC_MAX_CANDIDATES) return;
+      const key = `${f.rel} ${L.key(f.expr)}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      list.push(f);
+    };
+    const ints = at.vars.filter((v) => !chc.booleans.has(v));
+    for (const v of at.vars) {
+      if (chc.booleans.has(v)) {
+        add(F.compare(L.variable(v), '<=', L.constant(0n)));
+        add(F.compare(L.variable(v), '>=', L.constant(1n)));
+      }
+    }
+    // Mined atoms first: they are the likeliest to matter.
+    clauses.forEach((c, k) => {
+      const apps = [...(c.head?.predicate === name ? [{ app: c.head, body: false }] : []), ...c.body.filter((a) => a.predicate === name).map((app) => ({ app, body: true }))];
+      for (const { app, body } of apps) {
+        const renaming = new Map<string, Linear>();
+        app.args.forEach((a, i) => {
+          if (a.coeffs.size === 1 && a.constant === 0n && [...a.coeffs.values()][0] === 1n) renaming.set([...a.coeffs.keys()][0]!, L.variable(at.vars[i]!));
+        });
+        for (const atom of atomsByClause[k]!) {
+          if (![...F.variablesOf(atom)].every((v) => renaming.has(v))) continue;
+          const renamed = F.substitute(atom, renaming);
+          const parts = renamed.kind === 'atom' && renamed.rel === '==' ? [F.geqZero(renamed.expr), F.geqZero(L.negate(renamed.expr))] : [renamed];
+          for (const p of parts) {
+            add(p);
+            if (body && p.kind === 'atom') add(F.not(p));
+          }
+        }
+      }
+    });
+    for (const v of ints) {
+      for (const c of constants) {
+        add(F.compare(L.variable(v), '>=', L.constant(c)));
+        add(F.compare(L.variable(v), '<=', L.constant(c)));
+        if (c !== 0n) add(F.compare(L.variable(v), '>=', L.constant(-c)));
+      }
+    }
+    for (let i = 0; i < ints.length; i++) {
+      for (let j = i + 1; j < ints.length; j++) {
+        add(F.compare(L.variable(ints[i]!), '<=', L.variable(ints[j]!)));
+        add(F.compare(L.variable(ints[i]!), '>=', L.variable(ints[j]!)));
+      }
+    }
+    out.set(name, list);
+  }
+  return out;
+}

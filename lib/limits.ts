@@ -146,7 +146,7 @@ export const CHC_MODEL_CHECK_WORK = 50_000_000;
 export const CHC_UNFOLD_CHECK_WORK = 2_000_000;
 export const CHC_UNFOLD_WORK = 6_000_000;
 /** The unfolding's work before the proof search and between two of its steps. */
-export const CHC_UNFOLD_ROUND_WORK = 600_000;
+export const CHC_UNFOLD_ROUND_WORK = 300_000;
 /** The depths searched in turn (a depth's query covers every shallower tree) and how many of them
  * one round may search: each query is a fresh z3 job, whose start costs more than a shallow one. */
 export const CHC_UNFOLD_DEPTHS: readonly number[] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 96, 128];

@@ -99,6 +99,7 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
   if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason() });
 
   const houdini = await houdiniInvariants(chc, clauses, deadline);
+
   if (houdini.proves) {
     const proved = await accept(houdini.invariants);
     if (proved) return proved;
@@ -181,7 +182,7 @@ function clauseVcs(chc: ChcProgram, clauses: readonly ClauseFormula[], known: Ch
     const at = chc.predicates.get(app.predicate)!;
     return new Map(at.vars.map((v, k) => [v, app.args[k]!]));
   };
-  return clauses.map((c) => {
+  return clauses.map(withoutDefinitions).map((c) => {
     const at = c.head ? chc.predicates.get(c.head.predicate)! : null;
     const facts = c.body.map((app) => F.substitute(known.get(app.predicate) ?? F.TRUE, substOf(app)));
     return {
@@ -195,6 +196,39 @@ function clauseVcs(chc: ChcProgram, clauses: readonly ClauseFormula[], known: Ch
       path: { from: entry, to: at?.location ?? null, edges: [] },
     };
   });
+}
+
+/**
+ * The clause with each variable that an equality of its constraint defines (`±v + rest == 0`, at
+ * the top level) replaced by its definition everywhere: the same clause, with fewer variables and
+ * conjuncts for Farkas' lemma to carry (each costs a multiplier per application).
+ */
+function withoutDefinitions(c: ClauseFormula): ClauseFormula {
+  let conjuncts = c.constraint.kind === 'and' ? [...c.constraint.args] : [c.constraint];
+  let body = c.body;
+  let head = c.head;
+  const own = new Set(c.variables);
+  for (;;) {
+    let found: { index: number; v: string; value: Linear } | null = null;
+    for (const [index, f] of conjuncts.entries()) {
+      if (f.kind !== 'atom' || f.rel !== '==') continue;
+      for (const [v, k] of f.expr.coeffs) {
+        if ((k !== 1n && k !== -1n) || !own.has(v)) continue;
+        const rest = L.fromTerms([...f.expr.coeffs].filter(([w]) => w !== v), f.expr.constant);
+        found = { index, v, value: k === 1n ? L.negate(rest) : rest };
+        break;
+      }
+      if (found) break;
+    }
+    if (!found) break;
+    const subst = new Map([[found.v, found.value]]);
+    const app = (a: AppliedPredicate): AppliedPredicate => ({ predicate: a.predicate, args: a.args.map((x) => L.substitute(x, subst)) });
+    conjuncts = conjuncts.filter((_, k) => k !== found!.index).map((f) => F.substitute(f, subst));
+    body = body.map(app);
+    head = head && app(head);
+    own.delete(found.v);
+  }
+  return { ...c, constraint: F.and(...conjuncts), body, head };
 }
 
 /** Bits that the template constants need to state the clauses' own constants. */

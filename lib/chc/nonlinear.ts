@@ -469,8 +469,8 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
 /**
  * Candidate atoms per predicate, over its variables: each argument's bounds at the clauses'
  * constants, the order of each pair of arguments, and the atoms of the clauses' constraints over
- * the arguments of an application written as plain variables (both polarities where the application
- * is in a body, since its clause may be the exit of a loop there).
+ * the arguments of an application written as plain variables, in both polarities (an atom is often
+ * stated under a negation or as one side of a Boolean equivalence).
  */
 function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map<string, Formula[]> {
   const constants = new Set<bigint>([0n, 1n]);
@@ -505,8 +505,8 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map
     }
     // Mined atoms first: they are the likeliest to matter.
     clauses.forEach((c, k) => {
-      const apps = [...(c.head?.predicate === name ? [{ app: c.head, body: false }] : []), ...c.body.filter((a) => a.predicate === name).map((app) => ({ app, body: true }))];
-      for (const { app, body } of apps) {
+      const apps = [...(c.head?.predicate === name ? [c.head] : []), ...c.body.filter((a) => a.predicate === name)];
+      for (const app of apps) {
         const renaming = new Map<string, Linear>();
         app.args.forEach((a, i) => {
           if (a.coeffs.size === 1 && a.constant === 0n && [...a.coeffs.values()][0] === 1n) renaming.set([...a.coeffs.keys()][0]!, L.variable(at.vars[i]!));
@@ -517,7 +517,8 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map
           const parts = renamed.kind === 'atom' && renamed.rel === '==' ? [F.geqZero(renamed.expr), F.geqZero(L.negate(renamed.expr))] : [renamed];
           for (const p of parts) {
             add(p);
-            if (body && p.kind === 'atom') add(F.not(p));
+            // Over the integers, ¬(e >= 0) is -e - 1 >= 0.
+            if (p.kind === 'atom') add(F.geqZero(L.addConstant(L.negate(p.expr), -1n)));
           }
         }
       }

@@ -152,9 +152,13 @@ export const CHC_UNFOLD_ROUND_WORK = 300_000;
 export const CHC_UNFOLD_DEPTHS: readonly number[] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 96, 128];
 export const CHC_UNFOLD_ROUND_CHECKS = 6;
 export const CHC_UNFOLD_MAX_NODES = 4_000;
+/** Linear systems: the unfolding's work on the clauses before the engines on the graph run. */
+export const CHC_LINEAR_UNFOLD_WORK = 1_500_000;
 export const CHC_HOUDINI_CHECK_WORK = 2_000_000;
 export const CHC_HOUDINI_QUERIES = 2_000;
 export const CHC_MAX_CANDIDATES = 300;
+/** Houdini's survivors implied by the others are dropped (one check each) up to this many atoms. */
+export const CHC_PRUNE_MAX_ATOMS = 60;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, Deadline, solveHornClauses, type ChcProgram } from '../../lib/index.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, Deadline, solveHornClauses, type ChcProgram, type ChcAnswer } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption, PROPERTIES } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -122,7 +122,21 @@ ${EXIT_CODES_HELP}`)
           ...(opts.observedBounds ? {} : { observedBounds: 'never' as const }),
         };
         if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
-        const proved = await verifyPortfolio(program, { ...verifyOptions, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
+        // Horn clauses: first the unfolding and Houdini on the clauses themselves (cheap, and strong on
+        // transition systems with many Boolean arguments), then the engines on the graph.
+        let clauseMillis = 0;
+        if (chc) {
+          const quick = await solveHornClauses(chc, {
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+            backend: opts.backend,
+            schedule: opts.template,
+            quick: true,
+          });
+          if (quick.answer.verdict !== 'unknown') return printChcAnswer(file, quick.answer, quick.result, opts);
+          clauseMillis = quick.result.millis;
+        }
+        const remaining = timeoutMs !== undefined ? { timeoutMs: Math.max(1, timeoutMs - clauseMillis) } : {};
+        const proved = await verifyPortfolio(program, { ...verifyOptions, ...remaining, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
         if (chc) {
           const answer = await chcAnswer(chc, proved, timeoutMs !== undefined ? new Deadline(Math.max(1, timeoutMs - proved.millis)) : undefined);
           process.stdout.write(opts.json ? JSON.stringify({ ...chcJson(file, answer, proved), ...portfolioJson(proved) }, null, 2) + '\n' : formatChc(answer, opts.quiet === true));
@@ -177,6 +191,10 @@ async function verifyNonlinear(file: string, chc: ChcProgram, opts: VerifyCliOpt
     schedule: opts.template,
     ...(showProgress ? { onProgress: progressPrinter() } : {}),
   });
+  return printChcAnswer(file, answer, result, opts);
+}
+
+function printChcAnswer(file: string, answer: ChcAnswer, result: VerifyResult, opts: VerifyCliOptions): number {
   process.stdout.write(opts.json ? JSON.stringify(chcJson(file, answer, result), null, 2) + '\n' : formatChc(answer, opts.quiet === true));
   return answer.verdict === 'sat' ? EXIT.OK : answer.verdict === 'unsat' ? EXIT.UNSAFE : EXIT.UNKNOWN;
 }

@@ -47,10 +47,11 @@ export interface ChcProgram {
   readonly clauses: readonly ClauseEdges[];
   /** The IR variables that hold a Bool (0 or 1). */
   readonly booleans: ReadonlySet<string>;
-  /** Nonlinear systems: each clause as formulas over the predicates' variables (their program has
-   * the predicates' locations and no clause edges: the engines on control-flow graphs do not apply,
-   * nonlinear.ts solves them). */
-  readonly nonlinear?: readonly ClauseFormula[];
+  /** Each clause as formulas over the predicates' variables (nonlinear.ts solves them). */
+  readonly formulas: readonly ClauseFormula[];
+  /** Some clause has several predicates in its body. The program then has the predicates' locations
+   * and no clause edges: the engines on control-flow graphs do not apply. */
+  readonly nonlinear: boolean;
 }
 
 /** A clause over IR variables: `⋀ body(args) ∧ constraint ⇒ head(args)`. */
@@ -148,7 +149,9 @@ export function lowerChc(system: ChcSystem): ChcProgram {
     pos: pos0,
   };
   const program: Program = { file: system.file, globals: [], procedures: new Map([[CHC_PROCEDURE, proc]]), entry: CHC_PROCEDURE, fromHornClauses: true };
-  return { system, program, predicates, clauses: clauseEdges, booleans };
+  // The clauses as formulas too, over variables of their own (not locals of the procedure).
+  const formulas = clauseFormulas(system, { predicates, names, booleans, locals: [] });
+  return { system, program, predicates, clauses: clauseEdges, booleans, formulas, nonlinear: false };
 }
 
 /** A nonlinear system: the predicates' locations and variables, as for linear ones, and each clause
@@ -163,14 +166,25 @@ function lowerNonlinear(system: ChcSystem): ChcProgram {
     locations.push({ id: locations.length, pos: p.pos, loopHeader: true });
     return locations.length - 1;
   });
-  const formulas = system.clauses.map((clause): ClauseFormula => {
+  const formulas = clauseFormulas(system, { predicates, names, booleans, locals });
+  const proc: Procedure = {
+    name: CHC_PROCEDURE, params: [], locals, returnVar: null, entry: 0, exit: 1, locations,
+    edges: [{ id: 0, from: 0, to: 1, stmt: { kind: 'skip' }, pos: pos0 }], pos: pos0,
+  };
+  const program: Program = { file: system.file, globals: [], procedures: new Map([[CHC_PROCEDURE, proc]]), entry: CHC_PROCEDURE, fromHornClauses: true };
+  return { system, program, predicates, clauses: [], booleans, formulas, nonlinear: true };
+}
+
+/** Each clause as formulas over fresh IR variables (recorded in `b.locals`). */
+function clauseFormulas(system: ChcSystem, b: TermBuilder): ClauseFormula[] {
+  return system.clauses.map((clause): ClauseFormula => {
     const clauseLocals: string[] = [];
-    const terms = clauseTerms(clause, { predicates, names, booleans, locals: clauseLocals });
+    const terms = clauseTerms(clause, { ...b, locals: clauseLocals });
     const body = clause.body.map((app) => ({ predicate: app.predicate.name, args: terms.argumentValues(app) }));
     const conjuncts = terms.constraintConjuncts();
     const head = clause.head ? { predicate: clause.head.predicate.name, args: terms.argumentValues(clause.head) } : null;
-    locals.push(...clauseLocals);
-    const ranges = clauseLocals.filter((v) => booleans.has(v)).map((v) => F.inRange(L.variable(v), { lo: 0n, hi: 1n }));
+    b.locals.push(...clauseLocals);
+    const ranges = clauseLocals.filter((v) => b.booleans.has(v)).map((v) => F.inRange(L.variable(v), { lo: 0n, hi: 1n }));
     return {
       clause,
       vars: new Map([...terms.vars].map(([name, v]) => [name, v.ir])),
@@ -180,12 +194,6 @@ function lowerNonlinear(system: ChcSystem): ChcProgram {
       head,
     };
   });
-  const proc: Procedure = {
-    name: CHC_PROCEDURE, params: [], locals, returnVar: null, entry: 0, exit: 1, locations,
-    edges: [{ id: 0, from: 0, to: 1, stmt: { kind: 'skip' }, pos: pos0 }], pos: pos0,
-  };
-  const program: Program = { file: system.file, globals: [], procedures: new Map([[CHC_PROCEDURE, proc]]), entry: CHC_PROCEDURE, fromHornClauses: true };
-  return { system, program, predicates, clauses: [], booleans, nonlinear: formulas };
 }
 
 /** Each predicate's location (made by `newLocation`) and a fresh variable per argument. */

@@ -28,7 +28,7 @@ import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '..
 import {
   CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
   CHC_MAX_CANDIDATES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
-  VERIFY_SAT_WORK, WorkBudget, type Deadline,
+  VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
@@ -41,6 +41,10 @@ export interface NonlinearSettings {
   readonly backend: SatBackend;
   readonly schedule: Schedule;
   readonly onProgress?: (event: ProgressEvent) => void;
+  /** false: the unfolding and Houdini only (a linear system, whose template search runs on its
+   * control-flow graph), with `unfoldWork` z3 units for the unfolding. */
+  readonly templateSearch?: boolean;
+  readonly unfoldWork?: number;
 }
 
 export interface NonlinearOutcome {
@@ -50,8 +54,7 @@ export interface NonlinearOutcome {
 }
 
 export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSettings): Promise<NonlinearOutcome> {
-  const clauses = chc.nonlinear;
-  if (!clauses) throw new Error('internal: solveNonlinear on a linear system');
+  const clauses = chc.formulas;
   const started = Date.now();
   const { deadline } = settings;
   const stats: StepStats[] = [];
@@ -70,7 +73,7 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
   });
   settings.onProgress?.({ kind: 'prepared', cutpoints: chc.predicates.size, verificationConditions: clauses.length });
 
-  const unfolding = new Unfolder(chc, clauses);
+  const unfolding = new Unfolder(chc, clauses, settings.unfoldWork ?? CHC_UNFOLD_WORK);
   const refute = async (share = CHC_UNFOLD_ROUND_WORK): Promise<ChcAnswer | null> => {
     const derivation = await unfolding.round(deadline, share);
     if (!derivation) return null;
@@ -104,10 +107,10 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
     const proved = await accept(houdini.invariants);
     if (proved) return proved;
   }
-  const steps = settings.schedule.steps.filter((s) => (s.summaries ?? 1) === 1);
+  const steps = settings.templateSearch === false ? [] : settings.schedule.steps.filter((s) => (s.summaries ?? 1) === 1);
   const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
   const constantBits = constantBitsOf(clauses);
-  let lastReason = 'no invariants found within the schedule';
+  let lastReason = steps.length === 0 ? (houdini.proves ? 'the Houdini invariants did not pass z3\'s check of the clauses' : 'the Houdini invariants do not exclude the queries') : 'no invariants found within the schedule';
   for (const [index, step] of steps.entries()) {
     if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason(`last step: ${lastReason}`) });
     const refuted = await refute();
@@ -275,13 +278,14 @@ class TooManyNodes extends Error {}
  */
 class Unfolder {
   private depth = 0;
-  private readonly budget = new WorkBudget(CHC_UNFOLD_WORK);
+  private readonly budget: WorkBudget;
   private stopped: string | null = null;
   /** The first depth whose trees exceed CHC_UNFOLD_MAX_NODES, once one did. */
   private tooLarge: number | null = null;
   private readonly byHead = new Map<string | null, ClauseFormula[]>();
 
-  constructor(private readonly chc: ChcProgram, clauses: readonly ClauseFormula[]) {
+  constructor(private readonly chc: ChcProgram, clauses: readonly ClauseFormula[], work: number) {
+    this.budget = new WorkBudget(work);
     for (const c of clauses) {
       const key = c.head?.predicate ?? null;
       const list = this.byHead.get(key) ?? [];
@@ -342,7 +346,7 @@ class Unfolder {
       this.budget.charge(outcome.work);
       if (outcome.status === 'unsat') {
         this.depth = depth;
-        if (this.budget.exhausted) this.stopped = `the work budget (${CHC_UNFOLD_WORK} z3 units) is spent`;
+        if (this.budget.exhausted) this.stopped = `the work budget (${this.budget.limit} z3 units) is spent`;
         return null;
       }
       if (outcome.status === 'unknown') {
@@ -462,8 +466,39 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
       if (c.head) continue;
       if ((await check(c, F.TRUE)) !== 'unsat') proves = false;
     }
-    return { invariants: new Map([...candidates].map(([p, fs]) => [p, F.and(...fs)])), proves };
+    // The survivors, without those the others imply: the same invariants, read more easily.
+    const invariants = new Map<string, Formula>();
+    for (const [p, fs] of candidates) {
+      let kept = strongestParallel(fs);
+      if (kept.length <= CHC_PRUNE_MAX_ATOMS) {
+        for (let k = kept.length - 1; k >= 0; k--) {
+          const others = kept.filter((_, j) => j !== k);
+          const params = chc.predicates.get(p)!.vars;
+          const local = new Map(params.map((v) => [v, solver.intSymbol()]));
+          const outcome = await solver.check({ work: MINIMISE_CHECK_WORK }, formulaToSmt(F.and(...others, F.not(kept[k]!)), lookup(local)));
+          if (outcome.status === 'unsat') kept = others;
+        }
+      }
+      invariants.set(p, F.and(...kept));
+    }
+    return { invariants, proves };
   }, { fresh: true });
+}
+
+/** Of atoms `e + c >= 0` with the same `e`, the one with the least c (it implies the others). */
+function strongestParallel(atoms: readonly Formula[]): Formula[] {
+  const best = new Map<string, Formula & { kind: 'atom' }>();
+  const rest: Formula[] = [];
+  for (const f of atoms) {
+    if (f.kind !== 'atom' || f.rel !== '>=') {
+      rest.push(f);
+      continue;
+    }
+    const key = L.key(L.fromTerms(f.expr.coeffs));
+    const known = best.get(key);
+    if (!known || f.expr.constant < known.expr.constant) best.set(key, f);
+  }
+  return [...atoms.filter((f) => f.kind === 'atom' && f.rel === '>=' && best.get(L.key(L.fromTerms(f.expr.coeffs))) === f), ...rest];
 }
 
 /**

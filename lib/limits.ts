@@ -157,8 +157,12 @@ export const CHC_LINEAR_UNFOLD_WORK = 1_500_000;
 export const CHC_HOUDINI_CHECK_WORK = 2_000_000;
 export const CHC_HOUDINI_QUERIES = 2_000;
 export const CHC_MAX_CANDIDATES = 300;
+/** Houdini's implications (a mined atom over one argument ⇒ another candidate): for predicates of at
+ * most this many arguments, at most this many per predicate. */
+export const CHC_IMPLICATION_MAX_ARGS = 8;
+export const CHC_MAX_IMPLICATIONS = 1000;
 /** Houdini's survivors implied by the others are dropped (one check each) up to this many atoms. */
-export const CHC_PRUNE_MAX_ATOMS = 60;
+export const CHC_PRUNE_MAX_ATOMS = 200;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

@@ -28,7 +28,7 @@ import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '..
 import {
   CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
   CHC_MAX_CANDIDATES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
-  VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, type Deadline,
+  VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
@@ -485,20 +485,23 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
   }, { fresh: true });
 }
 
-/** Of atoms `e + c >= 0` with the same `e`, the one with the least c (it implies the others). */
-function strongestParallel(atoms: readonly Formula[]): Formula[] {
+/** Of atoms `e + c >= 0` with the same `e`, the one with the least c (it implies the others); and the
+ * disjunctions with a side that such an atom implies. */
+function strongestParallel(formulas: readonly Formula[]): Formula[] {
   const best = new Map<string, Formula & { kind: 'atom' }>();
-  const rest: Formula[] = [];
-  for (const f of atoms) {
-    if (f.kind !== 'atom' || f.rel !== '>=') {
-      rest.push(f);
-      continue;
-    }
-    const key = L.key(L.fromTerms(f.expr.coeffs));
-    const known = best.get(key);
-    if (!known || f.expr.constant < known.expr.constant) best.set(key, f);
+  const linearPart = (f: Formula & { kind: 'atom' }): string => L.key(L.fromTerms(f.expr.coeffs));
+  for (const f of formulas) {
+    if (f.kind !== 'atom' || f.rel !== '>=') continue;
+    const known = best.get(linearPart(f));
+    if (!known || f.expr.constant < known.expr.constant) best.set(linearPart(f), f);
   }
-  return [...atoms.filter((f) => f.kind === 'atom' && f.rel === '>=' && best.get(L.key(L.fromTerms(f.expr.coeffs))) === f), ...rest];
+  const implied = (f: Formula): boolean => {
+    if (f.kind === 'or') return f.args.some(implied);
+    if (f.kind !== 'atom' || f.rel !== '>=') return false;
+    const b = best.get(linearPart(f));
+    return b !== undefined && b.expr.constant <= f.expr.constant;
+  };
+  return formulas.filter((f) => (f.kind === 'atom' && f.rel === '>=' ? best.get(linearPart(f)) === f : !implied(f)));
 }
 
 /**
@@ -532,6 +535,7 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map
       list.push(f);
     };
     const ints = at.vars.filter((v) => !chc.booleans.has(v));
+    const mined = new Set<Formula>();
     for (const v of at.vars) {
       if (chc.booleans.has(v)) {
         add(F.compare(L.variable(v), '<=', L.constant(0n)));
@@ -551,9 +555,11 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map
           const renamed = F.substitute(atom, renaming);
           const parts = renamed.kind === 'atom' && renamed.rel === '==' ? [F.geqZero(renamed.expr), F.geqZero(L.negate(renamed.expr))] : [renamed];
           for (const p of parts) {
-            add(p);
             // Over the integers, ¬(e >= 0) is -e - 1 >= 0.
-            if (p.kind === 'atom') add(F.geqZero(L.addConstant(L.negate(p.expr), -1n)));
+            for (const q of p.kind === 'atom' ? [p, F.geqZero(L.addConstant(L.negate(p.expr), -1n))] : [p]) {
+              add(q);
+              mined.add(list.find((f) => f.kind === 'atom' && q.kind === 'atom' && f.rel === q.rel && L.equals(f.expr, q.expr)) ?? q);
+            }
           }
         }
       }
@@ -571,7 +577,24 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map
         add(F.compare(L.variable(ints[i]!), '>=', L.variable(ints[j]!)));
       }
     }
-    out.set(name, list);
+    // Phases: a mined atom over one argument (a loop counter's threshold) implying a candidate over
+    // others, e.g. x <= 4999 ⇒ y == 5000 beside x >= 5000 ⇒ y == x.
+    const implications: Formula[] = [];
+    if (at.vars.length <= CHC_IMPLICATION_MAX_ARGS) {
+      const guards = list.filter((g) => mined.has(g) && F.variablesOf(g).size === 1);
+      for (const g of guards) {
+        const [v] = F.variablesOf(g);
+        for (const a of list) {
+          if (implications.length >= CHC_MAX_IMPLICATIONS) break;
+          // A consequent over the guard's argument alone is a bound the atoms state already.
+          const over = F.variablesOf(a);
+          if (over.size === 1 && over.has(v!)) continue;
+          implications.push(F.or(F.geqZero(L.addConstant(L.negate((g as Formula & { kind: 'atom' }).expr), -1n)), a));
+        }
+      }
+    }
+    // false, for a predicate no derivation reaches (a nullary `fail` between the queries and the rest).
+    out.set(name, [F.FALSE, ...list, ...implications]);
   }
   return out;
 }

@@ -139,7 +139,7 @@ export const BMC_WORK = 400_000;
  * clause as written, with each predicate replaced by its interpretation. Generous: a sat answer
  * waits for it, and a clause of the dev sets checks in far fewer. */
 export const CHC_MODEL_CHECK_WORK = 50_000_000;
-/** Nonlinear Horn clauses (lib/chc/nonlinear.ts). The unfolding of derivation trees: the z3 work of
+/** Horn clauses solved on the clauses (lib/chc/clause-solver.ts). The unfolding of derivation trees: the z3 work of
  * one depth's query, of all depths, and the clause instances a tree may have (it grows with the
  * clauses' branching, exponentially in the depth). Houdini over mined atoms: the work of one check,
  * the checks in all, and the candidates per predicate. */

@@ -125,7 +125,8 @@ ${EXIT_CODES_HELP}`)
         // Horn clauses: first the unfolding and Houdini on the clauses themselves (cheap, and strong on
         // transition systems with many Boolean arguments), then the engines on the graph.
         let clauseMillis = 0;
-        if (chc) {
+        // (Not with --emit-dimacs, which asks for the graph's template steps.)
+        if (chc && !opts.emitDimacs) {
           const quick = await solveHornClauses(chc, {
             ...(timeoutMs !== undefined ? { timeoutMs } : {}),
             backend: opts.backend,
@@ -172,7 +173,7 @@ function checkChcOptions(opts: VerifyCliOptions, command: Command): void {
   opts.cutset = 'headers';
 }
 
-/** Nonlinear Horn clauses are solved on the clauses themselves (lib/chc/nonlinear.ts): what prints
+/** Nonlinear Horn clauses are solved on the clauses themselves (lib/chc/clause-solver.ts): what prints
  * or races the control-flow problem does not apply. */
 async function verifyNonlinear(file: string, chc: ChcProgram, opts: VerifyCliOptions): Promise<number> {
   const given: Record<string, boolean> = {

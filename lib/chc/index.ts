@@ -12,7 +12,7 @@ import { unsupported } from '../diagnostics.js';
 import { loadSchedule } from '../constraints/schedule.js';
 import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
 import type { ProgressEvent } from '../problem/result.js';
-import { solveNonlinear, type NonlinearOutcome } from './nonlinear.js';
+import { solveOnClauses, type ClauseSolverOutcome } from './clause-solver.js';
 import { parseChc } from './parse.js';
 import { lowerChc, type ChcProgram } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
@@ -51,10 +51,10 @@ export interface HornClauseOptions {
   readonly quick?: boolean;
 }
 
-/** Horn clauses solved on the clauses themselves (nonlinear.ts): all of a nonlinear system, the quick
+/** Horn clauses solved on the clauses themselves (clause-solver.ts): all of a nonlinear system, the quick
  * part of a linear one; the answer is checked as the graph engines' is. */
-export function solveHornClauses(chc: ChcProgram, options: HornClauseOptions = {}): Promise<NonlinearOutcome> {
-  return solveNonlinear(chc, {
+export function solveHornClauses(chc: ChcProgram, options: HornClauseOptions = {}): Promise<ClauseSolverOutcome> {
+  return solveOnClauses(chc, {
     deadline: new Deadline(options.timeoutMs),
     backend: createBackend(options.backend ?? DEFAULT_BACKEND_SPEC),
     schedule: loadSchedule(options.schedule),
@@ -106,7 +106,6 @@ export async function chcAnswer(chc: ChcProgram, result: VerifyResult, deadline?
 
 /** The predicates that are cut-points: those every cycle of clauses passes through. */
 export function cutPredicates(chc: ChcProgram): Set<string> {
-  if (chc.nonlinear) return new Set(chc.predicates.keys());
   const headers = loopHeaders(chc.program.procedures.get(chc.program.entry)!);
   return new Set([...chc.predicates].filter(([, at]) => headers.has(at.location)).map(([name]) => name));
 }

@@ -47,7 +47,7 @@ export interface ChcProgram {
   readonly clauses: readonly ClauseEdges[];
   /** The IR variables that hold a Bool (0 or 1). */
   readonly booleans: ReadonlySet<string>;
-  /** Each clause as formulas over the predicates' variables (nonlinear.ts solves them). */
+  /** Each clause as formulas over the predicates' variables (clause-solver.ts solves them). */
   readonly formulas: readonly ClauseFormula[];
   /** Some clause has several predicates in its body. The program then has the predicates' locations
    * and no clause edges: the engines on control-flow graphs do not apply. */

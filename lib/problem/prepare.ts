@@ -132,6 +132,18 @@ function analyse(problem: Problem, strategy: CutsetStrategy, maxPaths: number): 
 /** Bits a signed template constant needs to express every constant of the procedure (plus one step
  * beyond it, for strict comparisons): `for (i = 0; i < 1000000; i++)` needs `i <= 1000000`. */
 export function constantBitsNeeded(prepared: PreparedAnalysis): number {
+  const formulas: Formula[] = [prepared.precondition];
+  const constants: bigint[] = [];
+  for (const e of prepared.cut.proc.edges) {
+    const st = e.stmt;
+    if (st.kind === 'assign') constants.push(st.expr.constant);
+    else if ((st.kind === 'assume' && !st.premise) || st.kind === 'assert') formulas.push(st.cond);
+  }
+  return constantBitsFor(formulas, constants);
+}
+
+/** Bits a signed template constant needs for every constant of `formulas`' atoms and `constants`. */
+export function constantBitsFor(formulas: Iterable<Formula>, constants: Iterable<bigint> = []): number {
   let max = 0n;
   const see = (c: bigint): void => {
     const m = c < 0n ? -c : c;
@@ -142,12 +154,8 @@ export function constantBitsNeeded(prepared: PreparedAnalysis): number {
     else if (f.kind === 'not') seeFormula(f.arg);
     else if (f.kind === 'and' || f.kind === 'or') f.args.forEach(seeFormula);
   };
-  for (const e of prepared.cut.proc.edges) {
-    const st = e.stmt;
-    if (st.kind === 'assign') see(st.expr.constant);
-    else if ((st.kind === 'assume' && !st.premise) || st.kind === 'assert') seeFormula(st.cond);
-  }
-  seeFormula(prepared.precondition);
+  for (const c of constants) see(c);
+  for (const f of formulas) seeFormula(f);
   return (max + 1n).toString(2).length + 1;
 }
 

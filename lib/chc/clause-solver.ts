@@ -1,6 +1,7 @@
-// Nonlinear Horn clauses (several predicates in a body: procedure summaries, recursion) have no
-// control-flow graph, so they are solved on the clauses themselves (lower.ts, ClauseFormula), by the
-// means linear ones get on their graph:
+// Horn clauses solved on the clauses themselves (lower.ts, ClauseFormula). Nonlinear systems (several
+// predicates in a body: procedure summaries, recursion) have no control-flow graph, so all of their
+// search is here; linear ones get the unfolding and Houdini here first (cheap, and strong on
+// transition systems with many Boolean arguments), then the engines on their graph. The means:
 // - refuting: derivation trees unfolded to a depth, searched by z3; a tree it finds is read off the
 //   model and checked by evaluating the clauses as written (derivation.ts);
 // - proving, cheap: Houdini over candidate atoms mined from the clauses (bounds on each argument,
@@ -25,6 +26,7 @@ import { simplifyInvariant } from '../ir/simplify.js';
 import type { SatBackend } from '../sat/types.js';
 import type { VerificationCondition } from '../vc/vc.js';
 import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '../problem/result.js';
+import { constantBitsFor } from '../problem/prepare.js';
 import {
   CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
   CHC_MAX_CANDIDATES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
@@ -36,7 +38,7 @@ import { checkDerivation, formatDerivation, type Derivation, type DerivationStep
 import type { ChcValue } from './evaluate.js';
 import type { ChcAnswer } from './index.js';
 
-export interface NonlinearSettings {
+export interface ClauseSolverSettings {
   readonly deadline: Deadline;
   readonly backend: SatBackend;
   readonly schedule: Schedule;
@@ -47,13 +49,13 @@ export interface NonlinearSettings {
   readonly unfoldWork?: number;
 }
 
-export interface NonlinearOutcome {
+export interface ClauseSolverOutcome {
   readonly answer: ChcAnswer;
   /** The same answer as verify's result (the JSON and the exit code read it). */
   readonly result: VerifyResult;
 }
 
-export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSettings): Promise<NonlinearOutcome> {
+export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSettings): Promise<ClauseSolverOutcome> {
   const clauses = chc.formulas;
   const started = Date.now();
   const { deadline } = settings;
@@ -62,7 +64,7 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
     function: 'main', cutset: 'headers' as const, schedule: settings.schedule.name,
     cutpoints: chc.predicates.size, verificationConditions: clauses.length, stats,
   };
-  const finish = (answer: ChcAnswer, invariants: readonly InvariantReport[] = []): NonlinearOutcome => ({
+  const finish = (answer: ChcAnswer, invariants: readonly InvariantReport[] = []): ClauseSolverOutcome => ({
     answer,
     result: {
       ...base, invariants, millis: Date.now() - started,
@@ -73,7 +75,7 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
   });
   settings.onProgress?.({ kind: 'prepared', cutpoints: chc.predicates.size, verificationConditions: clauses.length });
 
-  const unfolding = new Unfolder(chc, clauses, settings.unfoldWork ?? CHC_UNFOLD_WORK);
+  const unfolding = new Unfolder(clauses, settings.unfoldWork ?? CHC_UNFOLD_WORK);
   const refute = async (share = CHC_UNFOLD_ROUND_WORK): Promise<ChcAnswer | null> => {
     const derivation = await unfolding.round(deadline, share);
     if (!derivation) return null;
@@ -82,7 +84,7 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
     return { verdict: 'unsat', derivation, derivationText: formatDerivation(chc.system.clauses, derivation) };
   };
   /** sat when z3 validates `model` on every clause; null otherwise (the search goes on). */
-  const accept = async (model: ChcModel): Promise<NonlinearOutcome | null> => {
+  const accept = async (model: ChcModel): Promise<ClauseSolverOutcome | null> => {
     settings.onProgress?.({ kind: 'checking' });
     const all = new Set(chc.predicates.keys());
     const interpretations = new Interpretations(chc, model, all);
@@ -109,7 +111,8 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
   }
   const steps = settings.templateSearch === false ? [] : settings.schedule.steps.filter((s) => (s.summaries ?? 1) === 1);
   const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
-  const constantBits = constantBitsOf(clauses);
+  const constantBits = constantBitsFor(clauses.map((c) => c.constraint));
+  const vcs = steps.length > 0 ? clauseVcs(chc, clauses, houdini.invariants) : [];
   let lastReason = steps.length === 0 ? (houdini.proves ? 'the Houdini invariants did not pass z3\'s check of the clauses' : 'the Houdini invariants do not exclude the queries') : 'no invariants found within the schedule';
   for (const [index, step] of steps.entries()) {
     if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason(`last step: ${lastReason}`) });
@@ -127,7 +130,7 @@ export async function solveNonlinear(chc: ChcProgram, settings: NonlinearSetting
     for (const at of chc.predicates.values()) templates.set(at.location, makeTemplate(at.location, at.vars, step.shape));
     let built;
     try {
-      const { system } = buildFarkasSystem({ vcs: clauseVcs(chc, clauses, houdini.invariants), templates, known: new Map(), deadline });
+      const { system } = buildFarkasSystem({ vcs, templates, known: new Map(), deadline });
       const encoder = encodeUnknowns(system.unknowns, widths);
       for (const [k, c] of system.constraints.entries()) {
         if (k % 16 === 0) deadline.check();
@@ -234,20 +237,6 @@ function withoutDefinitions(c: ClauseFormula): ClauseFormula {
   return { ...c, constraint: F.and(...conjuncts), body, head };
 }
 
-/** Bits that the template constants need to state the clauses' own constants. */
-function constantBitsOf(clauses: readonly ClauseFormula[]): number {
-  let max = 0n;
-  const see = (f: Formula): void => {
-    if (f.kind === 'atom') {
-      const c = f.expr.constant < 0n ? -f.expr.constant : f.expr.constant;
-      if (c > max) max = c;
-    } else if (f.kind === 'not') see(f.arg);
-    else if (f.kind === 'and' || f.kind === 'or') f.args.forEach(see);
-  };
-  for (const c of clauses) see(c.constraint);
-  return (max + 1n).toString(2).length + 1;
-}
-
 function reports(chc: ChcProgram, model: ChcModel): InvariantReport[] {
   return [...chc.predicates].map(([name, at]) => ({
     function: name, line: at.predicate.pos.line, col: at.predicate.pos.col, location: at.location,
@@ -284,7 +273,7 @@ class Unfolder {
   private tooLarge: number | null = null;
   private readonly byHead = new Map<string | null, ClauseFormula[]>();
 
-  constructor(private readonly chc: ChcProgram, clauses: readonly ClauseFormula[], work: number) {
+  constructor(clauses: readonly ClauseFormula[], work: number) {
     this.budget = new WorkBudget(work);
     for (const c of clauses) {
       const key = c.head?.predicate ?? null;
@@ -353,7 +342,9 @@ class Unfolder {
         this.stopped = `z3 gave no answer at depth ${depth} (${outcome.reason ?? 'unknown'})`;
         return null;
       }
-      return derivationFrom(solver.model(), nodes, roots);
+      const derivation = derivationFrom(solver.model(), nodes, roots);
+      if (!derivation) this.stopped = `internal: z3's model at depth ${depth} chooses no clause instance`;
+      return derivation;
     }, { fresh: true });
   }
 
@@ -471,11 +462,10 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
     for (const [p, fs] of candidates) {
       let kept = strongestParallel(fs);
       if (kept.length <= CHC_PRUNE_MAX_ATOMS) {
+        const params = lookup(new Map(chc.predicates.get(p)!.vars.map((v) => [v, solver.intSymbol()])));
         for (let k = kept.length - 1; k >= 0; k--) {
           const others = kept.filter((_, j) => j !== k);
-          const params = chc.predicates.get(p)!.vars;
-          const local = new Map(params.map((v) => [v, solver.intSymbol()]));
-          const outcome = await solver.check({ work: MINIMISE_CHECK_WORK }, formulaToSmt(F.and(...others, F.not(kept[k]!)), lookup(local)));
+          const outcome = await solver.check({ work: MINIMISE_CHECK_WORK }, formulaToSmt(F.and(...others, F.not(kept[k]!)), params));
           if (outcome.status === 'unsat') kept = others;
         }
       }

@@ -1,4 +1,5 @@
-// Linear Horn clauses → the program IR every engine reads (paper 004's problem, from the other side):
+// Horn clauses → each clause as formulas (ClauseFormula, what clause-solver.ts reads), and linear ones
+// also → the program IR every engine reads (paper 004's problem, from the other side):
 // one procedure whose locations are the predicates (over their arguments), the entry and the exit.
 // The cut-points are the predicates every cycle of clauses passes through (the loop headers of the
 // cut-set); the others are inlined into the paths between them, as a C program's straight-line code

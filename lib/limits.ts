@@ -163,6 +163,22 @@ export const CHC_IMPLICATION_MAX_ARGS = 8;
 export const CHC_MAX_IMPLICATIONS = 1000;
 /** Houdini's survivors implied by the others are dropped (one check each) up to this many atoms. */
 export const CHC_PRUNE_MAX_ATOMS = 200;
+/** Concrete derivations (lib/chc/runs.ts): the clause instances computed in all, the z3 checks that
+ * choose values the clauses leave open (a fact's range, a nondeterministic step) and the work of
+ * each, the distinct initial states drawn from each fact, and the combinations of body facts one
+ * nonlinear clause is tried on per new fact. */
+export const CHC_RUN_STEPS = 20_000;
+export const CHC_RUN_SOLVER_CHECKS = 64;
+export const CHC_RUN_CHECK_WORK = 200_000;
+export const CHC_RUN_INITIAL_STATES = 4;
+export const CHC_RUN_COMBINATIONS = 16;
+/** Derived states per predicate that candidates are built from and filtered by (evenly spread over
+ * the derivation when there are more). */
+export const CHC_RUN_SAMPLE_STATES = 1_000;
+/** Clause instances each Houdini counterexample is run forward by (propagation only, no z3). */
+export const CHC_HOUDINI_RUN_STEPS = 2_000;
+/** Candidates the derived states propose per predicate (before the states filter them). */
+export const CHC_MAX_RUN_CANDIDATES = 1_500;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

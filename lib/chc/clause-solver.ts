@@ -29,13 +29,18 @@ import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '..
 import { constantBitsFor } from '../problem/prepare.js';
 import {
   CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
-  CHC_MAX_CANDIDATES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
+  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_HOUDINI_RUN_STEPS, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
   VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
 import { checkDerivation, formatDerivation, type Derivation, type DerivationStep } from './derivation.js';
 import type { ChcValue } from './evaluate.js';
+import { deriveStates, runForward, type DerivedStates } from './runs.js';
+import { divisorsOf, mentionsResidue, residueOf, residueSymbols, residuesOf, withResidues } from './features.js';
+import { affineHull } from '../observe/equalities.js';
+import { candidateConjuncts } from '../observe/houdini.js';
+import type { State } from '../observe/samples.js';
 import type { ChcAnswer } from './index.js';
 
 export interface ClauseSolverSettings {
@@ -103,7 +108,15 @@ export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSett
   if (first) return finish(first);
   if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason() });
 
-  const houdini = await houdiniInvariants(chc, clauses, deadline);
+  // Concrete derivations: a refutation, or the states that propose and filter Houdini's candidates.
+  const derived = await withLiaSolver((solver) => deriveStates(chc, solver, deadline), { fresh: true });
+  if (derived.refutation) {
+    const check = checkDerivation(chc.system.clauses, derived.refutation);
+    if (check.ok) return finish({ verdict: 'unsat', derivation: derived.refutation, derivationText: formatDerivation(chc.system.clauses, derived.refutation) });
+  }
+  if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason() });
+
+  const houdini = await houdiniInvariants(chc, clauses, deadline, derived);
 
   if (houdini.proves) {
     const proved = await accept(houdini.invariants);
@@ -112,7 +125,7 @@ export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSett
   const steps = settings.templateSearch === false ? [] : settings.schedule.steps.filter((s) => (s.summaries ?? 1) === 1);
   const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
   const constantBits = constantBitsFor(clauses.map((c) => c.constraint));
-  const vcs = steps.length > 0 ? clauseVcs(chc, clauses, houdini.invariants) : [];
+  const vcs = steps.length > 0 ? clauseVcs(chc, clauses, withoutResidues(houdini.invariants)) : [];
   let lastReason = steps.length === 0 ? (houdini.proves ? 'the Houdini invariants did not pass z3\'s check of the clauses' : 'the Houdini invariants do not exclude the queries') : 'no invariants found within the schedule';
   for (const [index, step] of steps.entries()) {
     if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason(`last step: ${lastReason}`) });
@@ -238,10 +251,20 @@ function withoutDefinitions(c: ClauseFormula): ClauseFormula {
 }
 
 function reports(chc: ChcProgram, model: ChcModel): InvariantReport[] {
-  return [...chc.predicates].map(([name, at]) => ({
-    function: name, line: at.predicate.pos.line, col: at.predicate.pos.col, location: at.location,
-    formula: model.get(name) ?? F.TRUE, expression: F.toC(model.get(name) ?? F.TRUE),
+  const name = (v: string): string => {
+    const r = residueOf(v);
+    return r ? `(${r.variable} mod ${r.divisor})` : v;
+  };
+  return [...chc.predicates].map(([predicate, at]) => ({
+    function: predicate, line: at.predicate.pos.line, col: at.predicate.pos.col, location: at.location,
+    formula: model.get(predicate) ?? F.TRUE, expression: F.toC(model.get(predicate) ?? F.TRUE, name),
   }));
+}
+
+/** The model's conjuncts over the arguments alone (the template search's known facts cannot state a
+ * residue); dropping conjuncts of an inductive invariant only weakens what the search assumes. */
+function withoutResidues(model: ChcModel): ChcModel {
+  return new Map([...model].map(([p, f]) => [p, F.and(...(f.kind === 'and' ? f.args : [f]).filter((g) => !mentionsResidue(g)))]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,22 +437,26 @@ interface HoudiniOutcome {
   readonly proves: boolean;
 }
 
-async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormula[], deadline: Deadline): Promise<HoudiniOutcome> {
+async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormula[], deadline: Deadline, derived: DerivedStates): Promise<HoudiniOutcome> {
   const none: HoudiniOutcome = { invariants: new Map(), proves: false };
-  const candidates = candidateAtoms(chc, clauses);
+  const divisors = divisorsOf(chc.system);
+  const residues = new Map([...chc.predicates].map(([p, at]) => [p, residuesOf(at.vars.filter((v) => !chc.booleans.has(v)), divisors)]));
+  const candidates = candidateAtoms(chc, clauses, derived, residues);
   return withLiaSolver(async (solver) => {
     const symbols = new Map<string, string>();
     for (const c of clauses) for (const v of c.variables) symbols.set(v, solver.intSymbol());
     const symbol = lookup(symbols);
-    const instantiated = (app: AppliedPredicate): Formula => {
+    /** The candidates of the applied predicate, as an SMT-LIB term over the clause's symbols. */
+    const instantiated = (app: AppliedPredicate): string => {
       const at = chc.predicates.get(app.predicate)!;
-      return F.substitute(F.and(...(candidates.get(app.predicate) ?? [])), new Map(at.vars.map((v, k) => [v, app.args[k]!])));
+      const args = new Map(at.vars.map((v, k) => [v, app.args[k]!]));
+      return formulaToSmt(F.and(...(candidates.get(app.predicate) ?? [])), residueSymbols((v) => linearToSmt(args.get(v)!, symbol)));
     };
     let queries = 0;
-    const check = async (c: ClauseFormula, goal: Formula): Promise<LiaModel | 'unsat' | 'unknown'> => {
+    const check = async (c: ClauseFormula, goal: string): Promise<LiaModel | 'unsat' | 'unknown'> => {
       if (queries++ >= CHC_HOUDINI_QUERIES || deadline.passed) return 'unknown';
-      const body = F.and(c.constraint, ...c.body.map(instantiated), goal);
-      const outcome = await solver.check({ work: CHC_HOUDINI_CHECK_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) }, formulaToSmt(body, symbol));
+      const body = [formulaToSmt(c.constraint, symbol), ...c.body.map(instantiated), goal];
+      const outcome = await solver.check({ work: CHC_HOUDINI_CHECK_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) }, `(and ${body.join(' ')})`);
       if (outcome.status === 'sat') return solver.model();
       return outcome.status;
     };
@@ -440,39 +467,65 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
         for (;;) {
           const own = candidates.get(c.head.predicate) ?? [];
           if (own.length === 0) break;
-          const outcome = await check(c, F.not(instantiated(c.head)));
+          const outcome = await check(c, `(not ${instantiated(c.head)})`);
           if (outcome === 'unsat') break;
           if (outcome === 'unknown') return none;
           const at = chc.predicates.get(c.head.predicate)!;
-          const state = new Map(at.vars.map((v, k) => [v, L.evaluate(c.head!.args[k]!, (w) => outcome.int(symbol(w)))]));
+          const state = withResidues(new Map(at.vars.map((v, k) => [v, L.evaluate(c.head!.args[k]!, (w) => outcome.int(symbol(w)))])), residues.get(c.head.predicate) ?? []);
           const kept = own.filter((f) => F.evaluate(f, (v) => state.get(v) ?? 0n));
           if (kept.length === own.length) return none; // the model breaks none of them: z3 and evaluation disagree
           candidates.set(c.head.predicate, kept);
           changed = true;
+          // The counterexample run forward: what it reaches breaks candidates of the same kind.
+          for (const reached of runForward(chc, c.head.predicate, state, CHC_HOUDINI_RUN_STEPS).slice(1)) {
+            const extended = withResidues(reached.state, residues.get(reached.predicate) ?? []);
+            candidates.set(reached.predicate, (candidates.get(reached.predicate) ?? []).filter((f) => F.evaluate(f, (v) => extended.get(v) ?? 0n)));
+          }
         }
       }
     }
     let proves = true;
     for (const c of clauses) {
       if (c.head) continue;
-      if ((await check(c, F.TRUE)) !== 'unsat') proves = false;
+      if ((await check(c, 'true')) !== 'unsat') proves = false;
     }
     // The survivors, without those the others imply: the same invariants, read more easily.
     const invariants = new Map<string, Formula>();
     for (const [p, fs] of candidates) {
       let kept = strongestParallel(fs);
       if (kept.length <= CHC_PRUNE_MAX_ATOMS) {
-        const params = lookup(new Map(chc.predicates.get(p)!.vars.map((v) => [v, solver.intSymbol()])));
+        const params = residueSymbols(lookup(new Map(chc.predicates.get(p)!.vars.map((v) => [v, solver.intSymbol()]))));
         for (let k = kept.length - 1; k >= 0; k--) {
           const others = kept.filter((_, j) => j !== k);
           const outcome = await solver.check({ work: MINIMISE_CHECK_WORK }, formulaToSmt(F.and(...others, F.not(kept[k]!)), params));
           if (outcome.status === 'unsat') kept = others;
         }
       }
-      invariants.set(p, F.and(...kept));
+      invariants.set(p, F.and(...withEqualities(kept)));
     }
     return { invariants, proves };
   }, { fresh: true });
+}
+
+/** `e >= 0` and `-e >= 0` as the one equality `e == 0`, where the first of them stood. */
+function withEqualities(formulas: readonly Formula[]): Formula[] {
+  const lower = new Set(formulas.filter((f) => f.kind === 'atom' && f.rel === '>=').map((f) => L.key((f as Formula & { kind: 'atom' }).expr)));
+  const merged = new Set<string>();
+  const out: Formula[] = [];
+  for (const f of formulas) {
+    if (f.kind === 'atom' && f.rel === '>=') {
+      const key = L.key(f.expr);
+      const opposite = L.key(L.negate(f.expr));
+      if (merged.has(key)) continue;
+      if (lower.has(opposite) && opposite !== key) {
+        merged.add(opposite);
+        out.push(F.eqZero(f.expr));
+        continue;
+      }
+    }
+    out.push(f);
+  }
+  return out;
 }
 
 /** Of atoms `e + c >= 0` with the same `e`, the one with the least c (it implies the others); and the
@@ -500,7 +553,7 @@ function strongestParallel(formulas: readonly Formula[]): Formula[] {
  * the arguments of an application written as plain variables, in both polarities (an atom is often
  * stated under a negation or as one side of a Boolean equivalence).
  */
-function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map<string, Formula[]> {
+function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], derived: DerivedStates, residues: ReadonlyMap<string, readonly string[]>): Map<string, Formula[]> {
   const constants = new Set<bigint>([0n, 1n]);
   const atomsOf = (f: Formula, into: Formula[]): void => {
     if (f.kind === 'atom') into.push(f);
@@ -584,7 +637,122 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[]): Map
       }
     }
     // false, for a predicate no derivation reaches (a nullary `fail` between the queries and the rest).
-    out.set(name, [F.FALSE, ...list, ...implications]);
+    const observed = derived.states.get(name) ?? [];
+    if (observed.length === 0) {
+      out.set(name, [F.FALSE, ...list, ...implications]);
+      continue;
+    }
+    // With derived states, the phases are the states' own (the hull and bounds on each side of a
+    // guard, below), which state what the mined implications guess at, and fewer of them.
+    const all = [F.FALSE, ...list];
+    // The derived states propose candidates and drop every candidate one of them breaks.
+    const own = residues.get(name) ?? [];
+    const chosen = spread(observed, CHC_RUN_SAMPLE_STATES);
+    const states = chosen.map((s) => withResidues(s, own));
+    const open = derived.frontier.get(name) ?? new Set();
+    const frontier = states.filter((_, k) => open.has(chosen[k]!));
+    const phases = (derived.phaseStarts.get(name) ?? []).flatMap((s) => ints.map((v) => F.compare(L.variable(v), '>=', L.constant(s.get(v) ?? 0n))));
+    const guards = [...list.filter((g) => mined.has(g) && F.variablesOf(g).size === 1), ...phases, ...residueGuards(own, states)];
+    const proposed = [...runCandidates([...at.vars, ...own], ints, states, frontier, guards)];
+    const keys = new Set<string>();
+    out.set(name, [...all, ...proposed].filter((f) => {
+      const key = F.toC(f);
+      if (keys.has(key) || isTautology(f)) return false;
+      keys.add(key);
+      return states.every((s) => F.evaluate(f, (v) => s.get(v) ?? 0n));
+    }));
   }
   return out;
+}
+
+/** At most `max` of `states`: the first quarter of them as derived (the small values, where phases
+ * start), the rest evenly spread up to the last. */
+function spread(states: readonly State[], max: number): State[] {
+  if (states.length <= max) return [...states];
+  const head = Math.floor(max / 4);
+  const out = states.slice(0, head);
+  const rest = max - head;
+  for (let k = 0; k < rest; k++) out.push(states[head + Math.floor((k * (states.length - 1 - head)) / Math.max(1, rest - 1))]!);
+  return out;
+}
+
+/** True whatever the values: `e >= -c1 ∨ -e >= -c2` covering every integer, or a residue's own
+ * range (`x mod k >= 0`, `x mod k <= k - 1`). */
+function isTautology(f: Formula): boolean {
+  // Over residues alone (`x mod 2 == 0 ⇒ x mod 2 <= 0`): every combination of their values.
+  const vars = [...F.variablesOf(f)];
+  const residues = vars.map(residueOf);
+  if (vars.length > 0 && residues.every((r) => r !== null && r.divisor <= 8n)) {
+    let combos: Map<string, bigint>[] = [new Map()];
+    for (const [k, v] of vars.entries()) {
+      combos = combos.flatMap((m) => Array.from({ length: Number(residues[k]!.divisor) }, (_, c) => new Map([...m, [v, BigInt(c)]])));
+      if (combos.length > 512) return false;
+    }
+    return combos.every((m) => F.evaluate(f, (v) => m.get(v) ?? 0n));
+  }
+  if (f.kind === 'or' && f.args.length === 2) {
+    const [a, b] = f.args;
+    if (a!.kind === 'atom' && b!.kind === 'atom' && a.rel === '>=' && b.rel === '>=') {
+      const sum = L.add(a.expr, b.expr);
+      return L.isConstant(sum) && sum.constant >= -1n;
+    }
+    return false;
+  }
+  if (f.kind !== 'atom' || f.rel !== '>=' || f.expr.coeffs.size !== 1) return false;
+  const [[v, k]] = [...f.expr.coeffs];
+  const r = residueOf(v!);
+  if (!r) return false;
+  // k·r + c >= 0 with r in [0, d - 1]
+  return k! > 0n ? f.expr.constant >= 0n : k! * (r.divisor - 1n) + f.expr.constant >= 0n;
+}
+
+/** `x mod k == c` for each residue value some state has, when the divisor is small (parity, blocks). */
+function residueGuards(residues: readonly string[], states: readonly State[]): Formula[] {
+  const out: Formula[] = [];
+  for (const r of residues) {
+    if (residueOf(r)!.divisor > 4n) continue;
+    const values = new Set(states.map((s) => s.get(r) ?? 0n));
+    for (const c of [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) out.push(F.eqZero(L.addConstant(L.variable(r), -c)));
+  }
+  return out;
+}
+
+/**
+ * Candidates the derived states propose, over the arguments and their residues: the affine hull
+ * (each equality as its two halves, one of which may be inductive where the other is not), interval
+ * bounds, octagons over the integer arguments, and per guard g the hull and bounds (octagons too, for
+ * a few arguments) of the states where g holds and of those where it does not, as `¬g ∨ c` (a
+ * loop's phases).
+ */
+function* runCandidates(features: readonly string[], ints: readonly string[], states: readonly State[], frontier: readonly State[], guards: readonly Formula[]): Generator<Formula> {
+  let count = 0;
+  const halves = (f: Formula): Formula[] => (f.kind === 'atom' && f.rel === '==' ? [F.geqZero(f.expr), F.geqZero(L.negate(f.expr))] : [f]);
+  // A bound that a state of the frontier attains is where the runs stopped.
+  const kept = (fs: readonly Formula[]): Formula[] => fs.filter((f) => f.kind !== 'atom' || frontier.every((s) => L.evaluate(f.expr, (v) => s.get(v) ?? 0n) !== 0n));
+  const bounds = (inside: readonly State[]): Formula[] => [
+    ...affineHull(features, inside).flatMap(halves),
+    ...kept(candidateConjuncts(ints, inside, [], { maxTerms: 1 })),
+  ];
+  const residues = features.filter((v) => residueOf(v));
+  const global = [
+    ...bounds(states),
+    ...candidateConjuncts(residues, states, [], { maxTerms: 1 }),
+    ...(ints.length <= 8 ? kept(candidateConjuncts(ints, states, [], { maxTerms: 2 })) : []),
+  ];
+  for (const f of global) {
+    if (count++ >= CHC_MAX_RUN_CANDIDATES) return;
+    yield f;
+  }
+  for (const g of guards) {
+    const ng = g.kind === 'atom' && g.rel === '>=' ? F.geqZero(L.addConstant(L.negate(g.expr), -1n)) : F.not(g);
+    for (const [part, other] of [[g, ng], [ng, g]] as const) {
+      const inside = states.filter((s) => F.evaluate(part, (v) => s.get(v) ?? 0n));
+      if (inside.length === states.length) continue;
+      const local = inside.length === 0 ? [] : [...bounds(inside), ...(ints.length <= 4 ? kept(candidateConjuncts(ints, inside, [], { maxTerms: 2 })) : [])];
+      for (const c of inside.length === 0 ? [other] : local.map((b) => F.or(other, b))) {
+        if (count++ >= CHC_MAX_RUN_CANDIDATES) return;
+        yield c;
+      }
+    }
+  }
 }

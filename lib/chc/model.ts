@@ -10,6 +10,7 @@ import type { Deadline } from '../limits.js';
 import { CHC_MODEL_CHECK_WORK } from '../limits.js';
 import { headOf, printSExpr, symbolText, type SExpr } from './sexpr.js';
 import type { ChcProgram } from './lower.js';
+import { residueOf } from './features.js';
 import type { ChcSystem } from './system.js';
 
 /** Each predicate's interpretation, over its IR argument variables. */
@@ -21,6 +22,8 @@ export function interpretationText(chc: ChcProgram, predicate: string, formula: 
   const at = chc.predicates.get(predicate)!;
   const index = new Map(at.vars.map((v, k) => [v, k]));
   const symbol = (v: string): string => {
+    const residue = residueOf(v);
+    if (residue) return `(mod ${symbol(residue.variable)} ${residue.divisor})`;
     const k = index.get(v);
     if (k === undefined) throw new Error(`internal: the interpretation of ${predicate} reads ${v}, not one of its arguments`);
     return chc.booleans.has(v) ? `(ite ${param(k)} 1 0)` : param(k);

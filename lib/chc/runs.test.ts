@@ -1,0 +1,94 @@
+import test from 'ava';
+import { withLiaSolver } from '../certify/lia-solver.js';
+import * as F from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import { Deadline } from '../limits.js';
+import { shutdownZ3 } from '../sat/z3-context.js';
+import { checkDerivation } from './derivation.js';
+import { divisorsOf, euclideanMod, residueName, withResidues } from './features.js';
+import { readChc, solveHornClauses } from './index.js';
+import { checkModel, Interpretations } from './model.js';
+import { deriveStates, runForward } from './runs.js';
+
+test.after.always(async () => {
+  await shutdownZ3();
+});
+
+// B counts the even values A has passed: B == (A + A mod 2) / 2, affine only with A's residue.
+const PARITY = (query: string) => `(set-logic HORN)
+(declare-fun inv (Int Int) Bool)
+(assert (forall ((A Int) (B Int)) (=> (and (= A 0) (= B 0)) (inv A B))))
+(assert (forall ((A Int) (B Int) (C Int) (D Int))
+  (=> (and (inv A B) (let ((e (= (mod A 2) 0))) (and (= D (ite e (+ B 1) B)) (= C (+ A 1))))) (inv C D))))
+(assert (forall ((A Int) (B Int)) (=> (and (inv A B) ${query}) false)))
+`;
+
+const derive = (text: string) => {
+  const chc = readChc(text, 'parity.smt2');
+  return { chc, derived: withLiaSolver((solver) => deriveStates(chc, solver, new Deadline(undefined)), { fresh: true }) };
+};
+
+test('the clauses run forward from the facts: the states are the reachable ones, in order', async (t) => {
+  const { chc, derived } = derive(PARITY('(= A (- 1))'));
+  const { states, refutation } = await derived;
+  t.is(refutation, null);
+  const [a, b] = chc.predicates.get('inv')!.vars;
+  const inv = states.get('inv')!;
+  t.true(inv.length > 100);
+  for (const [k, s] of inv.slice(0, 50).entries()) {
+    t.is(s.get(a!), BigInt(k));
+    t.is(s.get(b!), BigInt(Math.ceil(k / 2)));
+  }
+});
+
+test('a run that reaches a query is a derivation of false that evaluation confirms', async (t) => {
+  const { chc, derived } = derive(PARITY('(= A 41) (not (= B 20))'));
+  const { refutation } = await derived;
+  t.truthy(refutation);
+  t.is(refutation!.steps.length, 43); // the fact, 41 steps, the query
+  t.deepEqual(checkDerivation(chc.system.clauses, refutation!), { ok: true });
+});
+
+test('facts that leave values open get them from z3, several distinct ones', async (t) => {
+  const text = `(set-logic HORN)
+(declare-fun p (Int) Bool)
+(assert (forall ((x Int)) (=> (and (> x 5) (< x 100)) (p x))))
+(assert (forall ((x Int)) (=> (and (p x) (< x 0)) false)))
+`;
+  const chc = readChc(text, 'open.smt2');
+  const { states } = await withLiaSolver((solver) => deriveStates(chc, solver, new Deadline(undefined)), { fresh: true });
+  const [x] = chc.predicates.get('p')!.vars;
+  const values = states.get('p')!.map((s) => s.get(x!)!);
+  t.true(values.length >= 2);
+  t.is(new Set(values).size, values.length);
+  for (const v of values) t.true(v > 5n && v < 100n);
+});
+
+test('runForward derives from any state, by propagation alone', (t) => {
+  const chc = readChc(PARITY('(= A (- 1))'), 'parity.smt2');
+  const [a, b] = chc.predicates.get('inv')!.vars;
+  const reached = runForward(chc, 'inv', new Map([[a!, 7n], [b!, 100n]]), 10);
+  t.deepEqual(reached.slice(0, 4).map((r) => [r.state.get(a!), r.state.get(b!)]), [[7n, 100n], [8n, 100n], [9n, 101n], [10n, 101n]]);
+});
+
+test('residues are SMT-LIB\'s Euclidean mod, of the divisors the clauses use, and parity', (t) => {
+  t.is(euclideanMod(-7n, 2n), 1n);
+  t.is(euclideanMod(-6n, 4n), 2n);
+  t.deepEqual(divisorsOf(readChc(PARITY('(= (mod A 5) 3)'), 'p.smt2').system), [2n, 5n]);
+  t.deepEqual(divisorsOf(readChc(`(set-logic HORN)\n(declare-fun p (Int) Bool)\n(assert (forall ((x Int)) (=> (= x 0) (p x))))\n`, 'p.smt2').system), []);
+  t.is(withResidues(new Map([['x', -3n]]), [residueName('x', 2n)]).get(residueName('x', 2n)), 1n);
+});
+
+test('an invariant over a residue is found, printed with mod, and validated by z3; with the residue read as 0 it fails', async (t) => {
+  const chc = readChc(PARITY('(= A 2702470) (not (= B 1351235))'), 'parity.smt2');
+  const { answer, result } = await solveHornClauses(chc, { timeoutMs: 120_000, quick: true });
+  t.is(answer.verdict, 'sat');
+  t.regex(answer.model!, /\(mod A 2\)/);
+  const [a] = chc.predicates.get('inv')!.vars;
+  const invariant = result.invariants.find((r) => r.function === 'inv')!.formula;
+  t.true(F.variablesOf(invariant).has(residueName(a!, 2n)));
+  const all = new Set(chc.predicates.keys());
+  t.deepEqual(await checkModel(chc, new Interpretations(chc, new Map([['inv', invariant]]), all)), { ok: true, clauses: 3 });
+  const broken = F.substitute(invariant, new Map([[residueName(a!, 2n), L.constant(0n)]]));
+  t.false((await checkModel(chc, new Interpretations(chc, new Map([['inv', broken]]), all))).ok);
+});

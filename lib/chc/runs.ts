@@ -1,0 +1,346 @@
+// Concrete derivations: the clauses run forward from the facts, each clause instance's head values
+// chosen so that its constraint holds. The states they derive are reachable (each is a fact of the
+// least model), so every invariant holds on them: they propose candidates (the residues' affine hull,
+// bounds, phases) and drop wrong ones before z3 is asked. A derivation that reaches a query is a
+// refutation, answered only after the evaluation check (derivation.ts).
+//
+// A clause instance is computed by propagation where the clause defines its head values (`(= D (+ 1
+// A))`, the common case): the equalities of its constraint assign the variables they define, and
+// evaluating the rest, as written, decides whether the clause applies. Where values stay open (a
+// fact's `(not (<= 0 B))`, a nondeterministic step), z3 chooses them, under a query budget.
+import * as F from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
+import type { LiaSolver } from '../certify/lia-solver.js';
+import type { State } from '../observe/samples.js';
+import type { Deadline } from '../limits.js';
+import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES } from '../limits.js';
+import { evaluate, EvaluationError, type ChcValue } from './evaluate.js';
+import { letScope, lookupLet } from './parse.js';
+import { headOf } from './sexpr.js';
+import type { ChcProgram, ClauseFormula } from './lower.js';
+import type { Derivation, DerivationStep } from './derivation.js';
+import type { Scoped } from './system.js';
+
+export interface DerivedStates {
+  /** Per predicate, the distinct states derived (over its IR variables), in the order derived. */
+  readonly states: ReadonlyMap<string, readonly State[]>;
+  /** Per predicate, the derived states whose successors were not computed (the budget ended first):
+   * a bound they attain is where the runs stopped, not one the clauses keep. */
+  readonly frontier: ReadonlyMap<string, ReadonlySet<State>>;
+  /** A derivation of false, when one run reached a query. */
+  readonly refutation: Derivation | null;
+  /** Per predicate, pairs of states where a loop's step changed after repeating (a phase starts
+   * there): the step's effect on an argument was the same twice in a row, then another; the state
+   * before the new step and the one after. */
+  readonly phaseStarts: ReadonlyMap<string, readonly State[]>;
+  /** Clause instances computed. */
+  readonly steps: number;
+}
+
+/** Phase starts recorded per predicate. */
+const MAX_PHASE_STARTS = 2;
+
+interface Fact {
+  readonly predicate: string;
+  readonly state: State;
+  /** The instance that derived it and the facts its body used. */
+  readonly step: DerivationStep;
+  readonly parents: readonly number[];
+  /** For a fact derived from one fact of its own predicate: the step's effect on each argument and
+   * how many steps in a row had that effect on it. */
+  readonly delta?: readonly bigint[];
+  readonly run?: readonly number[];
+}
+
+export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline: Deadline): Promise<DerivedStates> {
+  const facts: Fact[] = [];
+  const byPredicate = new Map<string, number[]>([...chc.predicates.keys()].map((p) => [p, []]));
+  const seen = new Set<string>();
+  const phaseStarts = new Map<string, State[]>();
+  let steps = 0;
+  let solverChecks = 0;
+  let refutation: Derivation | null = null;
+  // One set of z3 symbols per clause, for all of its solved instances.
+  const clauseSymbols = new Map<ClauseFormula, Map<string, string>>();
+
+  const derivationTo = (step: DerivationStep, parents: readonly number[]): Derivation => {
+    const used = new Set<number>();
+    const stack = [...parents];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (used.has(id)) continue;
+      used.add(id);
+      stack.push(...facts[id]!.parents);
+    }
+    // A fact is created after the facts it uses: creation order is a valid order of the steps.
+    return { steps: [...[...used].sort((a, b) => a - b).map((id) => facts[id]!.step), step] };
+  };
+
+  /** Records the instance's head fact (or the refutation, for a query). */
+  const record = (c: ClauseFormula, values: ReadonlyMap<string, ChcValue>, parents: readonly number[]): void => {
+    const step: DerivationStep = { clause: c.clause.index, values };
+    if (!c.clause.head) {
+      refutation ??= derivationTo(step, parents);
+      return;
+    }
+    const at = chc.predicates.get(c.clause.head.predicate.name)!;
+    const state = headState(chc, c, values);
+    if (!state) return;
+    const key = stateKey(chc, at.predicate.name, state);
+    if (seen.has(key)) return;
+    seen.add(key);
+    byPredicate.get(at.predicate.name)!.push(facts.length);
+    const parent = parents.length === 1 && facts[parents[0]!]!.predicate === at.predicate.name ? facts[parents[0]!]! : null;
+    if (!parent) {
+      facts.push({ predicate: at.predicate.name, state, step, parents });
+      return;
+    }
+    const delta = at.vars.map((v) => state.get(v)! - parent.state.get(v)!);
+    const run = delta.map((d, k) => (parent.delta?.[k] === d ? parent.run![k]! + 1 : 1));
+    // Some argument's step changed after it had repeated (an argument that changes its step at every
+    // step, like a sum of a counter, starts no phase).
+    if (parent.delta && delta.some((d, k) => d !== parent.delta![k] && parent.run![k]! >= 2)) {
+      const starts = phaseStarts.get(at.predicate.name) ?? [];
+      if (starts.length < 2 * MAX_PHASE_STARTS) phaseStarts.set(at.predicate.name, [...starts, parent.state, state]);
+    }
+    facts.push({ predicate: at.predicate.name, state, step, parents, delta, run });
+  };
+
+  /** The clause's instances on the body facts `parents`: by propagation, else by z3 (up to `count`). */
+  const instances = async (c: ClauseFormula, parents: readonly number[], count: number): Promise<void> => {
+    steps++;
+    const propagated = propagate(c, parents.map((id) => facts[id]!.state), chc);
+    if (propagated === 'inapplicable') return;
+    if (propagated !== 'open') {
+      record(c, propagated, parents);
+      return;
+    }
+    const blocked: string[] = [];
+    let symbols = clauseSymbols.get(c);
+    if (!symbols) clauseSymbols.set(c, (symbols = new Map(c.variables.map((v) => [v, solver.intSymbol()]))));
+    for (let k = 0; k < count && solverChecks < CHC_RUN_SOLVER_CHECKS && !deadline.passed; k++) {
+      solverChecks++;
+      const values = await solved(c, parents.map((id) => facts[id]!.state), chc, solver, blocked, symbols);
+      if (!values) return;
+      record(c, values.values, parents);
+      blocked.push(values.block);
+    }
+  };
+
+  const facts0 = chc.formulas.filter((c) => c.body.length === 0);
+  for (const c of facts0) await instances(c, [], CHC_RUN_INITIAL_STATES);
+  const rules = chc.formulas.filter((c) => c.body.length > 0);
+  // Breadth first over the facts in creation order; a fact is used in every clause whose body names
+  // its predicate, with the other body positions taken from the facts known so far (up to a bound).
+  let next = 0;
+  for (; next < facts.length && steps < CHC_RUN_STEPS && !refutation && !deadline.passed; next++) {
+    const fact = facts[next]!;
+    for (const c of rules) {
+      for (const [position, app] of c.body.entries()) {
+        if (app.predicate !== fact.predicate) continue;
+        for (const parents of combinations(c, position, next, byPredicate)) {
+          if (steps >= CHC_RUN_STEPS || refutation) break;
+          await instances(c, parents, 1);
+        }
+      }
+      if (refutation) break;
+    }
+  }
+  const states = new Map([...byPredicate].map(([p, ids]) => [p, ids.map((id) => facts[id]!.state)]));
+  // The facts from the last one begun on were not (all) used: their successors are unknown.
+  const unexpanded = next >= facts.length ? facts.length : Math.max(0, next - 1);
+  const frontier = new Map([...byPredicate].map(([p, ids]) => [p, new Set(ids.filter((id) => id >= unexpanded).map((id) => facts[id]!.state))]));
+  return { states, frontier, refutation, phaseStarts, steps };
+}
+
+/**
+ * The states the linear clauses derive from `start` by propagation alone (no z3), breadth first, at
+ * most `maxSteps` clause instances. Houdini runs its counterexamples forward with it: a
+ * counterexample's post-state is a successor of a state that satisfies the inductive subset still to
+ * be found, so every state derived from it satisfies that subset too, and each candidate one of them
+ * breaks can go at once.
+ */
+export function runForward(chc: ChcProgram, predicate: string, start: State, maxSteps: number): { readonly predicate: string; readonly state: State }[] {
+  const out = [{ predicate, state: start }];
+  const seen = new Set([stateKey(chc, predicate, start)]);
+  let steps = 0;
+  for (let next = 0; next < out.length && steps < maxSteps; next++) {
+    const { predicate: p, state } = out[next]!;
+    for (const c of chc.formulas) {
+      if (c.body.length !== 1 || c.body[0]!.predicate !== p || !c.head || steps >= maxSteps) continue;
+      steps++;
+      const values = propagate(c, [state], chc);
+      if (values === 'open' || values === 'inapplicable') continue;
+      const head = headState(chc, c, values);
+      if (!head) continue;
+      const key = stateKey(chc, c.head.predicate, head);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ predicate: c.head.predicate, state: head });
+    }
+  }
+  return out;
+}
+
+function stateKey(chc: ChcProgram, predicate: string, state: State): string {
+  return `${predicate}(${chc.predicates.get(predicate)!.vars.map((v) => state.get(v)).join(',')})`;
+}
+
+/** The head's state of an instance (over the head predicate's IR variables), null for a query or a
+ * head argument that does not evaluate. */
+function headState(chc: ChcProgram, c: ClauseFormula, values: ReadonlyMap<string, ChcValue>): State | null {
+  if (!c.clause.head) return null;
+  const at = chc.predicates.get(c.clause.head.predicate.name)!;
+  const state = new Map<string, bigint>();
+  for (const [k, a] of c.clause.head.args.entries()) {
+    const v = tryEvaluate(a, values);
+    if (v === undefined) return null;
+    state.set(at.vars[k]!, typeof v === 'boolean' ? (v ? 1n : 0n) : v);
+  }
+  return state;
+}
+
+/** Body facts for `c` with fact `id` at `position` and, at every other position, facts of that
+ * predicate created no later than `id` (so each combination is tried once, when its last fact
+ * appears), at most CHC_RUN_COMBINATIONS of them. */
+function combinations(c: ClauseFormula, position: number, id: number, byPredicate: ReadonlyMap<string, readonly number[]>): number[][] {
+  let out: number[][] = [[]];
+  for (const [k, app] of c.body.entries()) {
+    const options = k === position ? [id] : (byPredicate.get(app.predicate) ?? []).filter((f) => (k < position ? f <= id : f < id));
+    const next: number[][] = [];
+    for (const prefix of out) {
+      for (const o of options) {
+        if (next.length >= CHC_RUN_COMBINATIONS) break;
+        next.push([...prefix, o]);
+      }
+    }
+    out = next;
+    if (out.length === 0) break;
+  }
+  return out;
+}
+
+/**
+ * The clause's variables, when its body facts and the equalities of its constraint determine them
+ * all and the constraint then holds; 'inapplicable' when it then fails; 'open' when some value is
+ * not determined (or cannot be read: a body argument that is not a plain variable).
+ */
+function propagate(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgram): ReadonlyMap<string, ChcValue> | 'inapplicable' | 'open' {
+  const clause = c.clause;
+  const sorts = new Map(clause.vars.map((v) => [v.name, v.sort]));
+  const values = new Map<string, ChcValue>();
+  const checks: { term: Scoped; value: ChcValue }[] = [];
+  clause.body.forEach((app, k) => {
+    const at = chc.predicates.get(app.predicate.name)!;
+    app.args.forEach((arg, i) => {
+      const n = bodyStates[k]!.get(at.vars[i]!) ?? 0n;
+      const value: ChcValue = app.predicate.sorts[i] === 'Bool' ? n !== 0n : n;
+      const name = plainVariable(arg, sorts);
+      if (name !== null && !values.has(name)) values.set(name, value);
+      else checks.push({ term: arg, value });
+    });
+  });
+  const conjuncts = flatConjuncts(clause.constraint);
+  try {
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const t of conjuncts) {
+        if (headOf(t.expr) !== '=' || t.expr.kind !== 'list' || t.expr.items.length !== 3) continue;
+        const [lhs, rhs] = [{ expr: t.expr.items[1]!, scope: t.scope }, { expr: t.expr.items[2]!, scope: t.scope }];
+        for (const [target, definition] of [[lhs, rhs], [rhs, lhs]] as const) {
+          const name = plainVariable(target, sorts);
+          if (name === null || values.has(name)) continue;
+          const value = tryEvaluate(definition, values);
+          if (value === undefined) continue;
+          values.set(name, value);
+          changed = true;
+          break;
+        }
+      }
+    }
+    // A conjunct that evaluates to false settles it even while other values are open.
+    let open = false;
+    for (const { term, value } of checks) {
+      const v = tryEvaluate(term, values);
+      if (v === undefined) open = true;
+      else if (v !== value) return 'inapplicable';
+    }
+    for (const t of conjuncts) {
+      const v = tryEvaluate(t, values);
+      if (v === undefined) open = true;
+      else if (v !== true) return 'inapplicable';
+    }
+    if (open) return 'open';
+    if (clause.head) for (const a of clause.head.args) if (tryEvaluate(a, values) === undefined) return 'open';
+  } catch (e) {
+    if (e instanceof EvaluationError) return 'open';
+    throw e;
+  }
+  // Variables no term reads (CHC_COMP_UNUSED) still get a value: a derivation step states them all.
+  for (const v of clause.vars) if (!values.has(v.name)) values.set(v.name, v.sort === 'Bool' ? false : 0n);
+  return values;
+}
+
+/** z3's values for the clause's variables on the body facts, other than the `blocked` head values. */
+async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgram, solver: LiaSolver, blocked: readonly string[], symbols: ReadonlyMap<string, string>): Promise<{ values: Map<string, ChcValue>; block: string } | null> {
+  const symbol = lookup(symbols);
+  const parts = [formulaToSmt(c.constraint, symbol)];
+  c.body.forEach((app, k) => {
+    const at = chc.predicates.get(app.predicate)!;
+    app.args.forEach((a, i) => parts.push(formulaToSmt(F.eqZero(L.addConstant(a, -(bodyStates[k]!.get(at.vars[i]!) ?? 0n))), symbol)));
+  });
+  const outcome = await solver.check({ work: CHC_RUN_CHECK_WORK }, ...parts, ...blocked);
+  if (outcome.status !== 'sat') return null;
+  const model = solver.model();
+  const values = new Map<string, ChcValue>();
+  for (const v of c.clause.vars) {
+    const ir = c.vars.get(v.name);
+    const n = ir === undefined ? 0n : model.int(symbols.get(ir)!);
+    values.set(v.name, v.sort === 'Bool' ? n !== 0n : n);
+  }
+  // The instance must hold as written (the lowering is not trusted with the states either).
+  for (const t of c.clause.constraint) if (tryEvaluate(t, values) !== true) return null;
+  if (c.clause.head) for (const a of c.clause.head.args) if (tryEvaluate(a, values) === undefined) return null;
+  const head = c.head?.args.map((a) => `(= ${linearToSmt(a, symbol)} ${L.evaluate(a, (w) => model.int(symbol(w)))})`) ?? [];
+  return { values, block: head.length === 0 ? 'false' : `(not (and ${head.join(' ')}))` };
+}
+
+/** The clause variable `t` names, when it is one (not a let-bound name). */
+function plainVariable(t: Scoped, sorts: ReadonlyMap<string, string>): string | null {
+  if (t.expr.kind !== 'atom' || !sorts.has(t.expr.text) || lookupLet(t.scope, t.expr.text)) return null;
+  return t.expr.text;
+}
+
+function tryEvaluate(t: Scoped, values: ReadonlyMap<string, ChcValue>): ChcValue | undefined {
+  try {
+    return evaluate(t, values);
+  } catch (e) {
+    if (e instanceof EvaluationError) return undefined;
+    throw e;
+  }
+}
+
+/** The conjuncts of a constraint, through nested `and`s and `let`s. */
+function flatConjuncts(constraint: readonly Scoped[]): Scoped[] {
+  const out: Scoped[] = [];
+  const stack = [...constraint].reverse();
+  while (stack.length > 0) {
+    let { expr: e, scope } = stack.pop()!;
+    for (;;) {
+      if (headOf(e) === 'let' && e.kind === 'list') {
+        scope = letScope(e, scope);
+        e = e.items[2]!;
+        continue;
+      }
+      // A let-bound name stands for its binding (`(and a!1 (= D (+ 1 B)))`).
+      const bound = e.kind === 'atom' ? lookupLet(scope, e.text) : undefined;
+      if (!bound) break;
+      ({ expr: e, scope } = bound);
+    }
+    if (headOf(e) === 'and' && e.kind === 'list') {
+      for (let k = e.items.length - 1; k >= 1; k--) stack.push({ expr: e.items[k]!, scope });
+    } else out.push({ expr: e, scope });
+  }
+  return out;
+}

@@ -179,6 +179,8 @@ export const CHC_RUN_SAMPLE_STATES = 1_000;
 export const CHC_HOUDINI_RUN_STEPS = 2_000;
 /** Candidates the derived states propose per predicate (before the states filter them). */
 export const CHC_MAX_RUN_CANDIDATES = 1_500;
+/** Hull facets over each pair of arguments the derived states propose (lib/observe/facets.ts). */
+export const CHC_PLANAR_FACETS = 4;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

@@ -29,7 +29,7 @@ import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '..
 import { constantBitsFor } from '../problem/prepare.js';
 import {
   CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
-  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_HOUDINI_RUN_STEPS, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
+  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
   VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
@@ -40,6 +40,7 @@ import { deriveStates, runForward, type DerivedStates } from './runs.js';
 import { divisorsOf, mentionsResidue, residueOf, residueSymbols, residuesOf, withResidues } from './features.js';
 import { affineHull } from '../observe/equalities.js';
 import { candidateConjuncts } from '../observe/houdini.js';
+import { planarFacets } from '../observe/facets.js';
 import type { State } from '../observe/samples.js';
 import type { ChcAnswer } from './index.js';
 
@@ -652,8 +653,11 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
     const open = derived.frontier.get(name) ?? new Set();
     const frontier = states.filter((_, k) => open.has(chosen[k]!));
     const phases = (derived.phaseStarts.get(name) ?? []).flatMap((s) => ints.map((v) => F.compare(L.variable(v), '>=', L.constant(s.get(v) ?? 0n))));
-    const guards = [...list.filter((g) => mined.has(g) && F.variablesOf(g).size === 1), ...phases, ...residueGuards(own, states)];
-    const proposed = [...runCandidates([...at.vars, ...own], ints, states, frontier, guards)];
+    // Proposals come from the states of moderate size: the hulls of values that grow without bound
+    // (a product in each step) cost more than they tell. All the states filter the candidates.
+    const moderate = states.filter((s) => [...s.values()].every((v) => v < MODERATE && v > -MODERATE));
+    const guards = [...list.filter((g) => mined.has(g) && F.variablesOf(g).size === 1), ...phases, ...residueGuards(own, at.vars, moderate)];
+    const proposed = [...runCandidates([...at.vars, ...own], ints, moderate, frontier, guards, new Set(phases))];
     const keys = new Set<string>();
     out.set(name, [...all, ...proposed].filter((f) => {
       const key = F.toC(f);
@@ -664,6 +668,8 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
   }
   return out;
 }
+
+const MODERATE = 1n << 62n;
 
 /** At most `max` of `states`: the first quarter of them as derived (the small values, where phases
  * start), the rest evenly spread up to the last. */
@@ -706,13 +712,21 @@ function isTautology(f: Formula): boolean {
   return k! > 0n ? f.expr.constant >= 0n : k! * (r.divisor - 1n) + f.expr.constant >= 0n;
 }
 
-/** `x mod k == c` for each residue value some state has, when the divisor is small (parity, blocks). */
-function residueGuards(residues: readonly string[], states: readonly State[]): Formula[] {
+/** `x mod k == c` for each residue value some state has, when the divisor is small (parity, blocks),
+ * and `x mod k == y` for an argument y that stays within the residue's range in every state (a flag
+ * saying which parity a loop acts on). */
+function residueGuards(residues: readonly string[], args: readonly string[], states: readonly State[]): Formula[] {
   const out: Formula[] = [];
   for (const r of residues) {
-    if (residueOf(r)!.divisor > 4n) continue;
+    const { divisor, variable } = residueOf(r)!;
+    if (divisor > 4n) continue;
     const values = new Set(states.map((s) => s.get(r) ?? 0n));
     for (const c of [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) out.push(F.eqZero(L.addConstant(L.variable(r), -c)));
+    for (const y of args) {
+      if (y === variable) continue;
+      const ys = new Set(states.map((s) => s.get(y) ?? 0n));
+      if (ys.size > 1 && [...ys].every((v) => v >= 0n && v < divisor)) out.push(F.eqZero(L.sub(L.variable(r), L.variable(y))));
+    }
   }
   return out;
 }
@@ -722,22 +736,31 @@ function residueGuards(residues: readonly string[], states: readonly State[]): F
  * (each equality as its two halves, one of which may be inductive where the other is not), interval
  * bounds, octagons over the integer arguments, and per guard g the hull and bounds (octagons too, for
  * a few arguments) of the states where g holds and of those where it does not, as `¬g ∨ c` (a
- * loop's phases).
+ * loop's phases); for the guards at `phases` (where a variable's step changed) the hull's edges over
+ * pairs of arguments too.
  */
-function* runCandidates(features: readonly string[], ints: readonly string[], states: readonly State[], frontier: readonly State[], guards: readonly Formula[]): Generator<Formula> {
+function* runCandidates(features: readonly string[], ints: readonly string[], states: readonly State[], frontier: readonly State[], guards: readonly Formula[], phases: ReadonlySet<Formula>): Generator<Formula> {
   let count = 0;
   const halves = (f: Formula): Formula[] => (f.kind === 'atom' && f.rel === '==' ? [F.geqZero(f.expr), F.geqZero(L.negate(f.expr))] : [f]);
-  // A bound that a state of the frontier attains is where the runs stopped.
-  const kept = (fs: readonly Formula[]): Formula[] => fs.filter((f) => f.kind !== 'atom' || frontier.every((s) => L.evaluate(f.expr, (v) => s.get(v) ?? 0n) !== 0n));
+  // A bound that only states of the frontier attain is where the runs stopped; one that states
+  // before them attain too is a bound the runs come back to (a difference that oscillates).
+  const open = new Set(frontier);
+  const kept = (fs: readonly Formula[], inside: readonly State[]): Formula[] => fs.filter((f) => {
+    if (f.kind !== 'atom') return true;
+    const attains = (s: State): boolean => L.evaluate(f.expr, (v) => s.get(v) ?? 0n) === 0n;
+    return !frontier.some(attains) || inside.some((s) => !open.has(s) && attains(s));
+  });
   const bounds = (inside: readonly State[]): Formula[] => [
     ...affineHull(features, inside).flatMap(halves),
-    ...kept(candidateConjuncts(ints, inside, [], { maxTerms: 1 })),
+    ...kept(candidateConjuncts(ints, inside, [], { maxTerms: 1 }), inside),
   ];
+  const planar = (inside: readonly State[]): Formula[] => planarFacets(ints, inside, CHC_PLANAR_FACETS);
   const residues = features.filter((v) => residueOf(v));
   const global = [
     ...bounds(states),
     ...candidateConjuncts(residues, states, [], { maxTerms: 1 }),
-    ...(ints.length <= 8 ? kept(candidateConjuncts(ints, states, [], { maxTerms: 2 })) : []),
+    ...(ints.length <= 8 ? kept(candidateConjuncts(ints, states, [], { maxTerms: 2 }), states) : []),
+    ...(ints.length <= 8 ? kept(planar(states), states) : []),
   ];
   for (const f of global) {
     if (count++ >= CHC_MAX_RUN_CANDIDATES) return;
@@ -748,7 +771,7 @@ function* runCandidates(features: readonly string[], ints: readonly string[], st
     for (const [part, other] of [[g, ng], [ng, g]] as const) {
       const inside = states.filter((s) => F.evaluate(part, (v) => s.get(v) ?? 0n));
       if (inside.length === states.length) continue;
-      const local = inside.length === 0 ? [] : [...bounds(inside), ...(ints.length <= 4 ? kept(candidateConjuncts(ints, inside, [], { maxTerms: 2 })) : [])];
+      const local = inside.length === 0 ? [] : [...bounds(inside), ...(ints.length <= 4 ? kept([...candidateConjuncts(ints, inside, [], { maxTerms: 2 }), ...(phases.has(g) ? planar(inside) : [])], inside) : [])];
       for (const c of inside.length === 0 ? [other] : local.map((b) => F.or(other, b))) {
         if (count++ >= CHC_MAX_RUN_CANDIDATES) return;
         yield c;

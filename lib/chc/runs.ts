@@ -119,12 +119,23 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     const blocked: string[] = [];
     let symbols = clauseSymbols.get(c);
     if (!symbols) clauseSymbols.set(c, (symbols = new Map(c.variables.map((v) => [v, solver.intSymbol()]))));
+    const bodyStates = parents.map((id) => facts[id]!.state);
+    // Each further instance first asks one head argument in turn for a value not seen yet, so that
+    // every argument varies across the initial states (a flag's both values, not four counters).
+    const seen = (c.head?.args ?? []).map(() => new Set<bigint>());
     for (let k = 0; k < count && solverChecks < CHC_RUN_SOLVER_CHECKS && !deadline.passed; k++) {
       solverChecks++;
-      const values = await solved(c, parents.map((id) => facts[id]!.state), chc, solver, blocked, symbols);
+      const position = (k - 1) % Math.max(1, seen.length);
+      const fresh = k === 0 || seen.length === 0 ? [] : [...seen[position]!].map((v) => `(not (= ${linearToSmt(c.head!.args[position]!, lookup(symbols))} ${v}))`);
+      let values = await solved(c, bodyStates, chc, solver, [...blocked, ...fresh], symbols);
+      if (!values && fresh.length > 0 && solverChecks < CHC_RUN_SOLVER_CHECKS) {
+        solverChecks++;
+        values = await solved(c, bodyStates, chc, solver, blocked, symbols);
+      }
       if (!values) return;
       record(c, values.values, parents);
       blocked.push(values.block);
+      values.head.forEach((v, i) => seen[i]!.add(v));
     }
   };
 
@@ -283,7 +294,7 @@ function propagate(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgr
 }
 
 /** z3's values for the clause's variables on the body facts, other than the `blocked` head values. */
-async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgram, solver: LiaSolver, blocked: readonly string[], symbols: ReadonlyMap<string, string>): Promise<{ values: Map<string, ChcValue>; block: string } | null> {
+async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgram, solver: LiaSolver, blocked: readonly string[], symbols: ReadonlyMap<string, string>): Promise<{ values: Map<string, ChcValue>; head: bigint[]; block: string } | null> {
   const symbol = lookup(symbols);
   const parts = [formulaToSmt(c.constraint, symbol)];
   c.body.forEach((app, k) => {
@@ -302,8 +313,9 @@ async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcPr
   // The instance must hold as written (the lowering is not trusted with the states either).
   for (const t of c.clause.constraint) if (tryEvaluate(t, values) !== true) return null;
   if (c.clause.head) for (const a of c.clause.head.args) if (tryEvaluate(a, values) === undefined) return null;
-  const head = c.head?.args.map((a) => `(= ${linearToSmt(a, symbol)} ${L.evaluate(a, (w) => model.int(symbol(w)))})`) ?? [];
-  return { values, block: head.length === 0 ? 'false' : `(not (and ${head.join(' ')}))` };
+  const headValues = c.head?.args.map((a) => L.evaluate(a, (w) => model.int(symbol(w)))) ?? [];
+  const head = (c.head?.args ?? []).map((a, i) => `(= ${linearToSmt(a, symbol)} ${headValues[i]})`);
+  return { values, head: headValues, block: head.length === 0 ? 'false' : `(not (and ${head.join(' ')}))` };
 }
 
 /** The clause variable `t` names, when it is one (not a let-bound name). */

@@ -2,7 +2,7 @@
 // observed states (tight), and the oblique facets of a sample must be found.
 import test from 'ava';
 import * as F from '../ir/formula.js';
-import { hullFacets } from './facets.js';
+import { convexHull, hullFacets, planarFacets } from './facets.js';
 import type { State } from './samples.js';
 
 const state = (d: number, t: number, s: number): State => new Map([['d', BigInt(d)], ['t', BigInt(t)], ['s', BigInt(s)]]);
@@ -36,4 +36,22 @@ test('a box has only axis-parallel facets; points on one plane give none (that i
   for (const f of hullFacets(['d', 't', 's'], box)) t.is(F.variablesOf(f).size, 1, F.toC(f));
   const plane = [state(0, 0, 0), state(1, 0, 1), state(2, 1, 1), state(5, 2, 3), state(3, 3, 0)].map((s) => new Map([...s].map(([v, x]) => [v, v === 'd' ? (s.get('t') ?? 0n) + (s.get('s') ?? 0n) : x] as [string, bigint])));
   t.deepEqual(hullFacets(['d', 't', 's'], plane).filter((f) => F.variablesOf(f).size === 3), []);
+});
+
+test('convexHull: the corners of a square, counter-clockwise, without the points on its edges or inside', (t) => {
+  const points = [[0, 0], [1, 0], [2, 0], [2, 2], [1, 1], [0, 2], [0, 1], [2, 1]].map((p) => p.map(BigInt));
+  t.deepEqual(convexHull(points).map((p) => p.join(',')), ['0,0', '2,0', '2,2', '0,2']);
+});
+
+test('planarFacets: a phase moving a by 2 while c counts every other step gives a <= 4c <= a + 2, which hold at every state', (t) => {
+  // a = 2n, c = ceil(n / 2): the counter of the steps where two parities agree.
+  const states: State[] = Array.from({ length: 40 }, (_, n) => new Map([['a', BigInt(2 * n)], ['c', BigInt(Math.ceil(n / 2))]]));
+  const facets = planarFacets(['a', 'c'], states, 4);
+  const texts = facets.map((f) => F.toC(f));
+  t.true(texts.some((f) => /4 \* c/.test(f)), texts.join('; '));
+  for (const f of facets) t.true(states.every((s) => F.evaluate(f, (v) => s.get(v) ?? 0n)), F.toC(f));
+  // Octagonal edges (the bounds a >= 0, a <= 78) are left to the octagons.
+  t.true(facets.every((f) => F.variablesOf(f).size === 2), texts.join('; '));
+  // A segment has no facets: the affine hull states it.
+  t.deepEqual(planarFacets(['a', 'c'], states.map((s) => new Map([['a', s.get('a')!], ['c', s.get('a')! * 3n]])), 4), []);
 });

@@ -119,3 +119,48 @@ function dot(n: Point, p: Point): bigint {
   for (let i = 0; i < n.length; i++) sum += n[i]! * p[i]!;
   return sum;
 }
+
+/**
+ * The exact hull of the states' projection onto each pair of `variables` (Andrew's monotone chain,
+ * O(n log n) a pair, where hullFacets tries lines through extreme points): its edges whose normals
+ * are not within ±1 (octagons state those), at most `maxPerPair` a pair, the smallest normals
+ * first. For many states and splits of them (the derived states of Horn clauses, per phase).
+ */
+export function planarFacets(variables: readonly string[], states: readonly State[], maxPerPair: number): Formula[] {
+  const out: Formula[] = [];
+  for (let i = 0; i < variables.length; i++) {
+    for (let j = i + 1; j < variables.length; j++) {
+      const names = [variables[i]!, variables[j]!];
+      const hull = convexHull(distinct(states.map((s): Point => names.map((v) => s.get(v) ?? 0n))));
+      if (hull.length < 3) continue; // a point or a segment: the affine hull's job
+      const facets: { size: bigint; formula: Formula }[] = [];
+      hull.forEach((p, k) => {
+        // Counter-clockwise, the hull lies left of each edge p→q: n·r >= n·p for n = (q - p) turned left.
+        const normal = lineNormal(p, hull[(k + 1) % hull.length]!);
+        if (normal === null || normal.every((x) => x >= -1n && x <= 1n)) return;
+        const expr = L.fromTerms(names.map((v, idx) => [v, normal[idx]!] as [string, bigint]), 0n);
+        facets.push({ size: normal.reduce((acc, x) => acc + (x < 0n ? -x : x), 0n), formula: F.compare(expr, '>=', L.constant(dot(normal, p))) });
+      });
+      facets.sort((u, v) => (u.size < v.size ? -1 : u.size > v.size ? 1 : 0));
+      out.push(...facets.slice(0, maxPerPair).map((f) => f.formula));
+    }
+  }
+  return out;
+}
+
+/** The vertices of the points' convex hull, counter-clockwise; collinear points left out. */
+export function convexHull(points: readonly Point[]): Point[] {
+  const sorted = [...points].sort((p, q) => (p[0]! !== q[0]! ? (p[0]! < q[0]! ? -1 : 1) : p[1]! < q[1]! ? -1 : p[1]! > q[1]! ? 1 : 0));
+  if (sorted.length <= 2) return sorted;
+  const cross = (o: Point, a: Point, b: Point): bigint => (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
+  const chain = (ps: readonly Point[]): Point[] => {
+    const out: Point[] = [];
+    for (const p of ps) {
+      while (out.length >= 2 && cross(out[out.length - 2]!, out[out.length - 1]!, p) <= 0n) out.pop();
+      out.push(p);
+    }
+    out.pop();
+    return out;
+  };
+  return [...chain(sorted), ...chain([...sorted].reverse())];
+}

@@ -181,6 +181,13 @@ export const CHC_HOUDINI_RUN_STEPS = 2_000;
 export const CHC_MAX_RUN_CANDIDATES = 1_500;
 /** Hull facets over each pair of arguments the derived states propose (lib/observe/facets.ts). */
 export const CHC_PLANAR_FACETS = 4;
+/** Points per predicate where a loop's step changes (phase starts) that become guards. */
+export const CHC_RUN_PHASE_STARTS = 2;
+/** Derived states with a value this large (a product in each step) filter candidates but propose
+ * none: their hulls cost more than they tell. */
+export const CHC_RUN_MODERATE_VALUE = 1n << 62n;
+/** Divisors that get residue variables (lib/chc/features.ts; each adds one per integer argument). */
+export const CHC_RESIDUE_DIVISORS = 3;
 /** Nodes of an interpolation engine's abstract reachability tree or search (`--max-nodes`). */
 export const ENGINE_MAX_NODES = 20_000;
 

@@ -29,7 +29,7 @@ import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '..
 import { constantBitsFor } from '../problem/prepare.js';
 import {
   CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
-  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
+  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, CHC_RUN_MODERATE_VALUE, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
   VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
@@ -37,7 +37,7 @@ import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } 
 import { checkDerivation, formatDerivation, type Derivation, type DerivationStep } from './derivation.js';
 import type { ChcValue } from './evaluate.js';
 import { deriveStates, runForward, type DerivedStates } from './runs.js';
-import { divisorsOf, mentionsResidue, residueOf, residueSymbols, residuesOf, withResidues } from './features.js';
+import { displayName, divisorsOf, mentionsResidue, residueOf, residueSymbols, residuesOf, withResidues } from './features.js';
 import { affineHull } from '../observe/equalities.js';
 import { candidateConjuncts } from '../observe/houdini.js';
 import { planarFacets } from '../observe/facets.js';
@@ -252,13 +252,9 @@ function withoutDefinitions(c: ClauseFormula): ClauseFormula {
 }
 
 function reports(chc: ChcProgram, model: ChcModel): InvariantReport[] {
-  const name = (v: string): string => {
-    const r = residueOf(v);
-    return r ? `(${r.variable} mod ${r.divisor})` : v;
-  };
   return [...chc.predicates].map(([predicate, at]) => ({
     function: predicate, line: at.predicate.pos.line, col: at.predicate.pos.col, location: at.location,
-    formula: model.get(predicate) ?? F.TRUE, expression: F.toC(model.get(predicate) ?? F.TRUE, name),
+    formula: model.get(predicate) ?? F.TRUE, expression: F.toC(model.get(predicate) ?? F.TRUE, displayName),
   }));
 }
 
@@ -655,7 +651,7 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
     const phases = (derived.phaseStarts.get(name) ?? []).flatMap((s) => ints.map((v) => F.compare(L.variable(v), '>=', L.constant(s.get(v) ?? 0n))));
     // Proposals come from the states of moderate size: the hulls of values that grow without bound
     // (a product in each step) cost more than they tell. All the states filter the candidates.
-    const moderate = states.filter((s) => [...s.values()].every((v) => v < MODERATE && v > -MODERATE));
+    const moderate = states.filter((s) => [...s.values()].every((v) => v < CHC_RUN_MODERATE_VALUE && v > -CHC_RUN_MODERATE_VALUE));
     const guards = [...list.filter((g) => mined.has(g) && F.variablesOf(g).size === 1), ...phases, ...residueGuards(own, at.vars, moderate)];
     const proposed = [...runCandidates([...at.vars, ...own], ints, moderate, frontier, guards, new Set(phases))];
     const keys = new Set<string>();
@@ -668,8 +664,6 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
   }
   return out;
 }
-
-const MODERATE = 1n << 62n;
 
 /** At most `max` of `states`: the first quarter of them as derived (the small values, where phases
  * start), the rest evenly spread up to the last. */

@@ -9,11 +9,9 @@ import type { SymbolOf } from '../certify/lia.js';
 import type { Formula } from '../ir/formula.js';
 import * as F from '../ir/formula.js';
 import type { State } from '../observe/samples.js';
+import { CHC_RESIDUE_DIVISORS } from '../limits.js';
 import { headOf, type SExpr } from './sexpr.js';
 import type { ChcSystem } from './system.js';
-
-/** At most this many divisors get residue variables (each adds one per integer argument). */
-const MAX_DIVISORS = 3;
 
 export interface Residue {
   readonly variable: string;
@@ -51,7 +49,7 @@ export function divisorsOf(system: ChcSystem): bigint[] {
   // A system that divides at all also gets parity, the commonest residue (`mod A 4` in a query of a
   // loop stepping by 2).
   if (found.size > 0) found.add(2n);
-  return [...found].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_DIVISORS);
+  return [...found].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, CHC_RESIDUE_DIVISORS);
 }
 
 /** The residue variables of `variables` (integer arguments) for `divisors`. */
@@ -68,6 +66,12 @@ export function withResidues(state: State, residues: readonly string[]): State {
     out.set(name, euclideanMod(state.get(r.variable) ?? 0n, r.divisor));
   }
   return out;
+}
+
+/** A variable's name as the reports print it: a residue as `(x mod k)`. */
+export function displayName(name: string): string {
+  const r = residueOf(name);
+  return r ? `(${r.variable} mod ${r.divisor})` : name;
 }
 
 /** `symbolOf` extended to residue variables: the residue of the variable's term. */

@@ -14,7 +14,7 @@ import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
 import type { LiaSolver } from '../certify/lia-solver.js';
 import type { State } from '../observe/samples.js';
 import type { Deadline } from '../limits.js';
-import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES } from '../limits.js';
+import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS } from '../limits.js';
 import { evaluate, EvaluationError, type ChcValue } from './evaluate.js';
 import { letScope, lookupLet } from './parse.js';
 import { headOf } from './sexpr.js';
@@ -37,9 +37,6 @@ export interface DerivedStates {
   /** Clause instances computed. */
   readonly steps: number;
 }
-
-/** Phase starts recorded per predicate. */
-const MAX_PHASE_STARTS = 2;
 
 interface Fact {
   readonly predicate: string;
@@ -102,7 +99,7 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     // step, like a sum of a counter, starts no phase).
     if (parent.delta && delta.some((d, k) => d !== parent.delta![k] && parent.run![k]! >= 2)) {
       const starts = phaseStarts.get(at.predicate.name) ?? [];
-      if (starts.length < 2 * MAX_PHASE_STARTS) phaseStarts.set(at.predicate.name, [...starts, parent.state, state]);
+      if (starts.length < 2 * CHC_RUN_PHASE_STARTS) phaseStarts.set(at.predicate.name, [...starts, parent.state, state]);
     }
     facts.push({ predicate: at.predicate.name, state, step, parents, delta, run });
   };
@@ -122,11 +119,11 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     const bodyStates = parents.map((id) => facts[id]!.state);
     // Each further instance first asks one head argument in turn for a value not seen yet, so that
     // every argument varies across the initial states (a flag's both values, not four counters).
-    const seen = (c.head?.args ?? []).map(() => new Set<bigint>());
+    const headValues = (c.head?.args ?? []).map(() => new Set<bigint>());
     for (let k = 0; k < count && solverChecks < CHC_RUN_SOLVER_CHECKS && !deadline.passed; k++) {
       solverChecks++;
-      const position = (k - 1) % Math.max(1, seen.length);
-      const fresh = k === 0 || seen.length === 0 ? [] : [...seen[position]!].map((v) => `(not (= ${linearToSmt(c.head!.args[position]!, lookup(symbols))} ${v}))`);
+      const position = (k - 1) % Math.max(1, headValues.length);
+      const fresh = k === 0 || headValues.length === 0 ? [] : [...headValues[position]!].map((v) => `(not (= ${linearToSmt(c.head!.args[position]!, lookup(symbols))} ${v}))`);
       let values = await solved(c, bodyStates, chc, solver, [...blocked, ...fresh], symbols);
       if (!values && fresh.length > 0 && solverChecks < CHC_RUN_SOLVER_CHECKS) {
         solverChecks++;
@@ -135,7 +132,7 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       if (!values) return;
       record(c, values.values, parents);
       blocked.push(values.block);
-      values.head.forEach((v, i) => seen[i]!.add(v));
+      values.head.forEach((v, i) => headValues[i]!.add(v));
     }
   };
 

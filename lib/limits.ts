@@ -163,14 +163,21 @@ export const CHC_IMPLICATION_MAX_ARGS = 8;
 export const CHC_MAX_IMPLICATIONS = 1000;
 /** Houdini's survivors implied by the others are dropped (one check each) up to this many atoms. */
 export const CHC_PRUNE_MAX_ATOMS = 200;
+/** z3 checks, in all predicates, that drop Houdini's survivors the others imply. */
+export const CHC_PRUNE_CHECKS = 120;
 /** Concrete derivations (lib/chc/runs.ts): the clause instances computed in all, the z3 checks that
  * choose values the clauses leave open (a fact's range, a nondeterministic step) and the work of
  * each, the distinct initial states drawn from each fact, and the combinations of body facts one
  * nonlinear clause is tried on per new fact. */
 export const CHC_RUN_STEPS = 20_000;
-export const CHC_RUN_SOLVER_CHECKS = 64;
+export const CHC_RUN_SOLVER_CHECKS = 128;
 export const CHC_RUN_CHECK_WORK = 200_000;
 export const CHC_RUN_INITIAL_STATES = 4;
+/** The second round of initial states (runs.ts): how many more per fact, how many of a fact's read
+ * arguments they set to combinations of small values, and the clause instances of their runs. */
+export const CHC_RUN_MORE_INITIAL_STATES = 12;
+export const CHC_RUN_TARGET_ARGUMENTS = 6;
+export const CHC_RUN_MORE_STEPS = 5_000;
 export const CHC_RUN_COMBINATIONS = 16;
 /** Derived states per predicate that candidates are built from and filtered by (evenly spread over
  * the derivation when there are more). */
@@ -179,6 +186,12 @@ export const CHC_RUN_SAMPLE_STATES = 1_000;
 export const CHC_HOUDINI_RUN_STEPS = 2_000;
 /** Candidates the derived states propose per predicate (before the states filter them). */
 export const CHC_MAX_RUN_CANDIDATES = 1_500;
+/** Guards per predicate that its derived-state candidates are split by, its clauses' and those
+ * carried through the clauses from the predicates before it, in so many passes (images.ts). */
+export const CHC_MAX_GUARDS = 24;
+export const CHC_GUARD_PASSES = 8;
+/** Equalities one Houdini counterexample combines with the first it breaks (their affine join). */
+export const CHC_JOIN_MAX_EQUALITIES = 64;
 /** Hull facets over each pair of arguments the derived states propose (lib/observe/facets.ts). */
 export const CHC_PLANAR_FACETS = 4;
 /** Points per predicate where a loop's step changes (phase starts) that become guards. */

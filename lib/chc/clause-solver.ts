@@ -29,7 +29,7 @@ import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '..
 import { constantBitsFor } from '../problem/prepare.js';
 import {
   CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
-  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, CHC_RUN_MODERATE_VALUE, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
+  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_GUARD_PASSES, CHC_PRUNE_CHECKS, CHC_MAX_GUARDS, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, CHC_RUN_MODERATE_VALUE, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
   VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
@@ -37,6 +37,9 @@ import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } 
 import { checkDerivation, formatDerivation, type Derivation, type DerivationStep } from './derivation.js';
 import type { ChcValue } from './evaluate.js';
 import { deriveStates, runForward, type DerivedStates } from './runs.js';
+import { liveArguments } from './relevance.js';
+import { carriedGuards } from './images.js';
+import { joined } from './affine-join.js';
 import { displayName, divisorsOf, mentionsResidue, residueOf, residueSymbols, residuesOf, withResidues } from './features.js';
 import { affineHull } from '../observe/equalities.js';
 import { candidateConjuncts } from '../observe/houdini.js';
@@ -110,14 +113,15 @@ export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSett
   if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason() });
 
   // Concrete derivations: a refutation, or the states that propose and filter Houdini's candidates.
-  const derived = await withLiaSolver((solver) => deriveStates(chc, solver, deadline), { fresh: true });
+  const live = liveArguments(chc);
+  const derived = await withLiaSolver((solver) => deriveStates(chc, solver, deadline, live), { fresh: true });
   if (derived.refutation) {
     const check = checkDerivation(chc.system.clauses, derived.refutation);
     if (check.ok) return finish({ verdict: 'unsat', derivation: derived.refutation, derivationText: formatDerivation(chc.system.clauses, derived.refutation) });
   }
   if (deadline.passed) return finish({ verdict: 'unknown', reason: deadline.timeoutReason() });
 
-  const houdini = await houdiniInvariants(chc, clauses, deadline, derived);
+  const houdini = await houdiniInvariants(chc, clauses, deadline, derived, live);
 
   if (houdini.proves) {
     const proved = await accept(houdini.invariants);
@@ -434,11 +438,11 @@ interface HoudiniOutcome {
   readonly proves: boolean;
 }
 
-async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormula[], deadline: Deadline, derived: DerivedStates): Promise<HoudiniOutcome> {
+async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormula[], deadline: Deadline, derived: DerivedStates, live: ReadonlyMap<string, readonly string[]>): Promise<HoudiniOutcome> {
   const none: HoudiniOutcome = { invariants: new Map(), proves: false };
   const divisors = divisorsOf(chc.system);
-  const residues = new Map([...chc.predicates].map(([p, at]) => [p, residuesOf(at.vars.filter((v) => !chc.booleans.has(v)), divisors)]));
-  const candidates = candidateAtoms(chc, clauses, derived, residues);
+  const residues = new Map([...chc.predicates].map(([p]) => [p, residuesOf(live.get(p)!.filter((v) => !chc.booleans.has(v)), divisors)]));
+  const candidates = candidateAtoms(chc, clauses, derived, live, residues);
   return withLiaSolver(async (solver) => {
     const symbols = new Map<string, string>();
     for (const c of clauses) for (const v of c.variables) symbols.set(v, solver.intSymbol());
@@ -469,14 +473,14 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
           if (outcome === 'unknown') return none;
           const at = chc.predicates.get(c.head.predicate)!;
           const state = withResidues(new Map(at.vars.map((v, k) => [v, L.evaluate(c.head!.args[k]!, (w) => outcome.int(symbol(w)))])), residues.get(c.head.predicate) ?? []);
-          const kept = own.filter((f) => F.evaluate(f, (v) => state.get(v) ?? 0n));
-          if (kept.length === own.length) return none; // the model breaks none of them: z3 and evaluation disagree
+          const kept = joined(own, state);
+          if (kept.length === own.length && kept.every((f, k) => f === own[k])) return none; // the model breaks none of them: z3 and evaluation disagree
           candidates.set(c.head.predicate, kept);
           changed = true;
           // The counterexample run forward: what it reaches breaks candidates of the same kind.
           for (const reached of runForward(chc, c.head.predicate, state, CHC_HOUDINI_RUN_STEPS).slice(1)) {
             const extended = withResidues(reached.state, residues.get(reached.predicate) ?? []);
-            candidates.set(reached.predicate, (candidates.get(reached.predicate) ?? []).filter((f) => F.evaluate(f, (v) => extended.get(v) ?? 0n)));
+            candidates.set(reached.predicate, joined(candidates.get(reached.predicate) ?? [], extended));
           }
         }
       }
@@ -486,11 +490,16 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
       if (c.head) continue;
       if ((await check(c, 'true')) !== 'unsat') proves = false;
     }
-    // The survivors, without those the others imply: the same invariants, read more easily.
+    // The survivors, without those the others imply: the same invariants, read more easily. Only
+    // for a proof (the survivors of a failed one feed the template search as they are), and within
+    // a number of checks: on a loop written as a chain of 20 predicates, one check per atom cost
+    // more than the fixpoint.
     const invariants = new Map<string, Formula>();
+    let pruneChecks = proves ? CHC_PRUNE_CHECKS : 0;
     for (const [p, fs] of candidates) {
       let kept = strongestParallel(fs);
-      if (kept.length <= CHC_PRUNE_MAX_ATOMS) {
+      if (kept.length <= CHC_PRUNE_MAX_ATOMS && kept.length <= pruneChecks) {
+        pruneChecks -= kept.length;
         const params = residueSymbols(lookup(new Map(chc.predicates.get(p)!.vars.map((v) => [v, solver.intSymbol()]))));
         for (let k = kept.length - 1; k >= 0; k--) {
           const others = kept.filter((_, j) => j !== k);
@@ -550,7 +559,7 @@ function strongestParallel(formulas: readonly Formula[]): Formula[] {
  * the arguments of an application written as plain variables, in both polarities (an atom is often
  * stated under a negation or as one side of a Boolean equivalence).
  */
-function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], derived: DerivedStates, residues: ReadonlyMap<string, readonly string[]>): Map<string, Formula[]> {
+function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], derived: DerivedStates, live: ReadonlyMap<string, readonly string[]>, residues: ReadonlyMap<string, readonly string[]>): Map<string, Formula[]> {
   const constants = new Set<bigint>([0n, 1n]);
   const atomsOf = (f: Formula, into: Formula[]): void => {
     if (f.kind === 'atom') into.push(f);
@@ -563,6 +572,7 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
     for (const a of atoms) if (a.kind === 'atom' && constants.size < 8) constants.add(a.expr.constant < 0n ? -a.expr.constant : a.expr.constant);
     return atoms;
   });
+  const guardsOf = carriedGuards(chc, clauses, atomsByClause, CHC_GUARD_PASSES, CHC_MAX_GUARDS);
   const out = new Map<string, Formula[]>();
   for (const [name, at] of chc.predicates) {
     const seen = new Set<string>();
@@ -574,9 +584,11 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
       seen.add(key);
       list.push(f);
     };
-    const ints = at.vars.filter((v) => !chc.booleans.has(v));
+    // Over the arguments some clause reads (relevance.ts); the mined atoms are over those already.
+    const vars = live.get(name)!;
+    const ints = vars.filter((v) => !chc.booleans.has(v));
     const mined = new Set<Formula>();
-    for (const v of at.vars) {
+    for (const v of vars) {
       if (chc.booleans.has(v)) {
         add(F.compare(L.variable(v), '<=', L.constant(0n)));
         add(F.compare(L.variable(v), '>=', L.constant(1n)));
@@ -620,7 +632,7 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
     // Phases: a mined atom over one argument (a loop counter's threshold) implying a candidate over
     // others, e.g. x <= 4999 ⇒ y == 5000 beside x >= 5000 ⇒ y == x.
     const implications: Formula[] = [];
-    if (at.vars.length <= CHC_IMPLICATION_MAX_ARGS) {
+    if (vars.length <= CHC_IMPLICATION_MAX_ARGS) {
       const guards = list.filter((g) => mined.has(g) && F.variablesOf(g).size === 1);
       for (const g of guards) {
         const [v] = F.variablesOf(g);
@@ -652,8 +664,8 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
     // Proposals come from the states of moderate size: the hulls of values that grow without bound
     // (a product in each step) cost more than they tell. All the states filter the candidates.
     const moderate = states.filter((s) => [...s.values()].every((v) => v < CHC_RUN_MODERATE_VALUE && v > -CHC_RUN_MODERATE_VALUE));
-    const guards = [...list.filter((g) => mined.has(g) && F.variablesOf(g).size === 1), ...phases, ...residueGuards(own, at.vars, moderate)];
-    const proposed = [...runCandidates([...at.vars, ...own], ints, moderate, frontier, guards, new Set(phases))];
+    const guards = [...(guardsOf.get(name) ?? []), ...phases, ...residueGuards(own, vars, moderate)];
+    const proposed = [...runCandidates([...vars, ...own], ints, moderate, frontier, guards, new Set(phases))];
     const keys = new Set<string>();
     out.set(name, [...all, ...proposed].filter((f) => {
       const key = F.toC(f);

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { withLiaSolver } from '../certify/lia-solver.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
@@ -9,6 +10,7 @@ import { divisorsOf, euclideanMod, residueName, withResidues } from './features.
 import { readChc, solveHornClauses } from './index.js';
 import { checkModel, Interpretations } from './model.js';
 import { deriveStates, runForward } from './runs.js';
+import { liveArguments } from './relevance.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -25,7 +27,7 @@ const PARITY = (query: string) => `(set-logic HORN)
 
 const derive = (text: string) => {
   const chc = readChc(text, 'parity.smt2');
-  return { chc, derived: withLiaSolver((solver) => deriveStates(chc, solver, new Deadline(undefined)), { fresh: true }) };
+  return { chc, derived: withLiaSolver((solver) => deriveStates(chc, solver, new Deadline(undefined), liveArguments(chc)), { fresh: true }) };
 };
 
 test('the clauses run forward from the facts: the states are the reachable ones, in order', async (t) => {
@@ -56,7 +58,7 @@ test('facts that leave values open get them from z3, several distinct ones', asy
 (assert (forall ((x Int)) (=> (and (p x) (< x 0)) false)))
 `;
   const chc = readChc(text, 'open.smt2');
-  const { states } = await withLiaSolver((solver) => deriveStates(chc, solver, new Deadline(undefined)), { fresh: true });
+  const { states } = await withLiaSolver((solver) => deriveStates(chc, solver, new Deadline(undefined), liveArguments(chc)), { fresh: true });
   const [x] = chc.predicates.get('p')!.vars;
   const values = states.get('p')!.map((s) => s.get(x!)!);
   t.true(values.length >= 2);
@@ -91,4 +93,15 @@ test('an invariant over a residue is found, printed with mod, and validated by z
   t.deepEqual(await checkModel(chc, new Interpretations(chc, new Map([['inv', invariant]]), all)), { ok: true, clauses: 3 });
   const broken = F.substitute(invariant, new Map([[residueName(a!, 2n), L.constant(0n)]]));
   t.false((await checkModel(chc, new Interpretations(chc, new Map([['inv', broken]]), all))).ok);
+});
+
+test('a loop whose branch an input flag chooses, through a chain of predicates: sat on the clauses alone', async (t) => {
+  // The initial states vary the arguments a clause reads (n and f, not their copies), so both
+  // branches run; each branch's hull says more than the loop keeps, and Houdini's affine join keeps
+  // what both share (a + b == 3i).
+  const file = new URL('../../../benchmarks/chc/branches.smt2', import.meta.url);
+  const chc = readChc(readFileSync(file, 'utf8'), 'branches.smt2');
+  const { answer } = await solveHornClauses(chc, { timeoutMs: 120_000, quick: true });
+  t.is(answer.verdict, 'sat', answer.reason);
+  t.regex(answer.model!, /\(= \(\+ a b\) \(\* 3 i\)\)/);
 });

@@ -14,7 +14,7 @@ import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
 import type { LiaSolver } from '../certify/lia-solver.js';
 import type { State } from '../observe/samples.js';
 import type { Deadline } from '../limits.js';
-import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS } from '../limits.js';
+import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS } from '../limits.js';
 import { evaluate, EvaluationError, type ChcValue } from './evaluate.js';
 import { letScope, lookupLet } from './parse.js';
 import { headOf } from './sexpr.js';
@@ -44,13 +44,17 @@ interface Fact {
   /** The instance that derived it and the facts its body used. */
   readonly step: DerivationStep;
   readonly parents: readonly number[];
+  /** The round of initial states it descends from (the latest, for several body facts). */
+  readonly round: number;
   /** For a fact derived from one fact of its own predicate: the step's effect on each argument and
    * how many steps in a row had that effect on it. */
   readonly delta?: readonly bigint[];
   readonly run?: readonly number[];
 }
 
-export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline: Deadline): Promise<DerivedStates> {
+/** `live`: per predicate, the arguments some clause reads (relevance.ts); the initial states vary
+ * those. */
+export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline: Deadline, live: ReadonlyMap<string, readonly string[]>): Promise<DerivedStates> {
   const facts: Fact[] = [];
   const byPredicate = new Map<string, number[]>([...chc.predicates.keys()].map((p) => [p, []]));
   const seen = new Set<string>();
@@ -58,6 +62,8 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
   let steps = 0;
   let solverChecks = 0;
   let refutation: Derivation | null = null;
+  // The round of initial states being drawn (see below).
+  let round = 0;
   // One set of z3 symbols per clause, for all of its solved instances.
   const clauseSymbols = new Map<ClauseFormula, Map<string, string>>();
 
@@ -89,8 +95,9 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     seen.add(key);
     byPredicate.get(at.predicate.name)!.push(facts.length);
     const parent = parents.length === 1 && facts[parents[0]!]!.predicate === at.predicate.name ? facts[parents[0]!]! : null;
+    const factRound = parents.length === 0 ? round : Math.max(...parents.map((id) => facts[id]!.round));
     if (!parent) {
-      facts.push({ predicate: at.predicate.name, state, step, parents });
+      facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound });
       return;
     }
     const delta = at.vars.map((v) => state.get(v)! - parent.state.get(v)!);
@@ -101,33 +108,57 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       const starts = phaseStarts.get(at.predicate.name) ?? [];
       if (starts.length < 2 * CHC_RUN_PHASE_STARTS) phaseStarts.set(at.predicate.name, [...starts, parent.state, state]);
     }
-    facts.push({ predicate: at.predicate.name, state, step, parents, delta, run });
+    facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound, delta, run });
   };
 
-  /** The clause's instances on the body facts `parents`: by propagation, else by z3 (up to `count`). */
-  const instances = async (c: ClauseFormula, parents: readonly number[], count: number): Promise<void> => {
+  // Per clause, the head values z3 has given (blocked for its further instances) and the values each
+  // head argument has had.
+  const given = new Map<ClauseFormula, { readonly blocked: string[]; readonly headValues: Set<bigint>[] }>();
+
+  /**
+   * The clause's instances on the body facts `parents`: by propagation, else by z3, the `from`-th to
+   * the `to - 1`-th of them. The first is z3's own choice. The others of the first round (below
+   * CHC_RUN_INITIAL_STATES) ask one head argument some clause reads, in turn, for a value not seen yet,
+   * so that every argument varies (a flag's both values, not four counters); those of the second
+   * round ask for small values of those arguments together, a different combination each time (0,
+   * 1, -1, 2 in order of their sum), so that two arguments vary apart (a loop's bound and a flag).
+   */
+  const instances = async (c: ClauseFormula, parents: readonly number[], from: number, to: number): Promise<void> => {
     steps++;
     const propagated = propagate(c, parents.map((id) => facts[id]!.state), chc);
     if (propagated === 'inapplicable') return;
     if (propagated !== 'open') {
-      record(c, propagated, parents);
+      if (from === 0) record(c, propagated, parents);
       return;
     }
-    const blocked: string[] = [];
     let symbols = clauseSymbols.get(c);
     if (!symbols) clauseSymbols.set(c, (symbols = new Map(c.variables.map((v) => [v, solver.intSymbol()]))));
     const bodyStates = parents.map((id) => facts[id]!.state);
-    // Each further instance first asks one head argument in turn for a value not seen yet, so that
-    // every argument varies across the initial states (a flag's both values, not four counters).
-    const headValues = (c.head?.args ?? []).map(() => new Set<bigint>());
-    for (let k = 0; k < count && solverChecks < CHC_RUN_SOLVER_CHECKS && !deadline.passed; k++) {
+    // Facts only: a rule's instances on given body facts are asked for once.
+    const drawn = parents.length === 0 ? given.get(c) ?? { blocked: [], headValues: (c.head?.args ?? []).map(() => new Set<bigint>()) } : { blocked: [], headValues: (c.head?.args ?? []).map(() => new Set<bigint>()) };
+    if (parents.length === 0) given.set(c, drawn);
+    const { blocked, headValues } = drawn;
+    const headVars = c.head ? chc.predicates.get(c.head.predicate)!.vars : [];
+    const read = new Set(c.head ? live.get(c.head.predicate) ?? [] : []);
+    const varied = headVars.flatMap((v, i) => (read.has(v) ? [i] : []));
+    const positions = varied.length > 0 ? varied : headVars.map((_, i) => i);
+    const targets = smallCombinations(Math.min(positions.length, CHC_RUN_TARGET_ARGUMENTS), Math.max(0, to - CHC_RUN_INITIAL_STATES));
+    const termAt = (position: number): string => linearToSmt(c.head!.args[position]!, lookup(symbols));
+    for (let k = from; k < to && solverChecks < CHC_RUN_SOLVER_CHECKS && !deadline.passed; k++) {
       solverChecks++;
-      const position = (k - 1) % Math.max(1, headValues.length);
-      const fresh = k === 0 || headValues.length === 0 ? [] : [...headValues[position]!].map((v) => `(not (= ${linearToSmt(c.head!.args[position]!, lookup(symbols))} ${v}))`);
-      let values = await solved(c, bodyStates, chc, solver, [...blocked, ...fresh], symbols);
-      if (!values && fresh.length > 0 && solverChecks < CHC_RUN_SOLVER_CHECKS) {
-        solverChecks++;
-        values = await solved(c, bodyStates, chc, solver, blocked, symbols);
+      const asks: string[][] = [[]];
+      if (k > 0 && positions.length > 0) {
+        const position = positions[(k - 1) % positions.length]!;
+        const unseen = [...headValues[position]!].map((v) => `(not (= ${termAt(position)} ${v}))`);
+        const target = k >= CHC_RUN_INITIAL_STATES ? targets[k - CHC_RUN_INITIAL_STATES] ?? [] : [];
+        asks.unshift(...(target.length > 0 ? [target.map((v, j) => `(= ${termAt(positions[j]!)} ${v})`)] : []), unseen);
+      }
+      let values: Awaited<ReturnType<typeof solved>> = null;
+      for (const [n, ask] of asks.entries()) {
+        if (n > 0 && solverChecks >= CHC_RUN_SOLVER_CHECKS) break;
+        if (n > 0) solverChecks++;
+        values = await solved(c, bodyStates, chc, solver, [...blocked, ...ask], symbols);
+        if (values) break;
       }
       if (!values) return;
       record(c, values.values, parents);
@@ -136,29 +167,47 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     }
   };
 
-  const facts0 = chc.formulas.filter((c) => c.body.length === 0);
-  for (const c of facts0) await instances(c, [], CHC_RUN_INITIAL_STATES);
   const rules = chc.formulas.filter((c) => c.body.length > 0);
-  // Breadth first over the facts in creation order; a fact is used in every clause whose body names
-  // its predicate, with the other body positions taken from the facts known so far (up to a bound).
-  let next = 0;
-  for (; next < facts.length && steps < CHC_RUN_STEPS && !refutation && !deadline.passed; next++) {
-    const fact = facts[next]!;
-    for (const c of rules) {
-      for (const [position, app] of c.body.entries()) {
-        if (app.predicate !== fact.predicate) continue;
-        for (const parents of combinations(c, position, next, byPredicate)) {
-          if (steps >= CHC_RUN_STEPS || refutation) break;
-          await instances(c, parents, 1);
+  const expanded = new Set<number>();
+  /** Breadth first over the facts of `round` in creation order, up to `budget` more instances; a
+   * fact is used in every clause whose body names its predicate, with the other body positions
+   * taken from the facts known so far (up to a bound). */
+  const expand = async (round: number, budget: number): Promise<void> => {
+    const limit = steps + budget;
+    for (let next = 0; next < facts.length && steps < limit && !refutation && !deadline.passed; next++) {
+      const fact = facts[next]!;
+      if (fact.round !== round || expanded.has(next)) continue;
+      let complete = true;
+      for (const c of rules) {
+        for (const [position, app] of c.body.entries()) {
+          if (app.predicate !== fact.predicate) continue;
+          for (const parents of combinations(c, position, next, byPredicate)) {
+            if (steps >= limit || refutation) {
+              complete = false;
+              break;
+            }
+            await instances(c, parents, 0, 1);
+          }
         }
+        if (refutation) break;
       }
-      if (refutation) break;
+      if (complete && !refutation) expanded.add(next);
     }
+  };
+  // The first round: a few initial states and long runs (a phase can start late). The second: more
+  // initial states, varied together, and short runs from them (both branches a flag selects).
+  const facts0 = chc.formulas.filter((c) => c.body.length === 0);
+  round = 0;
+  for (const c of facts0) await instances(c, [], 0, CHC_RUN_INITIAL_STATES);
+  await expand(0, CHC_RUN_STEPS);
+  round = 1;
+  if (!refutation && !deadline.passed) {
+    for (const c of facts0) await instances(c, [], CHC_RUN_INITIAL_STATES, CHC_RUN_INITIAL_STATES + CHC_RUN_MORE_INITIAL_STATES);
+    await expand(1, CHC_RUN_MORE_STEPS);
   }
   const states = new Map([...byPredicate].map(([p, ids]) => [p, ids.map((id) => facts[id]!.state)]));
-  // The facts from the last one begun on were not (all) used: their successors are unknown.
-  const unexpanded = next >= facts.length ? facts.length : Math.max(0, next - 1);
-  const frontier = new Map([...byPredicate].map(([p, ids]) => [p, new Set(ids.filter((id) => id >= unexpanded).map((id) => facts[id]!.state))]));
+  // The facts not (all) used: their successors are unknown.
+  const frontier = new Map([...byPredicate].map(([p, ids]) => [p, new Set(ids.filter((id) => !expanded.has(id)).map((id) => facts[id]!.state))]));
   return { states, frontier, refutation, phaseStarts, steps };
 }
 
@@ -187,6 +236,31 @@ export function runForward(chc: ChcProgram, predicate: string, start: State, max
       seen.add(key);
       out.push({ predicate: c.head.predicate, state: head });
     }
+  }
+  return out;
+}
+
+/** The values of the small combinations, in order: 0, 1, -1, 2, 3. */
+const SMALL_VALUES = [0n, 1n, -1n, 2n, 3n];
+
+/**
+ * The first `count` combinations of small values for `n` arguments, other than all zeros, in order of
+ * the sum of their values' ranks in SMALL_VALUES (then the first argument's rank, highest first):
+ * for two, (1, 0), (0, 1), (-1, 0), (1, 1), (0, -1), (2, 0), …
+ */
+export function smallCombinations(n: number, count: number): bigint[][] {
+  const out: bigint[][] = [];
+  const top = SMALL_VALUES.length - 1;
+  for (let sum = 1; n > 0 && out.length < count && sum <= n * top; sum++) {
+    const walk = (prefix: number[], left: number): void => {
+      if (out.length >= count) return;
+      if (prefix.length === n - 1) {
+        if (left <= top) out.push([...prefix, left].map((r) => SMALL_VALUES[r]!));
+        return;
+      }
+      for (let r = Math.min(left, top); r >= 0; r--) walk([...prefix, r], left - r);
+    };
+    walk([], sum);
   }
   return out;
 }

@@ -1,0 +1,83 @@
+import test from 'ava';
+import * as F from '../ir/formula.js';
+import * as L from '../ir/linear.js';
+import { joined } from './affine-join.js';
+import { bodyInTermsOfHead, carriedGuards, imagesOf } from './images.js';
+import { readChc } from './index.js';
+import { liveArguments } from './relevance.js';
+import { smallCombinations } from './runs.js';
+
+// A loop over (i, n, c, x): c is a copy of the input nobody reads, x is read only by the query.
+const LOOP = `(set-logic HORN)
+(declare-fun p (Int Int Int Int) Bool)
+(declare-fun q (Int Int Int Int) Bool)
+(assert (forall ((i Int) (n Int) (c Int) (x Int)) (=> (and (= i 0) (= c n) (= x 0)) (p i n c x))))
+(assert (forall ((i Int) (n Int) (c Int) (x Int) (j Int) (y Int)) (=> (and (p i n c x) (< i n) (= j (+ i 1)) (= y (+ x 2))) (q j n c y))))
+(assert (forall ((i Int) (n Int) (c Int) (x Int)) (=> (q i n c x) (p i n c x))))
+(assert (forall ((i Int) (n Int) (c Int) (x Int)) (=> (and (p i n c x) (>= i n) (< x 0)) false)))
+`;
+
+const atoms = (f: F.Formula): F.Formula[] => (f.kind === 'atom' ? [f] : f.kind === 'and' || f.kind === 'or' ? f.args.flatMap(atoms) : f.kind === 'not' ? atoms(f.arg) : []);
+
+const names = (chc: ReturnType<typeof readChc>, p: string, vars: readonly string[]): string[] => vars.map((v) => `${p}${chc.predicates.get(p)!.vars.indexOf(v)}`);
+
+test('the live arguments are those a clause reads, directly or through the predicates after it', (t) => {
+  const chc = readChc(LOOP, 'loop.smt2');
+  const live = liveArguments(chc);
+  // i and n are read by the guard, x by the query; c only travels.
+  t.deepEqual(names(chc, 'p', live.get('p')!), ['p0', 'p1', 'p3']);
+  t.deepEqual(names(chc, 'q', live.get('q')!), ['q0', 'q1', 'q3']);
+});
+
+test('a body argument a clause compares with a constant is live even when no variable is read', (t) => {
+  const chc = readChc(`(set-logic HORN)
+(declare-fun p (Int Int) Bool)
+(assert (forall ((a Int) (b Int)) (=> (= a 0) (p a b))))
+(assert (forall ((a Int)) (=> (p a 3) false)))
+`, 'constant.smt2');
+  t.deepEqual(names(chc, 'p', liveArguments(chc).get('p')!), ['p1']);
+});
+
+test('a clause maps the body predicate\'s variables to the head\'s: copies, steps and defined values', (t) => {
+  const chc = readChc(LOOP, 'loop.smt2');
+  const step = chc.formulas.find((c) => c.body[0]?.predicate === 'p' && c.head?.predicate === 'q')!;
+  const map = bodyInTermsOfHead(chc, step)!;
+  const [p0, p1, , p3] = chc.predicates.get('p')!.vars;
+  const [q0, q1, , q3] = chc.predicates.get('q')!.vars;
+  t.is(L.toC(map.get(p0!)!), `${q0} - 1`);
+  t.is(L.toC(map.get(p1!)!), q1);
+  t.is(L.toC(map.get(p3!)!), `${q3} - 2`);
+  // x == 2i before the step is x == 2i after it.
+  const [image] = imagesOf([F.eqZero(L.sub(L.variable(p3!), L.variable(p0!, 2n)))], map);
+  t.is(F.toC(image!), F.toC(F.eqZero(L.sub(L.variable(q3!), L.variable(q0!, 2n)))));
+});
+
+test('a guard stated after a step reaches the predicate before it, shifted by the step', (t) => {
+  const chc = readChc(LOOP, 'loop.smt2');
+  const guards = carriedGuards(chc, chc.formulas, chc.formulas.map((c) => atoms(c.constraint)), 8, 24);
+  const [q0, q1] = chc.predicates.get('q')!.vars;
+  // i < n at p is i' <= n at q, after i' = i + 1.
+  const text = guards.get('q')!.map((g) => F.toC(g));
+  t.true(text.includes(F.toC(F.compare(L.variable(q0!), '<=', L.variable(q1!)))), text.join(' ; '));
+});
+
+test('a state that breaks equalities keeps their combinations that hold in it (the affine join)', (t) => {
+  const [k, m, n] = [L.variable('k'), L.variable('m'), L.variable('n')];
+  const halves = (e: L.Linear) => [F.geqZero(e), F.geqZero(L.negate(e))];
+  // m == k + 1 and n == 2k + 2 on one branch; a state from the other has m == 2k + 2, n == k + 1.
+  const candidates = [...halves(L.addConstant(L.sub(m, k), -1n)), ...halves(L.addConstant(L.sub(n, L.scale(k, 2n)), -2n)), F.geqZero(k)];
+  const state = new Map([['k', 1n], ['m', 4n], ['n', 2n]]);
+  const out = joined(candidates, state).map((f) => F.toC(f));
+  const sum = L.addConstant(L.sub(L.add(m, n), L.scale(k, 3n)), -3n);
+  t.true(out.includes(F.toC(F.geqZero(sum))) && out.includes(F.toC(F.geqZero(L.negate(sum)))), out.join(' ; '));
+  t.true(out.includes(F.toC(F.geqZero(k))));
+  // Every survivor holds in the state.
+  for (const f of joined(candidates, state)) t.true(F.evaluate(f, (v) => state.get(v) ?? 0n));
+});
+
+test('the initial states\' small combinations: every value of two arguments apart, in order of size', (t) => {
+  t.deepEqual(smallCombinations(2, 5), [[1n, 0n], [0n, 1n], [-1n, 0n], [1n, 1n], [0n, -1n]]);
+  const pairs = new Set(smallCombinations(2, 15).map((c) => c.join(',')));
+  for (const [a, b] of [[1n, -1n], [-1n, 1n], [2n, 0n], [1n, 1n]]) t.true(pairs.has(`${a},${b}`));
+  t.is(smallCombinations(0, 4).length, 0);
+});

@@ -135,7 +135,8 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     if (!symbols) clauseSymbols.set(c, (symbols = new Map(c.variables.map((v) => [v, solver.intSymbol()]))));
     const bodyStates = parents.map((id) => facts[id]!.state);
     // Facts only: a rule's instances on given body facts are asked for once.
-    const drawn = parents.length === 0 ? given.get(c) ?? { blocked: [], headValues: (c.head?.args ?? []).map(() => new Set<bigint>()) } : { blocked: [], headValues: (c.head?.args ?? []).map(() => new Set<bigint>()) };
+    const none = () => ({ blocked: [] as string[], headValues: (c.head?.args ?? []).map(() => new Set<bigint>()) });
+    const drawn = parents.length === 0 ? given.get(c) ?? none() : none();
     if (parents.length === 0) given.set(c, drawn);
     const { blocked, headValues } = drawn;
     const headVars = c.head ? chc.predicates.get(c.head.predicate)!.vars : [];
@@ -169,14 +170,14 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
 
   const rules = chc.formulas.filter((c) => c.body.length > 0);
   const expanded = new Set<number>();
-  /** Breadth first over the facts of `round` in creation order, up to `budget` more instances; a
+  /** Breadth first over the facts of round `ofRound` in creation order, up to `budget` more instances; a
    * fact is used in every clause whose body names its predicate, with the other body positions
    * taken from the facts known so far (up to a bound). */
-  const expand = async (round: number, budget: number): Promise<void> => {
+  const expand = async (ofRound: number, budget: number): Promise<void> => {
     const limit = steps + budget;
     for (let next = 0; next < facts.length && steps < limit && !refutation && !deadline.passed; next++) {
       const fact = facts[next]!;
-      if (fact.round !== round || expanded.has(next)) continue;
+      if (fact.round !== ofRound || expanded.has(next)) continue;
       let complete = true;
       for (const c of rules) {
         for (const [position, app] of c.body.entries()) {

@@ -139,6 +139,13 @@ export const BMC_WORK = 400_000;
  * clause as written, with each predicate replaced by its interpretation. Generous: a sat answer
  * waits for it, and a clause of the dev sets checks in far fewer. */
 export const CHC_MODEL_CHECK_WORK = 50_000_000;
+/** Nonlinear Horn clauses: predicates on no cycle of clauses are resolved away (lib/chc/eliminate.ts)
+ * while the system keeps at most this many times its clauses (plus the constant) and this many times
+ * its S-expression nodes: a use of P becomes one clause per definition of P, so chains of
+ * definitions with several clauses each multiply. */
+export const CHC_ELIMINATION_CLAUSE_GROWTH = 4;
+export const CHC_ELIMINATION_EXTRA_CLAUSES = 64;
+export const CHC_ELIMINATION_NODE_GROWTH = 8;
 /** Horn clauses solved on the clauses (lib/chc/clause-solver.ts). The unfolding of derivation trees: the z3 work of
  * one depth's query, of all depths, and the clause instances a tree may have (it grows with the
  * clauses' branching, exponentially in the depth). Houdini over mined atoms: the work of one check,

@@ -62,6 +62,8 @@ export interface ClauseSolverOutcome {
   readonly answer: ChcAnswer;
   /** The same answer as verify's result (the JSON and the exit code read it). */
   readonly result: VerifyResult;
+  /** sat: the invariants of every predicate that z3 validated (the answer's model). */
+  readonly invariants?: ChcModel;
 }
 
 export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSettings): Promise<ClauseSolverOutcome> {
@@ -73,8 +75,9 @@ export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSett
     function: 'main', cutset: 'headers' as const, schedule: settings.schedule.name,
     cutpoints: chc.predicates.size, verificationConditions: clauses.length, stats,
   };
-  const finish = (answer: ChcAnswer, invariants: readonly InvariantReport[] = []): ClauseSolverOutcome => ({
+  const finish = (answer: ChcAnswer, invariants: readonly InvariantReport[] = [], model?: ChcModel): ClauseSolverOutcome => ({
     answer,
+    ...(model ? { invariants: model } : {}),
     result: {
       ...base, invariants, millis: Date.now() - started,
       verdict: answer.verdict === 'sat' ? 'safe' : answer.verdict === 'unsat' ? 'unsafe' : 'unknown',
@@ -100,7 +103,7 @@ export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSett
     try {
       const check = await checkModel(chc, interpretations, deadline);
       if (!check.ok) return null;
-      return finish({ verdict: 'sat', model: modelText(chc, interpretations, all) }, reports(chc, model));
+      return finish({ verdict: 'sat', model: modelText(chc, interpretations, all) }, reports(chc, model), model);
     } catch (error) {
       if (error instanceof ModelTooLarge) return null;
       throw error;

@@ -9,6 +9,24 @@ export type ChcValue = bigint | boolean;
 
 export class EvaluationError extends Error {}
 
+/** What a partial evaluation (`evaluatePartially`) meets at a variable without a value: one object,
+ * thrown without building a stack, since the runs meet it at most terms they try. */
+const NO_VALUE = new EvaluationError('a variable has no value');
+let partial = 0;
+
+/** The value of `s`, or undefined when it reads a variable without a value or cannot be evaluated. */
+export function evaluatePartially(s: Scoped, values: ReadonlyMap<string, ChcValue>): ChcValue | undefined {
+  partial++;
+  try {
+    return evaluate(s, values);
+  } catch (e) {
+    if (e instanceof EvaluationError) return undefined;
+    throw e;
+  } finally {
+    partial--;
+  }
+}
+
 /** The value of `s` when the clause's variables have `values`. */
 export function evaluate(s: Scoped, values: ReadonlyMap<string, ChcValue>, depth = 0): ChcValue {
   if (depth > 10_000) throw new EvaluationError('term nested too deeply');
@@ -94,5 +112,5 @@ function atom(text: string, quoted: boolean, scope: LetScope | null, values: Rea
     if (text === 'true') return true;
     if (text === 'false') return false;
   }
-  throw new EvaluationError(`no value for '${text}'`);
+  throw partial > 0 ? NO_VALUE : new EvaluationError(`no value for '${text}'`);
 }

@@ -18,6 +18,9 @@ import { lowerChc, type ChcProgram } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
 import { loopHeaders } from '../vc/cutset.js';
 import { checkDerivation, derivationOf, formatDerivation, type Derivation } from './derivation.js';
+import { eliminatePredicates, expandDerivation } from './eliminate.js';
+import { residueName, residueOf } from './features.js';
+import * as L from '../ir/linear.js';
 
 export { looksLikeChc } from './parse.js';
 export type { ChcProgram } from './lower.js';
@@ -30,7 +33,12 @@ const lowered = new WeakMap<Program, ChcProgram>();
  * lower.ts) is an input error unless the caller solves it with `solveHornClauses`: its program has
  * no clause edges, and an engine on control-flow graphs would find nothing to refute in it. */
 export function readChc(text: string, file: string, options: { readonly nonlinear?: boolean } = {}): ChcProgram {
-  const chc = lowerChc(parseChc(text, file));
+  const system = parseChc(text, file);
+  let chc = lowerChc(system);
+  // verify's nonlinear systems: linear ones where resolving away their predicates outside cycles
+  // makes them so (eliminate.ts); the answers are checked on the input.
+  const reduction = chc.nonlinear && options.nonlinear ? eliminatePredicates(system) : null;
+  if (reduction) chc = { ...lowerChc(reduction.system), reducedFrom: { input: chc, reduction } };
   if (chc.nonlinear && !options.nonlinear) {
     const first = chc.system.clauses.find((c) => c.body.length > 1)!;
     throw unsupported(`a clause with ${first.body.length} predicate applications in its body: nonlinear clauses are solved by 'farkas verify' only`, first.pos);
@@ -53,14 +61,22 @@ export interface HornClauseOptions {
 
 /** Horn clauses solved on the clauses themselves (clause-solver.ts): all of a nonlinear system, the quick
  * part of a linear one; the answer is checked as the graph engines' is. */
-export function solveHornClauses(chc: ChcProgram, options: HornClauseOptions = {}): Promise<ClauseSolverOutcome> {
-  return solveOnClauses(chc, {
-    deadline: new Deadline(options.timeoutMs),
+export async function solveHornClauses(chc: ChcProgram, options: HornClauseOptions = {}): Promise<ClauseSolverOutcome> {
+  const deadline = new Deadline(options.timeoutMs);
+  const outcome = await solveOnClauses(chc, {
+    deadline,
     backend: createBackend(options.backend ?? DEFAULT_BACKEND_SPEC),
     schedule: loadSchedule(options.schedule),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.quick ? { templateSearch: false, unfoldWork: CHC_LINEAR_UNFOLD_WORK } : {}),
   });
+  if (!chc.reducedFrom || outcome.answer.verdict === 'unknown') return outcome;
+  // The answer on the reduced system, checked again on the input.
+  const answer = outcome.answer.verdict === 'sat'
+    ? await certifiedModel(chc, outcome.invariants ?? new Map(), new Set(chc.predicates.keys()), deadline)
+    : certifiedDerivation(chc, outcome.answer.derivation!);
+  if (answer.verdict !== 'unknown') return { ...outcome, answer };
+  return { answer, result: { ...outcome.result, verdict: 'unknown', certified: false, reason: answer.reason! } };
 }
 
 /** The clauses a program was lowered from, when it was. */
@@ -82,26 +98,53 @@ export interface ChcAnswer {
 
 /** The CHC answer a verify result on `chc.program` stands for, once its certificate is checked. */
 export async function chcAnswer(chc: ChcProgram, result: VerifyResult, deadline?: Deadline): Promise<ChcAnswer> {
-  if (result.verdict === 'safe') {
-    const cut = cutPredicates(chc);
-    const interpretations = new Interpretations(chc, modelOf(chc, result), cut);
-    try {
-      const check = await checkModel(chc, interpretations, deadline);
-      if (!check.ok) return { verdict: 'unknown', reason: `the model did not pass z3's check of clause ${check.clause + 1} (line ${chc.system.clauses[check.clause]!.pos.line}): ${check.reason}` };
-      return { verdict: 'sat', model: modelText(chc, interpretations, cut) };
-    } catch (error) {
-      if (error instanceof ModelTooLarge) return { verdict: 'unknown', reason: error.message };
-      throw error;
-    }
-  }
+  if (result.verdict === 'safe') return certifiedModel(chc, modelOf(chc, result), cutPredicates(chc), deadline);
   if (result.verdict === 'unsafe' && result.counterexample) {
     const derivation = derivationOf(chc, result.counterexample, Math.max(DEFAULT_MAX_STEPS, (result.counterexample.steps ?? 0) + 1));
     if (!derivation) return { verdict: 'unknown', reason: 'the counterexample does not replay to a query' };
-    const check = checkDerivation(chc.system.clauses, derivation);
-    if (!check.ok) return { verdict: 'unknown', reason: `the derivation did not pass evaluation: ${check.reason}` };
-    return { verdict: 'unsat', derivation, derivationText: formatDerivation(chc.system.clauses, derivation) };
+    return certifiedDerivation(chc, derivation);
   }
   return { verdict: 'unknown', reason: result.reason ?? 'no answer' };
+}
+
+/** sat, when z3 validates on every clause of the input the invariants of the predicates in `cut`
+ * and, for the others, the interpretations their clauses give (model.ts). The invariants of a
+ * reduced system are read in the input's variables; its eliminated predicates are not in `cut`. */
+async function certifiedModel(chc: ChcProgram, invariants: ChcModel, cut: ReadonlySet<string>, deadline?: Deadline): Promise<ChcAnswer> {
+  const input = chc.reducedFrom?.input ?? chc;
+  const model = chc.reducedFrom ? inInputVariables(chc, input, invariants) : invariants;
+  const interpretations = new Interpretations(input, model, cut);
+  try {
+    const check = await checkModel(input, interpretations, deadline);
+    if (!check.ok) return { verdict: 'unknown', reason: `the model did not pass z3's check of clause ${check.clause + 1} (line ${input.system.clauses[check.clause]!.pos.line}): ${check.reason}` };
+    return { verdict: 'sat', model: modelText(input, interpretations, cut) };
+  } catch (error) {
+    if (error instanceof ModelTooLarge) return { verdict: 'unknown', reason: error.message };
+    throw error;
+  }
+}
+
+/** unsat, when evaluation confirms the derivation on the input's clauses (a reduced system's
+ * derivation expanded into the input instances it stands for). */
+function certifiedDerivation(chc: ChcProgram, derivation: Derivation): ChcAnswer {
+  const input = chc.reducedFrom?.input ?? chc;
+  const expanded = chc.reducedFrom ? expandDerivation(chc.reducedFrom.reduction, derivation) : derivation;
+  const check = checkDerivation(input.system.clauses, expanded);
+  if (!check.ok) return { verdict: 'unknown', reason: `the derivation did not pass evaluation: ${check.reason}` };
+  return { verdict: 'unsat', derivation: expanded, derivationText: formatDerivation(input.system.clauses, expanded) };
+}
+
+/** A reduced system's invariants over the input's argument variables (the same predicates, the same
+ * positions; residues `mod!k!x` follow their variable). */
+function inInputVariables(chc: ChcProgram, input: ChcProgram, invariants: ChcModel): ChcModel {
+  return new Map([...invariants].map(([p, f]) => {
+    const rename = new Map(chc.predicates.get(p)!.vars.map((v, k) => [v, input.predicates.get(p)!.vars[k]!]));
+    const name = (v: string): string => {
+      const residue = residueOf(v);
+      return residue ? residueName(name(residue.variable), residue.divisor) : rename.get(v) ?? v;
+    };
+    return [p, F.substitute(f, new Map([...F.variablesOf(f)].map((v) => [v, L.variable(name(v))])))];
+  }));
 }
 
 /** The predicates that are cut-points: those every cycle of clauses passes through. */

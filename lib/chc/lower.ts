@@ -21,6 +21,7 @@ import type { Linear } from '../ir/linear.js';
 import { syntaxError, unsupported } from '../diagnostics.js';
 import { headOf, isAtom, type SExpr } from './sexpr.js';
 import { letScope, lookupLet } from './parse.js';
+import type { Reduction } from './eliminate.js';
 import type { ChcSort, ChcSystem, Clause, LetScope, Predicate, PredicateApp, Scoped } from './system.js';
 
 /** The name of the procedure a clause system becomes. */
@@ -53,6 +54,13 @@ export interface ChcProgram {
   /** Some clause has several predicates in its body. The program then has the predicates' locations
    * and no clause edges: the engines on control-flow graphs do not apply. */
   readonly nonlinear: boolean;
+  /** A reduced system (eliminate.ts): the input it was reduced from, where answers are checked. */
+  readonly reducedFrom?: ReducedFrom;
+}
+
+export interface ReducedFrom {
+  readonly input: ChcProgram;
+  readonly reduction: Reduction;
 }
 
 /** A clause over IR variables: `⋀ body(args) ∧ constraint ⇒ head(args)`. */

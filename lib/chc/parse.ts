@@ -42,7 +42,7 @@ export function parseChc(text: string, file: string): ChcSystem {
       }
       case 'assert': {
         if (args.length !== 1) throw syntaxError('expected (assert TERM)', command.pos);
-        clauses.push(clauseOf(args[0]!, clauses.length, predicates, command));
+        clauses.push(clauseOf(args[0]!, clauses.length, predicates, command.pos));
         break;
       }
       case 'declare-datatypes':
@@ -105,7 +105,8 @@ export function lookupLet(scope: LetScope | null, name: string): Scoped | undefi
   return undefined;
 }
 
-function clauseOf(assertion: SExpr, index: number, predicates: ReadonlyMap<string, Predicate>, command: SExpr): Clause {
+/** One assertion as a clause: its variables, body applications, constraint and head. */
+export function clauseOf(assertion: SExpr, index: number, predicates: ReadonlyMap<string, Predicate>, pos: SourcePos): Clause {
   const vars: ClauseVar[] = [];
   let matrix: Scoped = { expr: assertion, scope: null };
   // forall and let around the clause; the variables of nested foralls are the clause's too.
@@ -187,5 +188,5 @@ function clauseOf(assertion: SExpr, index: number, predicates: ReadonlyMap<strin
     const pos = headTerm.expr.pos;
     constraint.push({ expr: { kind: 'list', items: [{ kind: 'atom', text: 'not', quoted: false, pos }, headTerm.expr], pos }, scope: headTerm.scope });
   }
-  return { index, pos: command.pos, vars, body, constraint, head, assertion };
+  return { index, pos, vars, body, constraint, head, assertion };
 }

@@ -15,7 +15,7 @@ import type { LiaSolver } from '../certify/lia-solver.js';
 import type { State } from '../observe/samples.js';
 import type { Deadline } from '../limits.js';
 import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS } from '../limits.js';
-import { evaluate, EvaluationError, type ChcValue } from './evaluate.js';
+import { evaluatePartially, EvaluationError, type ChcValue } from './evaluate.js';
 import { letScope, lookupLet } from './parse.js';
 import { headOf } from './sexpr.js';
 import type { ChcProgram, ClauseFormula } from './lower.js';
@@ -391,18 +391,19 @@ async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcPr
 }
 
 /** The clause variable `t` names, when it is one (not a let-bound name). */
+/** The clause variable `t` is, directly or through lets that rename it (as a reduced clause's
+ * definitions are read: eliminate.ts). */
 function plainVariable(t: Scoped, sorts: ReadonlyMap<string, string>): string | null {
-  if (t.expr.kind !== 'atom' || !sorts.has(t.expr.text) || lookupLet(t.scope, t.expr.text)) return null;
-  return t.expr.text;
+  for (let s = t; ;) {
+    if (s.expr.kind !== 'atom') return null;
+    const bound = lookupLet(s.scope, s.expr.text);
+    if (!bound) return sorts.has(s.expr.text) ? s.expr.text : null;
+    s = bound;
+  }
 }
 
 function tryEvaluate(t: Scoped, values: ReadonlyMap<string, ChcValue>): ChcValue | undefined {
-  try {
-    return evaluate(t, values);
-  } catch (e) {
-    if (e instanceof EvaluationError) return undefined;
-    throw e;
-  }
+  return evaluatePartially(t, values);
 }
 
 /** The conjuncts of a constraint, through nested `and`s and `let`s. */

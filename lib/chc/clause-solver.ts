@@ -776,7 +776,9 @@ function* runCandidates(features: readonly string[], ints: readonly string[], st
     yield f;
   }
   for (const g of guards) {
-    const ng = g.kind === 'atom' && g.rel === '>=' ? F.geqZero(L.addConstant(L.negate(g.expr), -1n)) : F.not(g);
+    const ng = g.kind !== 'atom' ? F.not(g)
+      : g.rel === '>=' ? F.geqZero(L.addConstant(L.negate(g.expr), -1n))
+      : F.or(F.geqZero(L.addConstant(g.expr, -1n)), F.geqZero(L.addConstant(L.negate(g.expr), -1n)));
     for (const [part, other] of [[g, ng], [ng, g]] as const) {
       const inside = states.filter((s) => F.evaluate(part, (v) => s.get(v) ?? 0n));
       if (inside.length === states.length) continue;

@@ -66,7 +66,8 @@ function conjuncts(f: Formula): Formula[] {
 
 /**
  * Per predicate, the guards its candidates are split by (`¬g ∨ c`, a loop's phases): the atoms of
- * the clauses' constraints over one or two of its arguments, as `e >= 0` in both polarities, and the
+ * the clauses' constraints over one or two of its arguments, as `e >= 0` in both polarities (and
+ * an equality as it is), and the
  * images of those of the predicates before it, through the clauses between them. A guard is often
  * stated where the loop branches (`x > m` after `x++`) and needed where the loop begins (`x >= m`).
  */
@@ -81,7 +82,11 @@ export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[]
     out.get(p)!.push(f);
     return true;
   };
-  clauses.forEach((c, k) => {
+  // The rules' and queries' atoms first (where a loop branches or the property is stated), then the
+  // facts' (initial values), while the guards last.
+  const order = [...clauses.keys()].sort((a, b) => Number(clauses[a]!.body.length === 0) - Number(clauses[b]!.body.length === 0));
+  for (const k of order) {
+    const c = clauses[k]!;
     for (const app of [...(c.head ? [c.head] : []), ...c.body]) {
       const at = chc.predicates.get(app.predicate)!;
       const renaming = new Map<string, Linear>();
@@ -91,12 +96,14 @@ export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[]
       for (const atom of atomsByClause[k]!) {
         if (atom.kind !== 'atom' || ![...atom.expr.coeffs.keys()].every((v) => renaming.has(v))) continue;
         const e = L.substitute(atom.expr, renaming);
-        // e >= 0 and its negation -e - 1 >= 0; an equality's halves and theirs.
+        // e >= 0 and its negation -e - 1 >= 0; an equality itself (a flag's one value: its
+        // complement is a disjunction), its halves and theirs.
+        if (atom.rel === '==') add(app.predicate, F.eqZero(e));
         const sides = atom.rel === '==' ? [e, L.negate(e)] : [e];
         for (const s of sides) for (const g of [F.geqZero(s), F.geqZero(L.addConstant(L.negate(s), -1n))]) add(app.predicate, g);
       }
     }
-  });
+  }
   const maps = clauses.flatMap((c) => {
     const map = bodyInTermsOfHead(chc, c);
     return map && c.head!.predicate !== c.body[0]!.predicate ? [{ from: c.body[0]!.predicate, to: c.head!.predicate, map }] : [];

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
@@ -59,6 +60,18 @@ test('a guard stated after a step reaches the predicate before it, shifted by th
   // i < n at p is i' <= n at q, after i' = i + 1.
   const text = guards.get('q')!.map((g) => F.toC(g));
   t.true(text.includes(F.toC(F.compare(L.variable(q0!), '<=', L.variable(q1!)))), text.join(' ; '));
+});
+
+test('an equality of the loop or the query is a guard itself; the loop guards come before the initial values', (t) => {
+  const file = new URL('../../../benchmarks/chc/flag.smt2', import.meta.url);
+  const chc = readChc(readFileSync(file, 'utf8'), 'flag.smt2');
+  // Seven equalities in the fact alone would fill a quota of 24 guards with their halves.
+  const guards = carriedGuards(chc, chc.formulas, chc.formulas.map((c) => atoms(c.constraint)), 8, 24).get('inv')!.map((g) => F.toC(g));
+  const [f, x] = chc.predicates.get('inv')!.vars;
+  const flag = F.toC(F.eqZero(L.variable(f!)));
+  t.true(guards.includes(flag), guards.join(' ; '));
+  t.true(guards.indexOf(flag) < guards.indexOf(F.toC(F.eqZero(L.variable(x!)))), guards.join(' ; '));
+  t.is(guards.length, 24);
 });
 
 test('a state that breaks equalities keeps their combinations that hold in it (the affine join)', (t) => {

@@ -95,6 +95,17 @@ test('an invariant over a residue is found, printed with mod, and validated by z
   t.false((await checkModel(chc, new Interpretations(chc, new Map([['inv', broken]]), all))).ok);
 });
 
+test('one value of a flag splits the candidates: f == 0 as a guard, its complement as a disjunction', async (t) => {
+  // The guards of the loop's clause and of the query come before those of the fact's initial values
+  // (x == 0 … e == 0), which would otherwise fill the guards' quota.
+  const file = new URL('../../../benchmarks/chc/flag.smt2', import.meta.url);
+  const chc = readChc(readFileSync(file, 'utf8'), 'flag.smt2');
+  const { answer } = await solveHornClauses(chc, { timeoutMs: 120_000, quick: true });
+  t.is(answer.verdict, 'sat', answer.reason);
+  // f != 0 || x >= y, beside y >= x.
+  t.regex(answer.model!, /\(or \(>= f 1\) \(>= 0 \(\+ f 1\)\) \(>= x y\)\)/);
+});
+
 test('a loop whose branch an input flag chooses, through a chain of predicates: sat on the clauses alone', async (t) => {
   // The initial states vary the arguments a clause reads (n and f, not their copies), so both
   // branches run; each branch's hull says more than the loop keeps, and Houdini's affine join keeps

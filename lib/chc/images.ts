@@ -96,9 +96,10 @@ export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[]
       for (const atom of atomsByClause[k]!) {
         if (atom.kind !== 'atom' || ![...atom.expr.coeffs.keys()].every((v) => renaming.has(v))) continue;
         const e = L.substitute(atom.expr, renaming);
-        // e >= 0 and its negation -e - 1 >= 0; an equality itself (a flag's one value: its
-        // complement is a disjunction), its halves and theirs.
-        if (atom.rel === '==') add(app.predicate, F.eqZero(e));
+        // e >= 0 and its negation -e - 1 >= 0; an equality of a loop or a query itself (a flag's one
+        // value: its complement is a disjunction), its halves and theirs. A fact's equalities are
+        // initial values, which the halves split by well enough.
+        if (atom.rel === '==' && c.body.length > 0) add(app.predicate, F.eqZero(e));
         const sides = atom.rel === '==' ? [e, L.negate(e)] : [e];
         for (const s of sides) for (const g of [F.geqZero(s), F.geqZero(L.addConstant(L.negate(s), -1n))]) add(app.predicate, g);
       }

@@ -76,8 +76,11 @@ has proved the invariants; otherwise 'unknown' with the reason.
 Horn clauses (FILE.smt2, or any file that sets the logic HORN): the first line is 'sat', 'unsat' or
 'unknown', as CHC-COMP tools print it. 'sat' comes with a model (define-fun per predicate) that z3 has
 checked on every clause as written; 'unsat' with a derivation of false that evaluation confirms.
-Nonlinear clauses (several predicates in a body) are solved on the clauses themselves: derivation
-trees unfolded for z3, Houdini, and the template search with every body predicate a premise.
+Nonlinear clauses (several predicates in a body): the predicates on no cycle of clauses are
+resolved away first; when that leaves linear clauses, they are solved as linear ones, and the model
+or derivation is still of the input's clauses, checked on them. The others are solved on the clauses
+themselves: derivation trees unfolded for z3, Houdini, and the template search with every body
+predicate a premise.
 
 ${EXIT_CODES_HELP}`)
     .action((path: string, opts: VerifyCliOptions, command: Command) =>

@@ -11,9 +11,9 @@
 // through the input clause instances each reduced instance stands for (`expandDerivation`).
 import { CHC_ELIMINATION_CLAUSE_GROWTH, CHC_ELIMINATION_EXTRA_CLAUSES, CHC_ELIMINATION_NODE_GROWTH } from '../limits.js';
 import { clauseOf } from './parse.js';
-import { headOf, printSExpr, type SExpr } from './sexpr.js';
+import { headOf, type SExpr } from './sexpr.js';
 import type { Derivation } from './derivation.js';
-import type { ChcSystem, Clause, LetScope, PredicateApp, Scoped } from './system.js';
+import { freshPrefix, isLinear, type ChcSystem, type Clause, type LetScope, type PredicateApp, type Scoped } from './system.js';
 
 /** An input clause instance inside a reduced clause: the clause and each of its variables' name in
  * the reduced clause. */
@@ -39,7 +39,7 @@ interface Entry {
 /** The system with its predicates outside cycles resolved away, when that makes it linear within
  * the growth limits; null otherwise (the input is solved as it is). */
 export function eliminatePredicates(system: ChcSystem): Reduction | null {
-  if (system.clauses.every((c) => c.body.length <= 1) || shadowsPredicate(system)) return null;
+  if (isLinear(system) || shadowsPredicate(system)) return null;
   const recursive = recursivePredicates(system);
   const order = definitionOrder(system).filter((p) => !recursive.has(p));
   if (order.length === 0) return null;
@@ -275,10 +275,7 @@ class FreshNames {
   private readonly prefix: string;
   private count = 0;
   constructor(system: ChcSystem) {
-    const text = system.clauses.map((c) => printSExpr(c.assertion)).join(' ');
-    let prefix = 'farkas!e';
-    while (text.includes(prefix)) prefix = `${prefix}!`;
-    this.prefix = prefix;
+    this.prefix = freshPrefix(system, 'farkas!e');
   }
   next(): string {
     return `${this.prefix}${this.count++}`;

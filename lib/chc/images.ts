@@ -67,8 +67,7 @@ function conjuncts(f: Formula): Formula[] {
 /**
  * Per predicate, the guards its candidates are split by (`¬g ∨ c`, a loop's phases): the atoms of
  * the clauses' constraints over one or two of its arguments, as `e >= 0` in both polarities (and
- * an equality as it is), and the
- * images of those of the predicates before it, through the clauses between them. A guard is often
+ * a loop's or a query's equality as it is), and the images of those of the predicates before it, through the clauses between them. A guard is often
  * stated where the loop branches (`x > m` after `x++`) and needed where the loop begins (`x >= m`).
  */
 export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[], atomsByClause: readonly (readonly Formula[])[], maxPasses: number, maxGuards: number): Map<string, Formula[]> {
@@ -83,7 +82,7 @@ export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[]
     return true;
   };
   // The rules' and queries' atoms first (where a loop branches or the property is stated), then the
-  // facts' (initial values), while the guards last.
+  // facts' (initial values), while the quota lasts.
   const order = [...clauses.keys()].sort((a, b) => Number(clauses[a]!.body.length === 0) - Number(clauses[b]!.body.length === 0));
   for (const k of order) {
     const c = clauses[k]!;

@@ -11,7 +11,7 @@ import { CHC_MODEL_CHECK_WORK } from '../limits.js';
 import { headOf, printSExpr, symbolText, type SExpr } from './sexpr.js';
 import type { ChcProgram } from './lower.js';
 import { residueOf } from './features.js';
-import type { ChcSystem } from './system.js';
+import { freshPrefix, type ChcSystem } from './system.js';
 
 /** Each predicate's interpretation, over its IR argument variables. */
 export type ChcModel = ReadonlyMap<string, Formula>;
@@ -79,7 +79,7 @@ export class Interpretations {
   private readonly reachable: ReadonlySet<string>;
 
   constructor(private readonly chc: ChcProgram, private readonly invariants: ChcModel, private readonly cut: ReadonlySet<string>) {
-    this.prefix = freshPrefix(chc.system);
+    this.prefix = freshPrefix(chc.system, 'farkas!p');
     this.reachable = reachablePredicates(chc.system);
   }
 
@@ -168,14 +168,6 @@ export async function checkModel(chc: ChcProgram, interpretations: Interpretatio
     }
     return { ok: true, clauses: system.clauses.length };
   }, { fresh: true });
-}
-
-/** A prefix no symbol of the input starts with, for the interpretation's parameters. */
-function freshPrefix(system: ChcSystem): string {
-  const text = system.clauses.map((c) => printSExpr(c.assertion)).join(' ');
-  let prefix = 'farkas!p';
-  while (text.includes(prefix)) prefix = `${prefix}!`;
-  return prefix;
 }
 
 /** The assertion's text with every predicate application replaced by `replace(name, argument texts,

@@ -15,7 +15,7 @@ import type { LiaSolver } from '../certify/lia-solver.js';
 import type { State } from '../observe/samples.js';
 import type { Deadline } from '../limits.js';
 import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS } from '../limits.js';
-import { evaluatePartially, EvaluationError, type ChcValue } from './evaluate.js';
+import { evaluatePartially, type ChcValue } from './evaluate.js';
 import { letScope, lookupLet } from './parse.js';
 import { headOf } from './sexpr.js';
 import type { ChcProgram, ClauseFormula } from './lower.js';
@@ -277,7 +277,7 @@ function headState(chc: ChcProgram, c: ClauseFormula, values: ReadonlyMap<string
   const at = chc.predicates.get(c.clause.head.predicate.name)!;
   const state = new Map<string, bigint>();
   for (const [k, a] of c.clause.head.args.entries()) {
-    const v = tryEvaluate(a, values);
+    const v = evaluatePartially(a, values);
     if (v === undefined) return null;
     state.set(at.vars[k]!, typeof v === 'boolean' ? (v ? 1n : 0n) : v);
   }
@@ -325,41 +325,36 @@ function propagate(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgr
     });
   });
   const conjuncts = flatConjuncts(clause.constraint);
-  try {
-    for (let changed = true; changed;) {
-      changed = false;
-      for (const t of conjuncts) {
-        if (headOf(t.expr) !== '=' || t.expr.kind !== 'list' || t.expr.items.length !== 3) continue;
-        const [lhs, rhs] = [{ expr: t.expr.items[1]!, scope: t.scope }, { expr: t.expr.items[2]!, scope: t.scope }];
-        for (const [target, definition] of [[lhs, rhs], [rhs, lhs]] as const) {
-          const name = plainVariable(target, sorts);
-          if (name === null || values.has(name)) continue;
-          const value = tryEvaluate(definition, values);
-          if (value === undefined) continue;
-          values.set(name, value);
-          changed = true;
-          break;
-        }
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const t of conjuncts) {
+      if (headOf(t.expr) !== '=' || t.expr.kind !== 'list' || t.expr.items.length !== 3) continue;
+      const [lhs, rhs] = [{ expr: t.expr.items[1]!, scope: t.scope }, { expr: t.expr.items[2]!, scope: t.scope }];
+      for (const [target, definition] of [[lhs, rhs], [rhs, lhs]] as const) {
+        const name = plainVariable(target, sorts);
+        if (name === null || values.has(name)) continue;
+        const value = evaluatePartially(definition, values);
+        if (value === undefined) continue;
+        values.set(name, value);
+        changed = true;
+        break;
       }
     }
-    // A conjunct that evaluates to false settles it even while other values are open.
-    let open = false;
-    for (const { term, value } of checks) {
-      const v = tryEvaluate(term, values);
-      if (v === undefined) open = true;
-      else if (v !== value) return 'inapplicable';
-    }
-    for (const t of conjuncts) {
-      const v = tryEvaluate(t, values);
-      if (v === undefined) open = true;
-      else if (v !== true) return 'inapplicable';
-    }
-    if (open) return 'open';
-    if (clause.head) for (const a of clause.head.args) if (tryEvaluate(a, values) === undefined) return 'open';
-  } catch (e) {
-    if (e instanceof EvaluationError) return 'open';
-    throw e;
   }
+  // A conjunct that evaluates to false settles it even while other values are open.
+  let open = false;
+  for (const { term, value } of checks) {
+    const v = evaluatePartially(term, values);
+    if (v === undefined) open = true;
+    else if (v !== value) return 'inapplicable';
+  }
+  for (const t of conjuncts) {
+    const v = evaluatePartially(t, values);
+    if (v === undefined) open = true;
+    else if (v !== true) return 'inapplicable';
+  }
+  if (open) return 'open';
+  if (clause.head) for (const a of clause.head.args) if (evaluatePartially(a, values) === undefined) return 'open';
   // Variables no term reads (CHC_COMP_UNUSED) still get a value: a derivation step states them all.
   for (const v of clause.vars) if (!values.has(v.name)) values.set(v.name, v.sort === 'Bool' ? false : 0n);
   return values;
@@ -383,14 +378,13 @@ async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcPr
     values.set(v.name, v.sort === 'Bool' ? n !== 0n : n);
   }
   // The instance must hold as written (the lowering is not trusted with the states either).
-  for (const t of c.clause.constraint) if (tryEvaluate(t, values) !== true) return null;
-  if (c.clause.head) for (const a of c.clause.head.args) if (tryEvaluate(a, values) === undefined) return null;
+  for (const t of c.clause.constraint) if (evaluatePartially(t, values) !== true) return null;
+  if (c.clause.head) for (const a of c.clause.head.args) if (evaluatePartially(a, values) === undefined) return null;
   const headValues = c.head?.args.map((a) => L.evaluate(a, (w) => model.int(symbol(w)))) ?? [];
   const head = (c.head?.args ?? []).map((a, i) => `(= ${linearToSmt(a, symbol)} ${headValues[i]})`);
   return { values, head: headValues, block: head.length === 0 ? 'false' : `(not (and ${head.join(' ')}))` };
 }
 
-/** The clause variable `t` names, when it is one (not a let-bound name). */
 /** The clause variable `t` is, directly or through lets that rename it (as a reduced clause's
  * definitions are read: eliminate.ts). */
 function plainVariable(t: Scoped, sorts: ReadonlyMap<string, string>): string | null {
@@ -400,10 +394,6 @@ function plainVariable(t: Scoped, sorts: ReadonlyMap<string, string>): string | 
     if (!bound) return sorts.has(s.expr.text) ? s.expr.text : null;
     s = bound;
   }
-}
-
-function tryEvaluate(t: Scoped, values: ReadonlyMap<string, ChcValue>): ChcValue | undefined {
-  return evaluatePartially(t, values);
 }
 
 /** The conjuncts of a constraint, through nested `and`s and `let`s. */

@@ -3,7 +3,7 @@
 // stay S-expressions paired with the `let` scope they are read in, so that the lowering to the IR
 // (lower.ts) and the evaluation of derivations (derivation.ts) read the same text independently.
 import type { SourcePos } from '../ir/cfg.js';
-import type { SExpr } from './sexpr.js';
+import { printSExpr, type SExpr } from './sexpr.js';
 
 export type ChcSort = 'Int' | 'Bool';
 
@@ -61,4 +61,12 @@ export interface ChcSystem {
 /** Linear: no clause has more than one predicate application in its body. */
 export function isLinear(system: ChcSystem): boolean {
   return system.clauses.every((c) => c.body.length <= 1);
+}
+
+/** A prefix that no symbol of the system's clauses starts with: `base`, with `!`s added as needed. */
+export function freshPrefix(system: ChcSystem, base: string): string {
+  const text = system.clauses.map((c) => printSExpr(c.assertion)).join(' ');
+  let prefix = base;
+  while (text.includes(prefix)) prefix = `${prefix}!`;
+  return prefix;
 }

@@ -199,6 +199,8 @@ export const CHC_MAX_GUARDS = 24;
 export const CHC_GUARD_PASSES = 8;
 /** Equalities one Houdini counterexample combines with the first it breaks (their affine join). */
 export const CHC_JOIN_MAX_EQUALITIES = 64;
+/** The largest coefficient (in absolute value) of a hull equality the derived states propose. */
+export const CHC_MAX_HULL_COEFFICIENT = 1_000n;
 /** Hull facets over each pair of arguments the derived states propose (lib/observe/facets.ts). */
 export const CHC_PLANAR_FACETS = 4;
 /** Points per predicate where a loop's step changes (phase starts) that become guards. */

@@ -7,6 +7,8 @@ import { bodyInTermsOfHead, carriedGuards, imagesOf } from './images.js';
 import { readChc } from './index.js';
 import { liveArguments } from './relevance.js';
 import { smallCombinations } from './runs.js';
+import { smallCoefficients } from './clause-solver.js';
+import { affineHull } from '../observe/equalities.js';
 
 // A loop over (i, n, c, x): c is a copy of the input nobody reads, x is read only by the query.
 const LOOP = `(set-logic HORN)
@@ -94,4 +96,13 @@ test('the initial states\' small combinations: every value of two arguments apar
   const pairs = new Set(smallCombinations(2, 15).map((c) => c.join(',')));
   for (const [a, b] of [[1n, -1n], [-1n, 1n], [2n, 0n], [1n, 1n]]) t.true(pairs.has(`${a},${b}`));
   t.is(smallCombinations(0, 4).length, 0);
+});
+
+test('the hull of few states in many dimensions: its accidental equalities with large coefficients are not candidates', (t) => {
+  const state = (x: bigint, a: bigint, b: bigint, c: bigint): Map<string, bigint> => new Map([['x', x], ['y', x], ['a', a], ['b', b], ['c', c]]);
+  const hull = affineHull(['x', 'y', 'a', 'b', 'c'], [state(0n, 7n, 3n, 11n), state(5n, 1234n, 977n, 31n), state(9n, 2n, 4091n, 6007n)]);
+  const kept = hull.filter(smallCoefficients).map((f) => F.toC(f));
+  t.true(kept.includes('x == y') || kept.includes('y == x'), kept.join('; '));
+  t.true(hull.length > kept.length, hull.map((f) => F.toC(f)).join('; '));
+  t.true(hull.filter((f) => !smallCoefficients(f)).every((f) => f.kind === 'atom' && [...f.expr.coeffs.values()].some((k) => k > 1000n || k < -1000n)));
 });

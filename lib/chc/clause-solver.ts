@@ -2,7 +2,7 @@
 // predicates in a body: procedure summaries, recursion) have no control-flow graph, so all of their
 // search is here; linear ones get the unfolding and Houdini here first (cheap, and strong on
 // transition systems with many Boolean arguments), then the engines on their graph. The means:
-// - refuting: derivation trees unfolded to a depth, searched by z3; a tree it finds is read off the
+// - refuting: derivations of false unfolded to a depth (unfold.ts), searched by z3; one it finds is read off the
 //   model and checked by evaluating the clauses as written (derivation.ts);
 // - proving, cheap: Houdini over candidate atoms mined from the clauses (bounds on each argument,
 //   orders between arguments, the atoms the clauses state of them);
@@ -16,7 +16,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
-import { withLiaSolver, type LiaModel, type LiaSolver } from '../certify/lia-solver.js';
+import { withLiaSolver, type LiaModel } from '../certify/lia-solver.js';
 import { buildFarkasSystem } from '../constraints/farkas.js';
 import { decodeTemplate, makeTemplate, type Template } from '../constraints/template.js';
 import type { Schedule } from '../constraints/schedule.js';
@@ -28,15 +28,15 @@ import type { VerificationCondition } from '../vc/vc.js';
 import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '../problem/result.js';
 import { constantBitsFor } from '../problem/prepare.js';
 import {
-  CHC_UNFOLD_CHECK_WORK, CHC_UNFOLD_MAX_NODES, CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_ROUND_CHECKS, CHC_UNFOLD_DEPTHS, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
+  CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
   CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_GUARD_PASSES, CHC_PRUNE_CHECKS, CHC_MAX_GUARDS, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, CHC_MAX_HULL_COEFFICIENT, CHC_RUN_MODERATE_VALUE, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
-  VERIFY_SAT_WORK, WorkBudget, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
+  VERIFY_SAT_WORK, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
-import { checkDerivation, formatDerivation, type Derivation, type DerivationStep } from './derivation.js';
-import type { ChcValue } from './evaluate.js';
+import { checkDerivation, formatDerivation, type Derivation } from './derivation.js';
 import { deriveStates, runForward, type DerivedStates } from './runs.js';
+import { Unfolder } from './unfold.js';
 import { liveArguments } from './relevance.js';
 import { carriedGuards } from './images.js';
 import { joined } from './affine-join.js';
@@ -269,166 +269,6 @@ function reports(chc: ChcProgram, model: ChcModel): InvariantReport[] {
  * residue); dropping conjuncts of an inductive invariant only weakens what the search assumes. */
 function withoutResidues(model: ChcModel): ChcModel {
   return new Map([...model].map(([p, f]) => [p, F.and(...(f.kind === 'and' ? f.args : [f]).filter((g) => !mentionsResidue(g)))]));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Refuting: derivation trees up to a depth, as one z3 query.
-
-interface TreeNode {
-  readonly clause: ClauseFormula;
-  /** The SMT-LIB symbol of each of the clause's IR variables in this instance. */
-  readonly symbols: ReadonlyMap<string, string>;
-  /** True in a model when this instance is the one used. */
-  readonly selector: string;
-  /** Per body application, the nodes that may derive it. */
-  children: number[][];
-}
-
-class TooManyNodes extends Error {}
-
-/**
- * Every derivation of false of depth at most d: for each predicate application, a choice among the
- * clauses with that head, each with fresh copies of its variables, down to depth d. The tree grows
- * with the clauses' branching, so the depth stops where it would need more than CHC_UNFOLD_MAX_NODES
- * instances or the work budget is spent.
- */
-class Unfolder {
-  private depth = 0;
-  private readonly budget: WorkBudget;
-  private stopped: string | null = null;
-  /** The first depth whose trees exceed CHC_UNFOLD_MAX_NODES, once one did. */
-  private tooLarge: number | null = null;
-  private readonly byHead = new Map<string | null, ClauseFormula[]>();
-
-  constructor(clauses: readonly ClauseFormula[], work: number) {
-    this.budget = new WorkBudget(work);
-    for (const c of clauses) {
-      const key = c.head?.predicate ?? null;
-      const list = this.byHead.get(key) ?? [];
-      list.push(c);
-      this.byHead.set(key, list);
-    }
-  }
-
-  get exhausted(): boolean {
-    return this.stopped !== null;
-  }
-
-  describe(): string {
-    return this.stopped !== null ? `no derivation of false of depth ${this.depth} or less (deeper: ${this.stopped})` : `no derivation of false of depth ${this.depth} or less`;
-  }
-
-  /** Deeper and deeper until a derivation is found, the unfolding stops or the round has used `share`
-   * of z3's work. */
-  async round(deadline: Deadline, share: number): Promise<Derivation | null> {
-    const until = this.budget.left - share;
-    for (let checks = 0; this.stopped === null && !deadline.passed && this.budget.left > until && checks < CHC_UNFOLD_ROUND_CHECKS; checks++) {
-      const found = await this.deeper(deadline);
-      if (found) return found;
-    }
-    return null;
-  }
-
-  /** The derivation of the next depth, or null (none there, or the unfolding stopped). */
-  private async deeper(deadline: Deadline): Promise<Derivation | null> {
-    if (this.stopped !== null || deadline.passed) return null;
-    // Past the depth where the trees grew too large, one level at a time.
-    const depth = this.tooLarge === null ? CHC_UNFOLD_DEPTHS.find((d) => d > this.depth) : this.depth + 1;
-    if (depth === undefined) {
-      this.stopped = `depth ${this.depth} is the last one searched`;
-      return null;
-    }
-    if (this.tooLarge !== null && depth >= this.tooLarge) {
-      this.stopped = `a derivation tree of depth ${this.tooLarge} has more than ${CHC_UNFOLD_MAX_NODES} clause instances`;
-      return null;
-    }
-    return withLiaSolver(async (solver) => {
-      const nodes: TreeNode[] = [];
-      let roots: number[];
-      try {
-        roots = this.choices(solver, nodes, null, [], depth);
-      } catch (e) {
-        if (!(e instanceof TooManyNodes)) throw e;
-        this.tooLarge = depth;
-        return null;
-      }
-      if (roots.length === 0) {
-        this.stopped = 'the system has no query';
-        return null;
-      }
-      solver.assert(`(or ${roots.map((r) => nodes[r]!.selector).join(' ')})`);
-      const work = Math.min(CHC_UNFOLD_CHECK_WORK, this.budget.left);
-      const outcome = await solver.check({ work, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) });
-      this.budget.charge(outcome.work);
-      if (outcome.status === 'unsat') {
-        this.depth = depth;
-        if (this.budget.exhausted) this.stopped = `the work budget (${this.budget.limit} z3 units) is spent`;
-        return null;
-      }
-      if (outcome.status === 'unknown') {
-        this.stopped = `z3 gave no answer at depth ${depth} (${outcome.reason ?? 'unknown'})`;
-        return null;
-      }
-      const derivation = derivationFrom(solver.model(), nodes, roots);
-      if (!derivation) this.stopped = `internal: z3's model at depth ${depth} chooses no clause instance`;
-      return derivation;
-    }, { fresh: true });
-  }
-
-  /** The instances that may derive `head(args)` (null: false) within `depth`; their constraints asserted. */
-  private choices(solver: LiaSolver, nodes: TreeNode[], head: string | null, args: readonly string[], depth: number): number[] {
-    if (depth === 0) return [];
-    const ids: number[] = [];
-    for (const clause of this.byHead.get(head) ?? []) {
-      if (nodes.length >= CHC_UNFOLD_MAX_NODES) throw new TooManyNodes();
-      const symbols = new Map(clause.variables.map((v) => [v, solver.intSymbol()]));
-      const id = nodes.length;
-      const node: TreeNode = { clause, symbols, selector: solver.boolSymbol(), children: [] };
-      nodes.push(node);
-      const symbol = lookup(symbols);
-      const parts = [formulaToSmt(clause.constraint, symbol)];
-      clause.head?.args.forEach((a, k) => parts.push(`(= ${linearToSmt(a, symbol)} ${args[k]})`));
-      for (const app of clause.body) {
-        const children = this.choices(solver, nodes, app.predicate, app.args.map((a) => linearToSmt(a, symbol)), depth - 1);
-        node.children.push(children);
-        parts.push(children.length === 0 ? 'false' : `(or ${children.map((c) => nodes[c]!.selector).join(' ')})`);
-      }
-      solver.assert(`(=> ${node.selector} (and ${parts.join(' ')}))`);
-      ids.push(id);
-    }
-    return ids;
-  }
-}
-
-/** The derivation a model of the unfolding chose: each used instance after the ones it depends on. */
-function derivationFrom(model: LiaModel, nodes: readonly TreeNode[], roots: readonly number[]): Derivation | null {
-  const steps: DerivationStep[] = [];
-  const chosen = (ids: readonly number[]): number | undefined => ids.find((id) => model.bool(nodes[id]!.selector));
-  // Post-order without recursion: a node's children are emitted before it.
-  const root = chosen(roots);
-  if (root === undefined) return null;
-  const stack: { id: number; expanded: boolean }[] = [{ id: root, expanded: false }];
-  while (stack.length > 0) {
-    const top = stack.pop()!;
-    const node = nodes[top.id]!;
-    if (!top.expanded) {
-      stack.push({ id: top.id, expanded: true });
-      for (const options of [...node.children].reverse()) {
-        const child = chosen(options);
-        if (child === undefined) return null;
-        stack.push({ id: child, expanded: false });
-      }
-      continue;
-    }
-    const values = new Map<string, ChcValue>();
-    for (const v of node.clause.clause.vars) {
-      const ir = node.clause.vars.get(v.name);
-      const n = ir === undefined ? 0n : model.int(node.symbols.get(ir)!);
-      values.set(v.name, v.sort === 'Bool' ? n !== 0n : n);
-    }
-    steps.push({ clause: node.clause.clause.index, values });
-  }
-  return { steps };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -178,6 +178,9 @@ export const CHC_PRUNE_CHECKS = 120;
  * nonlinear clause is tried on per new fact. */
 export const CHC_RUN_STEPS = 20_000;
 export const CHC_RUN_SOLVER_CHECKS = 128;
+/** The SMT-LIB text those checks may send in all (characters): z3 parses a step's whole constraint at
+ * each check, ~50 ms for the 40 KB of a big Lustre circuit in the WASM build. */
+export const CHC_RUN_SOLVER_TEXT = 2_000_000;
 export const CHC_RUN_CHECK_WORK = 200_000;
 export const CHC_RUN_INITIAL_STATES = 4;
 /** The second round of initial states (runs.ts): how many more per fact, how many of a fact's read

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { withLiaSolver } from '../certify/lia-solver.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import { Deadline } from '../limits.js';
+import { CHC_RUN_INITIAL_STATES, Deadline } from '../limits.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { checkDerivation } from './derivation.js';
 import { divisorsOf, euclideanMod, residueName, withResidues } from './features.js';
@@ -64,6 +64,32 @@ test('facts that leave values open get them from z3, several distinct ones', asy
   t.true(values.length >= 2);
   t.is(new Set(values).size, values.length);
   for (const v of values) t.true(v > 5n && v < 100n);
+});
+
+// Every step leaves its increment open, so z3 chooses it; the padding (600 conjuncts that always hold)
+// makes each of those checks send some 20 KB.
+const OPEN_STEPS = (padding: number) => `(set-logic HORN)
+(declare-fun inv (Int Int) Bool)
+(assert (forall ((x Int) (n Int)) (=> (and (= x 0) (<= 0 n)) (inv x n))))
+(assert (forall ((x Int) (n Int) (x1 Int) (c Int))
+  (=> (and (inv x n) (<= 1 c) (<= c 2) (= x1 (+ x c))
+    ${Array.from({ length: padding }, (_, k) => `(or (<= n ${k}) (<= ${k} n))`).join(' ')})
+    (inv x1 n))))
+(assert (forall ((x Int) (n Int)) (=> (and (inv x n) (< x 0)) false)))
+`;
+
+test('a run whose every step asks z3 leaves the second round of initial states its share', async (t) => {
+  const initialStates = async (padding: number): Promise<number> => {
+    const chc = readChc(OPEN_STEPS(padding), 'open-steps.smt2');
+    const { states } = await withLiaSolver((solver) => deriveStates(chc, solver, new Deadline(undefined), liveArguments(chc)), { fresh: true });
+    const [x] = chc.predicates.get('inv')!.vars;
+    return states.get('inv')!.filter((s) => s.get(x!) === 0n).length;
+  };
+  // Small steps: the number of checks bounds the runs, and the first round's endless runs take them
+  // all. Big ones: the first round may send half of the text the checks may send in all, and the
+  // second round draws its initial states.
+  t.is(await initialStates(0), CHC_RUN_INITIAL_STATES);
+  t.true((await initialStates(600)) > CHC_RUN_INITIAL_STATES);
 });
 
 test('runForward derives from any state, by propagation alone', (t) => {

@@ -14,7 +14,7 @@ import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
 import type { LiaSolver } from '../certify/lia-solver.js';
 import type { State } from '../observe/samples.js';
 import type { Deadline } from '../limits.js';
-import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS } from '../limits.js';
+import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_SOLVER_TEXT, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS } from '../limits.js';
 import { evaluatePartially, type ChcValue } from './evaluate.js';
 import { letScope, lookupLet } from './parse.js';
 import { headOf } from './sexpr.js';
@@ -60,7 +60,16 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
   const seen = new Set<string>();
   const phaseStarts = new Map<string, State[]>();
   let steps = 0;
+  // z3's share of the runs: its checks, and the text they send, which z3 parses whole at every
+  // check (on a big circuit that costs more than solving the step). The first round may use half of
+  // the text, so that the second round's initial states get their runs.
   let solverChecks = 0;
+  let solverText = 0;
+  let solverTextLimit = CHC_RUN_SOLVER_TEXT / 2;
+  const solverLeft = (): boolean => solverChecks < CHC_RUN_SOLVER_CHECKS && solverText < solverTextLimit;
+  const sent = (chars: number): void => {
+    solverText += chars;
+  };
   let refutation: Derivation | null = null;
   // The round of initial states being drawn (see below).
   let round = 0;
@@ -145,7 +154,7 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     const positions = varied.length > 0 ? varied : headVars.map((_, i) => i);
     const targets = smallCombinations(Math.min(positions.length, CHC_RUN_TARGET_ARGUMENTS), Math.max(0, to - CHC_RUN_INITIAL_STATES));
     const termAt = (position: number): string => linearToSmt(c.head!.args[position]!, lookup(symbols));
-    for (let k = from; k < to && solverChecks < CHC_RUN_SOLVER_CHECKS && !deadline.passed; k++) {
+    for (let k = from; k < to && solverLeft() && !deadline.passed; k++) {
       solverChecks++;
       const asks: string[][] = [[]];
       if (k > 0 && positions.length > 0) {
@@ -156,9 +165,9 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       }
       let values: Awaited<ReturnType<typeof solved>> = null;
       for (const [n, ask] of asks.entries()) {
-        if (n > 0 && solverChecks >= CHC_RUN_SOLVER_CHECKS) break;
+        if (n > 0 && !solverLeft()) break;
         if (n > 0) solverChecks++;
-        values = await solved(c, bodyStates, chc, solver, [...blocked, ...ask], symbols);
+        values = await solved(c, bodyStates, chc, solver, [...blocked, ...ask], symbols, sent);
         if (values) break;
       }
       if (!values) return;
@@ -202,6 +211,7 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
   for (const c of facts0) await instances(c, [], 0, CHC_RUN_INITIAL_STATES);
   await expand(0, CHC_RUN_STEPS);
   round = 1;
+  solverTextLimit = CHC_RUN_SOLVER_TEXT;
   if (!refutation && !deadline.passed) {
     for (const c of facts0) await instances(c, [], CHC_RUN_INITIAL_STATES, CHC_RUN_INITIAL_STATES + CHC_RUN_MORE_INITIAL_STATES);
     await expand(1, CHC_RUN_MORE_STEPS);
@@ -361,13 +371,14 @@ function propagate(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgr
 }
 
 /** z3's values for the clause's variables on the body facts, other than the `blocked` head values. */
-async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgram, solver: LiaSolver, blocked: readonly string[], symbols: ReadonlyMap<string, string>): Promise<{ values: Map<string, ChcValue>; head: bigint[]; block: string } | null> {
+async function solved(c: ClauseFormula, bodyStates: readonly State[], chc: ChcProgram, solver: LiaSolver, blocked: readonly string[], symbols: ReadonlyMap<string, string>, sent: (chars: number) => void): Promise<{ values: Map<string, ChcValue>; head: bigint[]; block: string } | null> {
   const symbol = lookup(symbols);
   const parts = [formulaToSmt(c.constraint, symbol)];
   c.body.forEach((app, k) => {
     const at = chc.predicates.get(app.predicate)!;
     app.args.forEach((a, i) => parts.push(formulaToSmt(F.eqZero(L.addConstant(a, -(bodyStates[k]!.get(at.vars[i]!) ?? 0n))), symbol)));
   });
+  sent([...parts, ...blocked].reduce((n, part) => n + part.length, 0));
   const outcome = await solver.check({ work: CHC_RUN_CHECK_WORK }, ...parts, ...blocked);
   if (outcome.status !== 'sat') return null;
   const model = solver.model();

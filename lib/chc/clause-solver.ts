@@ -28,7 +28,7 @@ import type { VerificationCondition } from '../vc/vc.js';
 import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '../problem/result.js';
 import { constantBitsFor } from '../problem/prepare.js';
 import {
-  CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_QUERIES,
+  CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_GOAL_ATOMS, CHC_HOUDINI_QUERIES,
   CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_GUARD_PASSES, CHC_PRUNE_CHECKS, CHC_MAX_GUARDS, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, CHC_MAX_HULL_COEFFICIENT, CHC_RUN_MODERATE_VALUE, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
   VERIFY_SAT_WORK, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
@@ -290,16 +290,17 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
     const symbols = new Map<string, string>();
     for (const c of clauses) for (const v of c.variables) symbols.set(v, solver.intSymbol());
     const symbol = lookup(symbols);
-    /** The candidates of the applied predicate, as an SMT-LIB term over the clause's symbols. */
-    const instantiated = (app: AppliedPredicate): string => {
+    /** The candidates of the applied predicate (or `some` of them), as an SMT-LIB term over the
+     * clause's symbols. */
+    const instantiated = (app: AppliedPredicate, some?: readonly Formula[]): string => {
       const at = chc.predicates.get(app.predicate)!;
       const args = new Map(at.vars.map((v, k) => [v, app.args[k]!]));
-      return formulaToSmt(F.and(...(candidates.get(app.predicate) ?? [])), residueSymbols((v) => linearToSmt(args.get(v)!, symbol)));
+      return formulaToSmt(F.and(...(some ?? candidates.get(app.predicate) ?? [])), residueSymbols((v) => linearToSmt(args.get(v)!, symbol)));
     };
     let queries = 0;
     const check = async (c: ClauseFormula, goal: string): Promise<LiaModel | 'unsat' | 'unknown'> => {
       if (queries++ >= CHC_HOUDINI_QUERIES || deadline.passed) return 'unknown';
-      const body = [formulaToSmt(c.constraint, symbol), ...c.body.map(instantiated), goal];
+      const body = [formulaToSmt(c.constraint, symbol), ...c.body.map((app) => instantiated(app)), goal];
       const outcome = await solver.check({ work: CHC_HOUDINI_CHECK_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) }, `(and ${body.join(' ')})`);
       if (outcome.status === 'sat') return solver.model();
       return outcome.status;
@@ -308,17 +309,25 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
       changed = false;
       for (const c of clauses) {
         if (!c.head) continue;
+        // The head's candidates are asked for in slices: with hundreds of them negated at once, z3's
+        // search for a model breaking one of them can run for seconds where the slices take
+        // milliseconds. A slice is done when the clause keeps it; a pass with no change keeps all.
+        const kept = new Set<Formula>();
         for (;;) {
           const own = candidates.get(c.head.predicate) ?? [];
-          if (own.length === 0) break;
-          const outcome = await check(c, `(not ${instantiated(c.head)})`);
-          if (outcome === 'unsat') break;
+          const slice = own.filter((f) => !kept.has(f)).slice(0, CHC_HOUDINI_GOAL_ATOMS);
+          if (slice.length === 0) break;
+          const outcome = await check(c, `(not ${instantiated(c.head, slice)})`);
+          if (outcome === 'unsat') {
+            for (const f of slice) kept.add(f);
+            continue;
+          }
           if (outcome === 'unknown') return none;
           const at = chc.predicates.get(c.head.predicate)!;
           const state = withResidues(new Map(at.vars.map((v, k) => [v, L.evaluate(c.head!.args[k]!, (w) => outcome.int(symbol(w)))])), residues.get(c.head.predicate) ?? []);
-          const kept = joined(own, state);
-          if (kept.length === own.length && kept.every((f, k) => f === own[k])) return none; // the model breaks none of them: z3 and evaluation disagree
-          candidates.set(c.head.predicate, kept);
+          const survivors = joined(own, state);
+          if (survivors.length === own.length && survivors.every((f, k) => f === own[k])) return none; // the model breaks none of them: z3 and evaluation disagree
+          candidates.set(c.head.predicate, survivors);
           changed = true;
           // The counterexample run forward: what it reaches breaks candidates of the same kind.
           for (const reached of runForward(chc, c.head.predicate, state, CHC_HOUDINI_RUN_STEPS).slice(1)) {

@@ -163,7 +163,7 @@ export const CHC_UNFOLD_MAX_NODES = 4_000;
 export const CHC_LINEAR_UNFOLD_WORK = 1_500_000;
 export const CHC_HOUDINI_CHECK_WORK = 2_000_000;
 export const CHC_HOUDINI_QUERIES = 2_000;
-/** Houdini asks for a model breaking at most this many of a head's candidates at once. */
+/** Houdini asks for a model breaking at most this many of a fact's candidates at once. */
 export const CHC_HOUDINI_GOAL_ATOMS = 100;
 export const CHC_MAX_CANDIDATES = 300;
 /** Houdini's implications (a mined atom over one argument ⇒ another candidate): for predicates of at

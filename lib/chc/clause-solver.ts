@@ -309,13 +309,16 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
       changed = false;
       for (const c of clauses) {
         if (!c.head) continue;
-        // The head's candidates are asked for in slices: with hundreds of them negated at once, z3's
+        // A fact's candidates are asked for in slices: with hundreds of them negated at once, z3's
         // search for a model breaking one of them can run for seconds where the slices take
-        // milliseconds. A slice is done when the clause keeps it; a pass with no change keeps all.
+        // milliseconds. (A rule's query is dominated by its body's candidates, assumed at every
+        // slice, so it asks for all at once.) A slice is done when the clause keeps it; a pass with
+        // no change keeps all.
+        const sliceSize = c.body.length === 0 ? CHC_HOUDINI_GOAL_ATOMS : Infinity;
         const kept = new Set<Formula>();
         for (;;) {
           const own = candidates.get(c.head.predicate) ?? [];
-          const slice = own.filter((f) => !kept.has(f)).slice(0, CHC_HOUDINI_GOAL_ATOMS);
+          const slice = own.filter((f) => !kept.has(f)).slice(0, sliceSize);
           if (slice.length === 0) break;
           const outcome = await check(c, `(not ${instantiated(c.head, slice)})`);
           if (outcome === 'unsat') {

@@ -6,16 +6,33 @@
 // would otherwise come first. For the commands that certify with z3 in this process: verify when
 // its search runs here (with a portfolio, --jobs above 1, each worker starts its own, and one here
 // would only take a core), and wp, sp, cex, nonterm and bounds, which always carry a --timeout.
-import { DEFAULT_JOBS, MAX_JOBS, warmUpChecker } from '../lib/start.js';
+import { CHECKER_CHOICES, chooseChecker, DEFAULT_JOBS, MAX_JOBS, warmUpChecker, type CheckerChoice } from '../lib/start.js';
 
-/** `args`: the command line after the program name, the command first. */
+/** `args`: the command line after the program name, the command first. Also applies --checker,
+ * which the early start needs to know (the command's own parser checks its value). */
 export function startCheckerEarly(args: readonly string[]): void {
+  const checker = lastValue(optionsOf(args), '--checker');
+  if ((CHECKER_CHOICES as readonly string[]).includes(checker ?? '')) chooseChecker(checker as CheckerChoice);
   if (earlyCheckerStart(args)) warmUpChecker();
+}
+
+function optionsOf(args: readonly string[]): readonly string[] {
+  return args.slice(1, args.includes('--') ? args.indexOf('--') : undefined);
+}
+
+/** The last value of a long option, as commander reads it (`--name V` or `--name=V`). */
+function lastValue(options: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  options.forEach((a, i) => {
+    if (a === name) value = options[i + 1];
+    else if (a.startsWith(`${name}=`)) value = a.slice(name.length + 1);
+  });
+  return value;
 }
 
 /** Whether the command line will check in this process. */
 export function earlyCheckerStart(args: readonly string[]): boolean {
-  const options = args.slice(1, args.includes('--') ? args.indexOf('--') : undefined);
+  const options = optionsOf(args);
   if (CONDITION_COMMANDS.has(args[0] ?? '')) return !options.includes('--show-instrumented');
   if (args[0] !== 'verify') return false;
   if (options.some((a) => a === '--emit' || a.startsWith('--emit='))) return false;

@@ -8,6 +8,7 @@ import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { COMMANDS, type CommandEntry } from './commands/catalog.js';
 import { isInteractive } from './terminal.js';
 import { startCheckerEarly } from './early-start.js';
+import { checkerInUse } from '../lib/start.js';
 
 // z3's WASM (35 MB) is validated function by function as its functions are first compiled, not all
 // at once when it loads: a check uses a small part of z3, and loading it is on the way to the first
@@ -26,6 +27,16 @@ program
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') process.exit(EXIT.OK);
     process.exit(EXIT.INPUT_ERROR);
   });
+
+// `--checker native` needs a z3 on PATH (auto falls back to the WASM build without one).
+program.hook('preAction', (_program, action) => {
+  const { checker } = action.opts() as { checker?: string };
+  const use = checkerInUse();
+  if (checker === 'native' && use.kind === 'native' && use.executable === null) {
+    process.stderr.write("error: --checker native: no z3 on PATH (install z3, or use --checker wasm)\n");
+    process.exit(EXIT.INPUT_ERROR);
+  }
+});
 
 const modules: Record<CommandEntry['module'], () => Promise<{ register(p: Command): void }>> = {
   verify: () => import('./commands/verify.js'),

@@ -1,6 +1,7 @@
 // Options shared by several commands.
 import { Option } from 'commander';
 import { InputError } from '../lib/index.js';
+import { CHECKER_CHOICES } from '../lib/start.js';
 
 export function cutsetOption(): Option {
   return new Option('-c, --cutset <strategy>', "cut-set: 'paths' (Theorem 1: one cut-point per loop-body path) or 'headers' (loop headers)")
@@ -30,4 +31,12 @@ export function parseCount(text: string, option: string): number {
   const n = Number(trimmed);
   if (!(n > 0) || !Number.isSafeInteger(n)) throw new InputError('error', `${option} must be a positive whole number below 2^53`, null);
   return n;
+}
+
+/** The checker's z3 (lib/certify/lia-solver.ts): read before the command runs (cli/early-start.ts),
+ * so that z3 starts beside the command's set-up. */
+export function checkerOption(): Option {
+  return new Option('--checker <z3>', "the z3 that checks every answer: 'auto' (native z3 when it is on PATH, else the embedded WASM build), 'native' or 'wasm'")
+    .choices([...CHECKER_CHOICES])
+    .default('auto');
 }

@@ -10,6 +10,7 @@ import { runCommand } from '../common.js';
 import { commonOptions, shared, type CommonCliOptions } from './conditions.js';
 import { boundsJson, formatBounds } from '../report/bounds.js';
 import { describe } from './catalog.js';
+import { checkerOption } from '../options.js';
 
 export function register(program: Command): void {
   commonOptions(
@@ -18,6 +19,7 @@ export function register(program: Command): void {
       .description(describe('bounds'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption()),
   )
     .option('--show-instrumented', 'print the function with its iteration counters (paper Claim 1) and stop')

@@ -6,7 +6,7 @@ import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions 
 import { availableEngines, engineByName, registeredEngines, type EngineResult, shutdownZ3, InputError, type Program } from '../../lib/index.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { functionOption, parseSeconds } from '../options.js';
+import { functionOption, parseSeconds, checkerOption } from '../options.js';
 import { checkJson, formatCheck } from '../report/check.js';
 import { describe } from './catalog.js';
 
@@ -23,6 +23,7 @@ export function register(program: Command): void {
     .description(describe('check'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption())
     .addOption(new Option('-e, --engine <name>', 'the engine').choices(availableEngines()).makeOptionMandatory())
     .addOption(functionOption())
@@ -32,7 +33,7 @@ export function register(program: Command): void {
 Engines:
 ${registeredEngines().map((e) => `  ${e.name}: ${e.description}`).join('\n')}
 'constraints' runs with verify's defaults (cut-set, schedule, SAT back end); farkas verify has their options.
-The verdict is 'safe' only when the independent certificate check (z3-solver, integer arithmetic)
+The verdict is 'safe' only when the independent certificate check (z3 over the integers: --checker)
 has proved the engine's invariants, 'unsafe' only when the interpreter replayed the
 counterexample; otherwise 'unknown' with the reason.
 

@@ -7,7 +7,7 @@ import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, i
 import { cexJson, formatCex, formatNonterm, formatSp, formatWp, nontermJson, spJson, wpJson } from '../report/conditions.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, parseCount, parseSeconds, templateOption } from '../options.js';
+import { cutsetOption, functionOption, parseCount, parseSeconds, templateOption, checkerOption } from '../options.js';
 import { describe } from './catalog.js';
 
 export interface CommonCliOptions extends ProgramInputOptions {
@@ -66,6 +66,7 @@ export function register(program: Command): void {
       .description(describe('wp'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption()),
   )
     .addOption(new Option('-s, --strategy <name>', "'neighbourhood' (paper Fig. 6) or 'binary' (Fig. 5)").choices(['neighbourhood', 'binary']).default('neighbourhood'))
@@ -102,6 +103,7 @@ ${answerExitCodes('a precondition')}`)
       .description(describe('sp'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption()),
   )
     .option('--at <line>', 'line of a cut-point (a loop) instead of the exit')
@@ -139,6 +141,7 @@ function registerNonterm(program: Command): void {
       .description(describe('nonterm'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption()),
   )
     .addHelpText('after', `
@@ -167,6 +170,7 @@ function registerCex(program: Command): void {
       .description(describe('cex'))
       .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption()),
   )
     .option('--show-instrumented', 'print the instrumented function (paper Claim 2: B1 error variable, B2 loop bounds) and stop')

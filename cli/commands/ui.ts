@@ -5,7 +5,7 @@ import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions 
 import { verify, type Program } from '../../lib/index.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, templateOption } from '../options.js';
+import { cutsetOption, functionOption, templateOption, checkerOption } from '../options.js';
 import { formatVerify } from '../report/verify.js';
 import { MODE_KEYS } from '../ui/modes/keys.js';
 import { checkOutputDirectory } from '../output-paths.js';
@@ -26,6 +26,7 @@ export function register(program: Command): void {
     .description(describe('ui'))
     .argument('<file>', 'C program (.c or .i), or an SV-COMP task (.yml)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption())
     .addOption(functionOption())
     .addOption(cutsetOption())

@@ -7,7 +7,7 @@ import { dataModelOption, loadProgram, propertyOption, PROPERTIES } from '../pro
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, templateOption, parseCount, parseSeconds } from '../options.js';
+import { cutsetOption, functionOption, templateOption, parseCount, parseSeconds, checkerOption } from '../options.js';
 import { jobsOption, parseJobs, portfolioProgressPrinter } from '../portfolio-output.js';
 import { formatPortfolio, portfolioJson } from '../report/portfolio.js';
 import { formatTermination, formatVerify, terminationJson, verifyJson } from '../report/verify.js';
@@ -48,6 +48,7 @@ export function register(program: Command): void {
     .description(describe('verify'))
     .argument('<file>', 'C program (.c or .i), an SV-COMP task (.yml), or Horn clauses (.smt2: SMT-LIB HORN, the CHC-COMP format)')
     .addOption(dataModelOption())
+    .addOption(checkerOption())
     .addOption(propertyOption())
     .addOption(functionOption())
     .addOption(cutsetOption())
@@ -70,7 +71,7 @@ export function register(program: Command): void {
     .option('--no-progress', 'do not print progress on stderr')
     .option('-q, --quiet', 'print the verdict line only (Horn clauses: sat, unsat or unknown) and no progress')
     .addHelpText('after', `
-The verdict is 'safe' only when the independent certificate check (z3-solver, integer arithmetic)
+The verdict is 'safe' only when the independent certificate check (z3 over the integers: --checker)
 has proved the invariants; otherwise 'unknown' with the reason.
 
 Horn clauses (FILE.smt2, or any file that sets the logic HORN): the first line is 'sat', 'unsat' or

@@ -1,6 +1,6 @@
 // Text and JSON renderings of verify results (and of the engines' results, which share the contract),
 // shared by the commands and the UI.
-import { DEFAULT_MAX_STEPS, type FalsifierReport, type Program, type TerminationResult, type VerifyResult } from '../../lib/index.js';
+import { checkerInUse, DEFAULT_MAX_STEPS, type FalsifierReport, type Program, type TerminationResult, type VerifyResult } from '../../lib/index.js';
 import { rankingJson, rankingLines } from './ranking.js';
 import { atLeastZero } from './bounds.js';
 import { semanticsNote } from '../program-input.js';
@@ -25,6 +25,7 @@ export function verifyJson(file: string, r: VerifyResult, program?: Program): ob
     ...semanticsJson(program),
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
     certified: r.certified,
+    checker: checkerInUse().kind,
     ...(r.failingCondition ? { failingCondition: r.failingCondition } : {}),
     cutset: r.cutset,
     schedule: r.schedule,

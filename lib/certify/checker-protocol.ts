@@ -1,4 +1,5 @@
-// Messages between the checker's client (lia-solver.ts) and its thread (checker-worker.ts).
+// Messages between the checker's client (lia-solver.ts) and its z3: the WASM thread (checker-worker.ts)
+// or a native process (native-checker.ts).
 
 export type Sort = 'Int' | 'Bool';
 
@@ -51,4 +52,16 @@ export interface CheckReply {
   readonly outcome: CheckOutcome;
   /** For 'sat': z3's model, as `(define-fun …)` text. */
   readonly model?: string;
+}
+
+/** z3's reason for 'unknown' in words; `workLimit` is the check's (if any), `work` what it used. */
+export function describeUnknown(z3Reason: string, workLimit: number | undefined, millis: number, work: number): string {
+  // An exhausted 'rlimit' shows as "max. resource limit exceeded" or "canceled". (A time limit or
+  // shutdownZ3 ends the checker's thread or process instead of interrupting z3: its client answers
+  // for the check, lia-solver.ts.)
+  if (/resource|canceled/i.test(z3Reason) && workLimit !== undefined && work >= workLimit) {
+    return `work limit reached (${workLimit} of z3's resource units)`;
+  }
+  if (/interrupt|cancel/i.test(z3Reason)) return `z3 was interrupted after ${millis} ms (${z3Reason})`;
+  return `z3 answered unknown: ${z3Reason || 'no reason given'}`;
 }

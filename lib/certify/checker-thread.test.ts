@@ -1,15 +1,34 @@
-// The checker's z3 runs on a thread of its own; a job's checks send only what is new since its
-// last check. These tests pin what that must not change: what a check sees, and how a process ends.
+// The checker's z3 runs on a thread of its own (the WASM build) or as a process (native z3, when on
+// PATH); a job's checks send only what is new since its last check. These tests pin what that must
+// not change, for both: what a check sees, and how a process ends.
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { checkerWarm, withLiaSolver } from './lia-solver.js';
+import { checkerInUse, checkerWarm, chooseChecker, resolveChecker, withLiaSolver } from './lia-solver.js';
 
 test.after.always(async () => {
   await shutdownZ3();
 });
 
-test.serial('a job sees every assertion made before each check, goals only in their own check, and the model of its last sat check', async (t) => {
+const nativeZ3 = resolveChecker('auto').kind === 'native';
+const kinds: readonly ('wasm' | 'native')[] = nativeZ3 ? ['wasm', 'native'] : ['wasm'];
+if (!nativeZ3) test('native z3 is not on PATH: the native checker is not tested here', (t) => t.pass());
+
+/** Serial tests for each checker: the checker in use is switched (and the one before shut down). */
+function serialForEach(title: string, body: (t: import('ava').ExecutionContext) => Promise<void>): void {
+  for (const kind of kinds) {
+    test.serial(`${kind}: ${title}`, async (t) => {
+      if (checkerInUse().kind !== kind) {
+        await shutdownZ3();
+        chooseChecker(kind);
+      }
+      t.is(checkerInUse().kind, kind);
+      await body(t);
+    });
+  }
+}
+
+serialForEach('a job sees every assertion made before each check, goals only in their own check, and the model of its last sat check', async (t) => {
   await withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     const y = solver.intSymbol();
@@ -33,7 +52,7 @@ test.serial('a job sees every assertion made before each check, goals only in th
   });
 });
 
-test.serial('a new job starts without the assertions of the one before', async (t) => {
+serialForEach('a new job starts without the assertions of the one before', async (t) => {
   await withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     solver.assert(`(> ${x} 0)`);
@@ -47,7 +66,7 @@ test.serial('a new job starts without the assertions of the one before', async (
   });
 });
 
-test.serial('after shutdownZ3() the next job gets a fresh thread and real answers', async (t) => {
+serialForEach('after shutdownZ3() the next job gets a fresh thread and real answers', async (t) => {
   await checkerWarm();
   await shutdownZ3();
   const status = await withLiaSolver(async (solver) => {
@@ -57,7 +76,7 @@ test.serial('after shutdownZ3() the next job gets a fresh thread and real answer
   t.is(status, 'unsat');
 });
 
-test.serial('a check past its time limit answers unknown (timeout), and its job goes on with a fresh thread', async (t) => {
+serialForEach('a check past its time limit answers unknown (timeout), and its job goes on with a fresh thread', async (t) => {
   await withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     solver.assert(`(> ${x} 7)`);
@@ -84,14 +103,14 @@ test.serial('a check past its time limit answers unknown (timeout), and its job 
   });
 });
 
-test('a process that used the checker ends by itself, without shutdownZ3()', async (t) => {
+for (const kind of kinds) test(`${kind}: a process that used the checker ends by itself, without shutdownZ3()`, async (t) => {
   const module = JSON.stringify(new URL('./lia.js', import.meta.url).href);
   const source = `import { isSatisfiable } from ${module};
 import * as F from ${JSON.stringify(new URL('../ir/formula.js', import.meta.url).href)};
 const result = await isSatisfiable(F.TRUE);
 console.log('status=' + result.status);`;
   const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FARKAS_CHECKER: kind } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -108,7 +127,7 @@ console.log('status=' + result.status);`;
   t.regex(outcome.stdout, /status=sat/);
 });
 
-test.serial('a check sends any number of assertions at once (more than a call takes arguments)', async (t) => {
+serialForEach('a check sends any number of assertions at once (more than a call takes arguments)', async (t) => {
   const status = await withLiaSolver(async (solver) => {
     const x = solver.intSymbol();
     for (let k = 0; k < 700_000; k++) solver.assert(`(>= ${x} ${k % 7})`);
@@ -116,4 +135,25 @@ test.serial('a check sends any number of assertions at once (more than a call ta
     return (await solver.check()).status;
   });
   t.is(status, 'unsat'); // x >= 6 from the first batch, x < 6 from the last assertion
+});
+
+serialForEach('a check past its work limit answers unknown, saying so; a term z3 rejects answers unknown, saying z3 failed', async (t) => {
+  await withLiaSolver(async (solver) => {
+    const bits: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const b = solver.intSymbol();
+      bits.push(b);
+      solver.assert(`(and (>= ${b} 0) (<= ${b} 1))`);
+    }
+    const sum = `(+ ${bits.map((b, i) => `(* ${(i * 7919 + 104729) % 100003} ${b})`).join(' ')})`;
+    const limited = await solver.check({ work: 1000 }, `(= ${sum} 777777)`);
+    t.is(limited.status, 'unknown');
+    t.is(limited.reason, 'work limit reached (1000 of z3\'s resource units)');
+    t.true(limited.work >= 1000);
+    const rejected = await solver.check({}, '(> undeclared_symbol 0)');
+    t.is(rejected.status, 'unknown');
+    t.regex(rejected.reason ?? '', /^z3 failed: .*undeclared_symbol/);
+    t.is((await solver.check({}, `(= ${bits[0]} 1)`)).status, 'sat');
+    t.is(solver.model().int(bits[0]!), 1n);
+  });
 });

@@ -19,7 +19,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Context } from 'z3-solver';
 import { getZ3, type Z3Api } from '../sat/z3-context.js';
-import type { CheckOutcome, CheckReply, CheckRequest, Sort } from './checker-protocol.js';
+import { describeUnknown, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
 
 type LiaContext = Context<'lia'>;
 type Z3Solver = InstanceType<LiaContext['Solver']>;
@@ -94,7 +94,7 @@ async function serve(request: CheckRequest): Promise<CheckReply> {
     if (request.limits.work !== undefined) work = Math.max(0, resourceCount(s) - before);
     if (status === 'sat') return reply(request, { status, millis, work }, modelText(s));
     if (status === 'unsat') return reply(request, { status, millis, work });
-    return reply(request, { status, reason: describeUnknown(s.solver.reasonUnknown(), request.limits, millis, work), millis, work });
+    return reply(request, { status, reason: describeUnknown(s.solver.reasonUnknown(), request.limits.work, millis, work), millis, work });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return reply(request, { status: 'unknown', reason: `z3 failed: ${message}`, millis: Date.now() - started, work });
@@ -169,15 +169,4 @@ function resourceCount(s: Session): number {
   } finally {
     (statistics as { release?: () => void }).release?.();
   }
-}
-
-function describeUnknown(z3Reason: string, limits: CheckRequest['limits'], millis: number, work: number): string {
-  // An exhausted 'rlimit' shows as "max. resource limit exceeded" or "canceled". (A time limit or
-  // shutdownZ3 terminates this thread instead of interrupting z3: its client answers for the check,
-  // lia-solver.ts.)
-  if (/resource|canceled/i.test(z3Reason) && limits.work !== undefined && work >= limits.work) {
-    return `work limit reached (${limits.work} of z3's resource units)`;
-  }
-  if (/interrupt|cancel/i.test(z3Reason)) return `z3 was interrupted after ${millis} ms (${z3Reason})`;
-  return `z3 answered unknown: ${z3Reason || 'no reason given'}`;
 }

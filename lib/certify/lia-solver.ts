@@ -10,7 +10,9 @@
 // thread of its own (checker-worker.ts); this side collects the text and sends it with each check.
 import { Worker } from 'node:worker_threads';
 import { onShutdownZ3, trackZ3Work } from '../sat/z3-context.js';
+import { findExecutable } from '../sat/external-backend.js';
 import { CHECKER_WARM_UP_WORK } from '../limits.js';
+import { NativeChecker } from './native-checker.js';
 import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, Sort } from './checker-protocol.js';
 
 export type { CheckLimits, CheckOutcome, CheckStatus } from './checker-protocol.js';
@@ -23,7 +25,7 @@ export type { CheckLimits, CheckOutcome, CheckStatus } from './checker-protocol.
  * check's time limit passes, after which that check answers 'unknown' (timeout) and its job goes on
  * with a fresh thread (LiaSolver.check).
  */
-class CheckerThread {
+class CheckerThread implements Checker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { readonly resolve: (reply: CheckReply) => void; readonly sentAt: number; readonly timer?: NodeJS.Timeout }>();
   private nextId = 0;
@@ -95,10 +97,60 @@ function unknownReply(id: number, reason: string, millis = 0): CheckReply {
   return { kind: 'checked', id, outcome: { status: 'unknown', reason, millis, work: 0 } };
 }
 
-let thread: CheckerThread | null = null;
+/** What serves the checks: the WASM thread or a native z3 process, with the same requests and answers. */
+interface Checker {
+  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeoutMs?: number): Promise<CheckReply>;
+  terminate(): Promise<void>;
+  readonly retired: boolean;
+  readonly timedOut: boolean;
+}
 
-function checkerThread(): CheckerThread {
-  if (thread === null || thread.retired) thread = new CheckerThread();
+/** The environment variable that chooses the checker's z3 (the CLI's --checker sets it): inherited by
+ * worker threads and child processes, so a portfolio's workers check with the same z3. */
+export const CHECKER_VARIABLE = 'FARKAS_CHECKER';
+
+export const CHECKER_CHOICES = ['auto', 'wasm', 'native'] as const;
+export type CheckerChoice = (typeof CHECKER_CHOICES)[number];
+
+export type CheckerInUse = { readonly kind: 'wasm' } | { readonly kind: 'native'; readonly executable: string | null };
+
+/**
+ * The checker's z3 for a choice: 'wasm' is z3-solver's WASM build, on a thread of its own; 'native'
+ * is the `z3` on PATH as a process (`executable` null when there is none: every check then answers
+ * unknown, saying so); 'auto' is native when z3 is on PATH, else WASM.
+ */
+export function resolveChecker(choice: CheckerChoice): CheckerInUse {
+  if (choice === 'wasm') return { kind: 'wasm' };
+  const executable = findExecutable('z3');
+  if (choice === 'native' || executable !== null) return { kind: 'native', executable };
+  return { kind: 'wasm' };
+}
+
+/** The checker's z3 of this process: FARKAS_CHECKER's choice ('auto' when unset or not a choice),
+ * resolved on first use and kept. */
+export function checkerInUse(): CheckerInUse {
+  if (inUse === null) {
+    const value = process.env[CHECKER_VARIABLE];
+    inUse = resolveChecker((CHECKER_CHOICES as readonly string[]).includes(value ?? '') ? (value as CheckerChoice) : 'auto');
+  }
+  return inUse;
+}
+let inUse: CheckerInUse | null = null;
+
+/** Chooses the checker's z3 for this process and the threads and processes it starts later (a
+ * checker already started serves its jobs to the end). */
+export function chooseChecker(choice: CheckerChoice): void {
+  process.env[CHECKER_VARIABLE] = choice;
+  inUse = null;
+}
+
+let thread: Checker | null = null;
+
+function checkerThread(): Checker {
+  if (thread === null || thread.retired) {
+    const use = checkerInUse();
+    thread = use.kind === 'wasm' ? new CheckerThread() : new NativeChecker(use.executable ?? 'z3');
+  }
   return thread;
 }
 
@@ -119,7 +171,7 @@ interface JobControl {
   /** The job runs in a new z3 context (CheckRequest.fresh). */
   readonly fresh: boolean;
   interrupted: boolean;
-  thread: CheckerThread | null;
+  thread: Checker | null;
 }
 
 /**
@@ -170,7 +222,7 @@ function startChecker(): Promise<void> {
   warming = { thread: started, done };
   return done;
 }
-let warming: { readonly thread: CheckerThread; readonly done: Promise<void> } | null = null;
+let warming: { readonly thread: Checker; readonly done: Promise<void> } | null = null;
 
 /** Values of a satisfying assignment; symbols z3 left out are don't-cares and read as 0 / false. */
 export interface LiaModel {

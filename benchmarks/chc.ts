@@ -12,7 +12,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runCli } from './cli-process.js';
 import { DEFAULT_CLI, REPO_ROOT } from './options.js';
 import { SPACER_CHILD } from './spacer.js';
-import { median } from './report.js';
+import { exactMedian } from './report.js';
 
 export type ChcOutcome = 'sat' | 'unsat' | 'unknown' | 'error';
 
@@ -59,8 +59,8 @@ export function firstLineAnswer(stdout: string): ChcOutcome {
   return first === 'sat' || first === 'unsat' ? first : 'unknown';
 }
 
-async function runFarkas(cli: readonly string[], file: string, timeout: number): Promise<ChcRun> {
-  const o = await runCli({ command: cli, file, cutset: 'headers', timeoutSeconds: timeout, killGraceSeconds: 5, args: ['verify', file, '--timeout', String(timeout), '--no-progress'] });
+async function runFarkas(cli: readonly string[], file: string, timeout: number, extra: readonly string[] = []): Promise<ChcRun> {
+  const o = await runCli({ command: cli, file, cutset: 'headers', timeoutSeconds: timeout, killGraceSeconds: 5, args: ['verify', file, '--timeout', String(timeout), '--no-progress', ...extra] });
   if (o.killed) return { outcome: 'unknown', millis: o.wallMillis, detail: 'killed at the deadline' };
   if (o.exitCode === 4 || o.spawnError) return { outcome: 'error', millis: o.wallMillis, detail: (o.spawnError ?? o.stderr).trim().slice(0, 200) };
   const outcome = firstLineAnswer(o.stdout);
@@ -128,7 +128,7 @@ export function familyRows(records: readonly ChcTaskRecord[], tools: readonly st
         only: tool === 'farkas' ? 0 : rs.filter((r) => right(r, 'farkas') && !right(r, tool)).length,
         onlyPeer: tool === 'farkas' ? 0 : rs.filter((r) => right(r, tool) && !right(r, 'farkas')).length,
         seconds: rs.reduce((s, r) => s + (r.runs[tool]?.millis ?? 0), 0) / 1000,
-        medianRatio: tool === 'farkas' || both.length === 0 ? null : median(both.map((r) => r.runs.farkas!.millis / Math.max(1, r.runs[tool]!.millis))),
+        medianRatio: tool === 'farkas' || both.length === 0 ? null : exactMedian(both.map((r) => r.runs.farkas!.millis / Math.max(1, r.runs[tool]!.millis))),
       });
     }
   }
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     .description('Run farkas verify on Horn-clause tasks listed in an INDEX.tsv, beside native z3 and z3-solver\'s Spacer, interleaved')
     .requiredOption('--index <file>', 'INDEX.tsv of the tasks (columns task, smt2, expected: true = sat, false = unsat)')
     .option('--timeout <seconds>', 'per task and tool', positive, 10)
-    .option('--peer <name...>', "peers: 'z3' (native, when on PATH) and 'spacer' (z3-solver's WASM build)", ['z3'])
+    .option('--peer <name...>', "peers: 'z3' (native, when on PATH), 'spacer' (z3-solver's WASM build) and 'farkas-wasm' (farkas itself with --checker wasm: the checker's A/B)", ['z3'])
     .option('--filter <substring>', 'only tasks whose path contains SUBSTRING')
     .option('--every <n>', 'only every N-th task of the index (a sample)', positive)
     .option('--limit <n>', 'only the first N tasks (after --filter and --every)', positive)
@@ -177,7 +177,7 @@ Example:
       process.stderr.write('chc: native z3 is not on PATH; running without it\n');
       return false;
     }
-    if (p !== 'z3' && p !== 'spacer') throw new Error(`unknown peer '${p}' (z3, spacer)`);
+    if (p !== 'z3' && p !== 'spacer' && p !== 'farkas-wasm') throw new Error(`unknown peer '${p}' (z3, spacer, farkas-wasm)`);
     return true;
   });
   const tools = ['farkas', ...peers];
@@ -189,6 +189,7 @@ Example:
     runs.farkas = await runFarkas(cli, row.smt2, opts.timeout);
     if (peers.includes('z3')) runs.z3 = await runNativeZ3(row.smt2, opts.timeout);
     if (peers.includes('spacer')) runs.spacer = await runWasmSpacer(row.smt2, opts.timeout);
+    if (peers.includes('farkas-wasm')) runs['farkas-wasm'] = await runFarkas(cli, row.smt2, opts.timeout, ['--checker', 'wasm']);
     const record: ChcTaskRecord = { task: row.task, family: row.task.split('/')[0]!, expected: row.expected, runs };
     records.push(record);
     const cells = tools.map((t) => `${t} ${runs[t]!.outcome}${solved(runs[t]) && runs[t]!.outcome !== row.expected ? ' WRONG' : ''} ${(runs[t]!.millis / 1000).toFixed(1)}s`);
@@ -201,7 +202,7 @@ Example:
     writeFileSync(opts.out, text);
     writeFileSync(`${opts.out}.json`, JSON.stringify(records, null, 1));
   }
-  const wrong = records.some((r) => tools.some((t) => t === 'farkas' && solved(r.runs[t]) && r.runs[t]!.outcome !== r.expected));
+  const wrong = records.some((r) => tools.some((t) => t.startsWith('farkas') && solved(r.runs[t]) && r.runs[t]!.outcome !== r.expected));
   process.exitCode = wrong ? 1 : 0;
 }
 

@@ -41,8 +41,9 @@ export interface HarnessOptions {
   readonly json: boolean;
   readonly list: boolean;
   readonly cli: readonly string[];
-  /** Also run Z3's Horn engine (Spacer) on the CHC export of each task and compare. */
-  readonly spacer?: boolean;
+  /** Also run Z3's Horn engine (Spacer) on the CHC export of each task and compare: z3-solver's WASM
+   * build, or native z3 (`z3 -T:N`, the Debian package). */
+  readonly spacer?: 'wasm' | 'native';
   /** Engines to run each task with (default: the constraint engine only). */
   readonly engines?: readonly string[];
   /** The SV-COMP property checked (its expected verdict, `farkas verify --property`); default unreach-call. */
@@ -148,7 +149,7 @@ function buildCommand(): Command {
     .option('--out <file>', 'write the Markdown report to FILE (and the JSON beside it)')
     .option('--json', 'print the JSON report on stdout (the table goes to stderr)')
     .addOption(new Option('--engine <name>', "engine: 'constraints' (farkas verify, default), an interpolation engine (farkas check --engine NAME), or 'all' (every one, side by side)").choices([...HARNESS_ENGINES, 'all']))
-    .option('--spacer', "also run z3's Horn engine (Spacer) on each task's CHC export (farkas verify --emit chc), same timeout, and compare verdicts and times")
+    .addOption(new Option('--spacer [build]', "also run z3's Horn engine (Spacer) on each task's CHC export (farkas verify --emit chc), same timeout, and compare verdicts and times: 'wasm' (z3-solver, the default) or 'native' (z3 on PATH, timed alone)").choices(['wasm', 'native']).preset('wasm'))
     .addOption(new Option('--property <name>', "SV-COMP property of the tasks: its expected verdict is the truth, and farkas verify gets --property NAME").choices([...TASK_PROPERTIES]).default('unreach-call'))
     .option('--list', 'list the selected tasks and exit without running them')
     .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/bin/main.js)`)
@@ -174,7 +175,7 @@ interface RawOptions {
   json?: boolean;
   list?: boolean;
   cli?: string;
-  spacer?: boolean;
+  spacer?: 'wasm' | 'native';
   engine?: string;
   property: TaskProperty;
 }
@@ -224,7 +225,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       ...(raw.where.length > 0 ? { where: raw.where } : {}),
       ...(raw.limit !== undefined ? { limit: raw.limit } : {}),
       ...(raw.out !== undefined ? { out: raw.out } : {}),
-      ...(raw.spacer === true ? { spacer: true } : {}),
+      ...(raw.spacer !== undefined ? { spacer: raw.spacer } : {}),
       ...(raw.engine !== undefined ? { engines: raw.engine === 'all' ? [...HARNESS_ENGINES] : [raw.engine] } : {}),
       ...(raw.property !== 'unreach-call' ? { property: raw.property } : {}),
     },

@@ -18,11 +18,17 @@ export interface Totals {
   readonly medianWallMillis: number;
 }
 
+/** The median of whole milliseconds, rounded to a whole millisecond. */
 export function median(values: readonly number[]): number {
+  return Math.round(exactMedian(values));
+}
+
+/** The median as it is (of an even count, the mean of the middle two): for ratios. */
+export function exactMedian(values: readonly number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export function totals(records: readonly RunRecord[]): Totals {

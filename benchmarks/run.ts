@@ -150,7 +150,7 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
     async ({ task, cutset, engine }): Promise<RunRecord> => {
       const record = engine === CONSTRAINTS ? await runFarkas(task, cutset as Cutset) : await runEngine(task, engine);
       // The baseline runs once per task, right after farkas in the same job slot (same load).
-      if (opts.spacer && cutset === task.cutsets[0]) spacer.set(task.id, await runSpacer(task, opts.timeoutSeconds, opts.killGraceSeconds));
+      if (opts.spacer && cutset === task.cutsets[0]) spacer.set(task.id, await runSpacer(task, opts.timeoutSeconds, opts.killGraceSeconds, opts.spacer));
       return record;
     },
     (record) => {

@@ -3,8 +3,13 @@
 // (past its own timeout a stuck check would hang the caller), so the harness runs this script with a
 // hard deadline and kills it if needed. Prints one JSON line: {"status": "sat"|"unsat"|"unknown",
 // "reason"?, "millis"} — millis of the Horn solve alone; "rejected" when farkas cannot export the task.
-//   node dist/benchmarks/spacer-child.js FILE --timeout S [--function F]   (FILE: a C program or Horn clauses, .smt2)
-import { readFileSync } from 'node:fs';
+//   node dist/benchmarks/spacer-child.js FILE --timeout S [--function F] [--native]   (FILE: a C program or Horn clauses, .smt2)
+// --native: native z3 (`z3 -T:S`, on PATH) solves the exported text instead of z3-solver's WASM build;
+// millis is then the z3 process's wall time.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseProgram } from '../lib/frontend/index.js';
 import { exportProblem } from '../lib/export/index.js';
 import { solveHorn } from '../lib/export/horn-solver.js';
@@ -31,5 +36,23 @@ try {
   if (e instanceof InputError) print({ status: 'rejected', reason: e.message }, 3);
   throw e;
 }
+if (rest.includes('--native')) print(solveNatively(chc!), 0);
 const outcome = await solveHorn(chc!, { timeoutMs: timeoutSeconds * 1000 });
 print(outcome, 0);
+
+function solveNatively(text: string): { status: string; reason?: string; millis: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'farkas-spacer-'));
+  try {
+    const path = join(dir, 'task.smt2');
+    writeFileSync(path, text);
+    const started = Date.now();
+    const run = spawnSync('z3', [`-T:${Math.ceil(timeoutSeconds)}`, path], { encoding: 'utf8', timeout: (timeoutSeconds + 5) * 1000 });
+    const millis = Date.now() - started;
+    if (run.error) return { status: 'error', reason: run.error.message, millis };
+    const first = run.stdout.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+    if (first === 'sat' || first === 'unsat') return { status: first, millis };
+    return { status: 'unknown', reason: first === 'timeout' ? 'timeout' : (first || run.stderr.trim()).slice(0, 200), millis };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import test from 'ava';
 import { compare, comparisonLines, runSpacer, type SpacerRecord } from './spacer.js';
 import type { RunRecord } from './classify.js';
@@ -32,4 +33,14 @@ test('runSpacer: the CHC export of fig1 in a child process is proved safe; an un
   t.true(fig1.wallMillis > 0);
   const recursive = await runSpacer({ file: join(REPO_ROOT, 'benchmarks/interproc/sum.c'), expected: 'safe' }, 60, 5);
   t.like(recursive, { verdict: 'rejected', correctness: 'none' });
+});
+
+const nativeZ3 = spawnSync('z3', ['--version'], { stdio: 'ignore' }).status === 0;
+(nativeZ3 ? test : test.skip)('runSpacer native: native z3 on the export of fig1 proves it safe, timed alone; of an unsafe program finds it unsafe', async (t) => {
+  const fig1 = await runSpacer({ file: join(REPO_ROOT, 'benchmarks/paper/fig1.c'), function: 'PV1', expected: 'safe' }, 60, 5, 'native');
+  t.like(fig1, { verdict: 'safe', correctness: 'correct' });
+  t.true(fig1.wallMillis > 0);
+  t.is(fig1.solveMillis, fig1.wallMillis);
+  const broken = await runSpacer({ file: join(REPO_ROOT, 'benchmarks/literature/broken-sum.c'), expected: 'unsafe' }, 60, 5, 'native');
+  t.like(broken, { verdict: 'unsafe', correctness: 'correct' });
 });

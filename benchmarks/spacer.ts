@@ -13,22 +13,23 @@ export interface SpacerRecord {
   readonly verdict: SpacerVerdict;
   readonly correctness: 'correct' | 'wrong' | 'none';
   readonly reason?: string;
-  /** Wall-clock time of the child process (start-up and export included, like farkas' wallMillis). */
+  /** Wall-clock time of the child process (start-up and export included, like farkas' wallMillis);
+   * for native z3, of the z3 process alone (the export is farkas's work, not the peer's). */
   readonly wallMillis: number;
   /** The Horn solve alone. */
   readonly solveMillis?: number;
 }
 
-export async function runSpacer(task: { file: string; function?: string; expected: Expected }, timeoutSeconds: number, killGraceSeconds: number): Promise<SpacerRecord> {
+export async function runSpacer(task: { file: string; function?: string; expected: Expected }, timeoutSeconds: number, killGraceSeconds: number, build: 'wasm' | 'native' = 'wasm'): Promise<SpacerRecord> {
   const outcome = await runCli({
     command: ['node', SPACER_CHILD],
     file: task.file,
     cutset: 'headers',
     timeoutSeconds,
     killGraceSeconds,
-    args: [task.file, '--timeout', String(timeoutSeconds), ...(task.function !== undefined ? ['--function', task.function] : [])],
+    args: [task.file, '--timeout', String(timeoutSeconds), ...(task.function !== undefined ? ['--function', task.function] : []), ...(build === 'native' ? ['--native'] : [])],
   });
-  const base = { wallMillis: outcome.wallMillis };
+  let base = { wallMillis: outcome.wallMillis };
   if (outcome.killed) return { ...base, verdict: 'timeout', correctness: 'none', reason: 'killed at the deadline' };
   let parsed: { status?: string; reason?: string; millis?: number };
   try {
@@ -36,6 +37,7 @@ export async function runSpacer(task: { file: string; function?: string; expecte
   } catch {
     return { ...base, verdict: 'error', correctness: 'none', reason: (outcome.stderr.trim() || `exit ${outcome.exitCode}`).slice(0, 300) };
   }
+  if (build === 'native' && parsed.millis !== undefined) base = { wallMillis: parsed.millis };
   const verdict: SpacerVerdict =
     parsed.status === 'sat' ? 'safe' : parsed.status === 'unsat' ? 'unsafe' : parsed.status === 'rejected' ? 'rejected'
       : parsed.status === 'unknown' ? (/timeout|canceled/.test(parsed.reason ?? '') ? 'timeout' : 'unknown') : 'error';

@@ -54,6 +54,34 @@ export interface CheckReply {
   readonly model?: string;
 }
 
+/** z3's parameters are unsigned 32-bit. */
+const MAX_PARAMETER = 0xfffffffe;
+
+/** z3's 'rlimit' for a check's work limit: 0 (none) without one, else at least 1 and at most what a
+ * parameter holds. */
+export function rlimitFor(work: number | undefined): number {
+  return work === undefined ? 0 : Math.min(Math.max(1, Math.ceil(work)), MAX_PARAMETER);
+}
+
+/** `(declare-const …)` for the symbols of `sorts` that `text` uses and `declared` does not hold yet
+ * (added to it). */
+export function declarationsFor(text: string, sorts: ReadonlyMap<string, Sort>, declared: Set<string>): string[] {
+  const declarations: string[] = [];
+  for (const token of text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
+    const sort = sorts.get(token);
+    if (sort !== undefined && !declared.has(token)) {
+      declared.add(token);
+      declarations.push(`(declare-const ${token} ${sort})`);
+    }
+  }
+  return declarations;
+}
+
+/** The reply of a check that z3 did not answer (its checker failed, was ended, or ran out of time). */
+export function unknownReply(id: number, reason: string, millis = 0): CheckReply {
+  return { kind: 'checked', id, outcome: { status: 'unknown', reason, millis, work: 0 } };
+}
+
 /** z3's reason for 'unknown' in words; `workLimit` is the check's (if any), `work` what it used. */
 export function describeUnknown(z3Reason: string, workLimit: number | undefined, millis: number, work: number): string {
   // An exhausted 'rlimit' shows as "max. resource limit exceeded" or "canceled". (A time limit or

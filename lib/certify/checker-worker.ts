@@ -19,7 +19,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Context } from 'z3-solver';
 import { getZ3, type Z3Api } from '../sat/z3-context.js';
-import { describeUnknown, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
+import { declarationsFor, describeUnknown, rlimitFor, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
 
 type LiaContext = Context<'lia'>;
 type Z3Solver = InstanceType<LiaContext['Solver']>;
@@ -55,8 +55,6 @@ session.catch(() => undefined); // reported by each check that needs it
 // solver.fromString copies its argument onto the WASM stack, and strings of ~20 MB crash it; send
 // assertions in chunks well below that.
 const MAX_CHUNK_CHARS = 1_000_000;
-/** z3's parameters are unsigned 32-bit. */
-const MAX_PARAMETER = 0xfffffffe;
 
 /** The current job's symbols and assertions. */
 let job = -1;
@@ -121,14 +119,7 @@ function load(s: Session, goals: readonly string[]): void {
   let chars = 0;
   const send = (): void => {
     if (chunk.length === 0) return;
-    const declarations: string[] = [];
-    for (const token of chunk.join(' ').match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
-      const sort = sorts.get(token);
-      if (sort !== undefined && !declared.has(token)) {
-        declared.add(token);
-        declarations.push(`(declare-const ${token} ${sort})`);
-      }
-    }
+    const declarations = declarationsFor(chunk.join(' '), sorts, declared);
     s.solver.fromString(`${declarations.join('\n')}\n${chunk.map((t) => `(assert ${t})`).join('\n')}`);
     chunk = [];
     chars = 0;
@@ -143,7 +134,7 @@ function load(s: Session, goals: readonly string[]): void {
 
 function setLimits(s: Session, limits: CheckRequest['limits']): void {
   // z3's rlimit counts from the check's start; 0 means no limit.
-  const rlimit = limits.work === undefined ? 0 : Math.min(Math.max(1, Math.ceil(limits.work)), MAX_PARAMETER);
+  const rlimit = rlimitFor(limits.work);
   if (rlimit !== s.rlimit) {
     s.solver.set('rlimit', rlimit);
     s.rlimit = rlimit;

@@ -13,7 +13,7 @@ import { onShutdownZ3, trackZ3Work } from '../sat/z3-context.js';
 import { findExecutable } from '../sat/external-backend.js';
 import { CHECKER_WARM_UP_WORK } from '../limits.js';
 import { NativeChecker } from './native-checker.js';
-import type { CheckLimits, CheckOutcome, CheckReply, CheckRequest, Sort } from './checker-protocol.js';
+import { unknownReply, type CheckLimits, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
 
 export type { CheckLimits, CheckOutcome, CheckStatus } from './checker-protocol.js';
 
@@ -91,10 +91,6 @@ class CheckerThread implements Checker {
   private idleCheck(): void {
     if (this.pending.size === 0) this.worker.unref();
   }
-}
-
-function unknownReply(id: number, reason: string, millis = 0): CheckReply {
-  return { kind: 'checked', id, outcome: { status: 'unknown', reason, millis, work: 0 } };
 }
 
 /** What serves the checks: the WASM thread or a native z3 process, with the same requests and answers. */

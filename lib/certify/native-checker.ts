@@ -12,10 +12,7 @@
 // passes kills the process (z3 cannot take a command while it checks), as the WASM thread is
 // terminated; its client then starts another.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { describeUnknown, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
-
-/** z3's parameters are unsigned 32-bit. */
-const MAX_PARAMETER = 0xfffffffe;
+import { declarationsFor, describeUnknown, rlimitFor, unknownReply, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
 
 export class NativeChecker {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -72,22 +69,11 @@ export class NativeChecker {
 
   /** The commands of one check: a new context, the declarations the terms use, the terms, the check. */
   private script(terms: readonly string[], work: number | undefined, marker: string): string {
-    const rlimit = work === undefined ? 0 : Math.min(Math.max(1, Math.ceil(work)), MAX_PARAMETER);
     const declared = new Set<string>();
-    const declarations: string[] = [];
-    for (const term of terms) {
-      for (const token of term.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) {
-        const sort = this.sorts.get(token);
-        if (sort !== undefined && !declared.has(token)) {
-          declared.add(token);
-          declarations.push(`(declare-const ${token} ${sort})`);
-        }
-      }
-    }
     return [
       '(reset)',
-      `(set-option :rlimit ${rlimit})`,
-      ...declarations,
+      `(set-option :rlimit ${rlimitFor(work)})`,
+      ...terms.flatMap((term) => declarationsFor(term, this.sorts, declared)),
       ...terms.map((t) => `(assert ${t})`),
       '(get-info :rlimit)',
       '(check-sat-using smt)',
@@ -146,10 +132,6 @@ export class NativeChecker {
   }
 }
 
-function unknownReply(id: number, reason: string, millis = 0): CheckReply {
-  return { kind: 'checked', id, outcome: { status: 'unknown', reason, millis, work: 0 } };
-}
-
 /** A check's replies: errors, the resource count before, the answer, the count after, z3's reason
  * for unknown, the model (or an error line where there is none). */
 function readReply(text: string, millis: number, workLimit: number | undefined): Pick<CheckReply, 'outcome' | 'model'> {
@@ -164,9 +146,10 @@ function readReply(text: string, millis: number, workLimit: number | undefined):
   const status = answer[1] as CheckOutcome['status'];
   if (status === 'unsat') return { outcome: { status, millis, work } };
   if (status === 'sat') {
-    const rest = text.slice(text.indexOf('(:reason-unknown', answer.index));
-    const modelStart = rest.indexOf('\n') + 1;
-    return { outcome: { status, millis, work }, model: unwrapModel(rest.slice(modelStart)) };
+    // The model follows the reason line; without that line the reply is not what was asked for.
+    const reasonLine = /^\(:reason-unknown .*\)$/m.exec(text.slice(answer.index));
+    if (reasonLine === null) return { outcome: { status: 'unknown', reason: `z3 failed: unexpected reply: ${text.trim().slice(0, 200)}`, millis, work } };
+    return { outcome: { status, millis, work }, model: unwrapModel(text.slice(answer.index + reasonLine.index + reasonLine[0].length)) };
   }
   const reason = /^\(:reason-unknown "((?:[^"\\]|\\.|"")*)"\)$/m.exec(text)?.[1] ?? '';
   return { outcome: { status, reason: describeUnknown(reason, workLimit, millis, work), millis, work } };

@@ -32,8 +32,9 @@ class StepCounter {
   get open(): boolean {
     return this.used < this.steps && !this.deadline?.passed;
   }
-  add(result: RunResult): RunResult {
-    this.used += result.steps + 1;
+  /** A run's steps, plus `setup` for the work before its first step (compiling its program). */
+  add(result: RunResult, setup = 0): RunResult {
+    this.used += result.steps + 1 + setup;
     return result;
   }
 }
@@ -402,13 +403,18 @@ export function sampleBadStates(program: Program, fn: string, samples: Samples, 
           candidate.set(v, s.get(v)! + delta);
           const key = stateKey(candidate);
           if (good.has(key) || found.has(key)) continue;
+          // Checked for each candidate, not each state: a state of many variables has many.
+          if (!budget.open) break;
           const from = startingAt(program, fn, cut, candidate);
+          // Each run compiles its own program first: that work is counted as one step per edge, so
+          // that short runs of a large program do not escape the budget.
+          const setup = from.procedures.get(fn)!.edges.length;
           // A run that read no nondet value is the same run on every stream: it is counted again
           // instead of run again (and the streams are still drawn), so the states found are the same.
           let readsNoNondet: RunResult | null = null;
           for (let k = 0; k < streams; k++) {
             const nondet = k === 0 ? [] : nondetStream(next, 64);
-            const r = budget.add(readsNoNondet ?? runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps }));
+            const r = budget.add(readsNoNondet ?? runProgram(from, { entry: fn, nondet, nondetDefault: 0n, maxSteps }), readsNoNondet ? 0 : setup);
             if (r.nondetConsumed.length === 0) readsNoNondet = r;
             if (r.outcome.kind === 'assertion-failed') {
               found.set(key, candidate);

@@ -260,3 +260,16 @@ test("observed calls include calls at the callee's own case boundaries, solved f
     t.is(c.result, n - 1n);
   }
 });
+
+test('the bad-state runs count the compiling of their programs against the step budget', (t) => {
+  // Every neighbour with y off by one fails at once: a run of a few steps, after a program compiled.
+  const source = 'int main() { int x = 0; int y = 0; while (x < 5) { x++; } assert(x == 5 && y == 0); return 0; }\n';
+  const prepared = prepareAnalysis(parseProgram(source, 'short-runs.c'), undefined, 'headers');
+  const samples = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, NO_TIME_LIMIT);
+  const found = (steps: number) => [...sampleBadStates(prepared.preparedProgram, prepared.function, samples, { steps }).values()].flat().length;
+  const all = found(100_000_000);
+  t.true(all >= 2);
+  // 80 steps per edge: enough for every run's steps alone, not once each run also pays its compile.
+  const edges = prepared.preparedProgram.procedures.get(prepared.function)!.edges.length;
+  t.true(found(80 * edges) < all);
+});

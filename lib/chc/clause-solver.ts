@@ -427,7 +427,21 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
     for (const a of atoms) if (a.kind === 'atom' && constants.size < 8) constants.add(a.expr.constant < 0n ? -a.expr.constant : a.expr.constant);
     return atoms;
   });
-  const guardsOf = carriedGuards(chc, clauses, atomsByClause, CHC_GUARD_PASSES, CHC_MAX_GUARDS);
+  // A guard splits a predicate's derived states when some satisfy it and some do not; without
+  // derived states, every guard may.
+  const splits = (p: string, g: Formula): boolean => {
+    const states = derived.states.get(p) ?? [];
+    if (states.length === 0) return true;
+    let holds = false;
+    let fails = false;
+    for (const s of states) {
+      if (F.evaluate(g, (v) => s.get(v) ?? 0n)) holds = true;
+      else fails = true;
+      if (holds && fails) return true;
+    }
+    return false;
+  };
+  const guardsOf = carriedGuards(chc, clauses, atomsByClause, CHC_GUARD_PASSES, CHC_MAX_GUARDS, splits);
   const out = new Map<string, Formula[]>();
   for (const [name, at] of chc.predicates) {
     const seen = new Set<string>();

@@ -67,18 +67,28 @@ function conjuncts(f: Formula): Formula[] {
 /**
  * Per predicate, the guards its candidates are split by (`¬g ∨ c`, a loop's phases): the atoms of
  * the clauses' constraints over one or two of its arguments, as `e >= 0` in both polarities (and
- * a loop's or a query's equality as it is), and the images of those of the predicates before it, through the clauses between them. A guard is often
- * stated where the loop branches (`x > m` after `x++`) and needed where the loop begins (`x >= m`).
+ * a loop's or a query's equality as it is), and the images of those of the predicates before it,
+ * through the clauses between them. A guard is often stated where the loop branches (`x > m` after
+ * `x++`) and needed where the loop begins (`x >= m`).
+ *
+ * `splits(p, g)`, when given, tells whether g splits the states derived at p (some satisfy it, some
+ * do not). A guard that splits none tells the phases apart no better than no guard, so the quota
+ * goes to those that do first; the others fill what is left. All are carried to the predicates
+ * after p: a guard every state of one predicate satisfies may split those of the next.
  */
-export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[], atomsByClause: readonly (readonly Formula[])[], maxPasses: number, maxGuards: number): Map<string, Formula[]> {
+export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[], atomsByClause: readonly (readonly Formula[])[], maxPasses: number, maxGuards: number, splits?: (predicate: string, guard: Formula) => boolean): Map<string, Formula[]> {
   const out = new Map([...chc.predicates.keys()].map((p) => [p, [] as Formula[]]));
+  // Guards that split no derived state: carried on, and used where the quota has room at the end.
+  const idle = new Map([...chc.predicates.keys()].map((p) => [p, [] as Formula[]]));
   const keys = new Map([...chc.predicates.keys()].map((p) => [p, new Set<string>()]));
   const add = (p: string, f: Formula): boolean => {
-    if (f.kind !== 'atom' || F.variablesOf(f).size > 2 || out.get(p)!.length >= maxGuards) return false;
+    if (f.kind !== 'atom' || F.variablesOf(f).size > 2) return false;
+    const into = !splits || splits(p, f) ? out.get(p)! : idle.get(p)!;
+    if (into.length >= maxGuards) return false;
     const key = `${f.rel} ${L.key(f.expr)}`;
     if (keys.get(p)!.has(key)) return false;
     keys.get(p)!.add(key);
-    out.get(p)!.push(f);
+    into.push(f);
     return true;
   };
   // The rules' and queries' atoms first (where a loop branches or the property is stated), then the
@@ -110,8 +120,9 @@ export function carriedGuards(chc: ChcProgram, clauses: readonly ClauseFormula[]
   });
   for (let pass = 0; pass < maxPasses; pass++) {
     let grew = false;
-    for (const { from, to, map } of maps) for (const g of imagesOf(out.get(from)!, map)) if (add(to, g)) grew = true;
+    for (const { from, to, map } of maps) for (const g of imagesOf([...out.get(from)!, ...idle.get(from)!], map)) if (add(to, g)) grew = true;
     if (!grew) break;
   }
+  for (const [p, guards] of out) guards.push(...idle.get(p)!.slice(0, Math.max(0, maxGuards - guards.length)));
   return out;
 }

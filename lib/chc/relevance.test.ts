@@ -64,6 +64,24 @@ test('a guard stated after a step reaches the predicate before it, shifted by th
   t.true(text.includes(F.toC(F.compare(L.variable(q0!), '<=', L.variable(q1!)))), text.join(' ; '));
 });
 
+test('guards that split no derived state of a predicate yield its quota to those that do, and fill what is left', (t) => {
+  const chc = readChc(LOOP, 'loop.smt2');
+  const atomsByClause = chc.formulas.map((c) => atoms(c.constraint));
+  const all = carriedGuards(chc, chc.formulas, atomsByClause, 1, 64).get('p')!.map((g) => F.toC(g));
+  t.true(all.length >= 2 && all.length < 64, all.join(' ; '));
+  // Say every state derived at p satisfies its first guard: it tells no phases apart there.
+  const idle = all[0]!;
+  const splits = (p: string, g: F.Formula): boolean => p !== 'p' || F.toC(g) !== idle;
+  const one = carriedGuards(chc, chc.formulas, atomsByClause, 1, 1, splits).get('p')!.map((g) => F.toC(g));
+  t.is(one.length, 1);
+  t.not(one[0], idle);
+  t.true(all.includes(one[0]!), one.join(' ; '));
+  // With room in the quota, the idle guard is still a candidate, after the splitting ones.
+  const roomy = carriedGuards(chc, chc.formulas, atomsByClause, 1, 64, splits).get('p')!.map((g) => F.toC(g));
+  t.deepEqual([...roomy].sort(), [...all].sort());
+  t.is(roomy[roomy.length - 1], idle);
+});
+
 test('an equality of a loop or a query is a guard itself; the loop guards come before the initial values', (t) => {
   const file = new URL('../../../benchmarks/chc/flag.smt2', import.meta.url);
   const chc = readChc(readFileSync(file, 'utf8'), 'flag.smt2');

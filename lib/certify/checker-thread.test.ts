@@ -51,6 +51,24 @@ serialForEach('a job sees every assertion made before each check, goals only in 
   });
 });
 
+serialForEach('with preprocessing, the equalities solved away still have their values in the model, and the answers are the same', async (t) => {
+  await withLiaSolver(async (solver) => {
+    // A chain of copies and steps, as an unfolding asserts it: x0 = 3, x(k+1) = xk + 2, a free b.
+    const xs = Array.from({ length: 6 }, () => solver.intSymbol());
+    const b = solver.boolSymbol();
+    solver.assert(`(= ${xs[0]} 3)`);
+    for (let k = 0; k + 1 < xs.length; k++) solver.assert(`(= ${xs[k + 1]} (+ ${xs[k]} 2))`);
+    solver.assert(`(=> ${b} (> ${xs[5]} 12))`);
+    const outcome = await solver.check({ preprocess: true, work: 10_000_000 }, b);
+    t.is(outcome.status, 'sat');
+    t.true(outcome.work > 0);
+    t.deepEqual(xs.map((x) => solver.model().int(x)), [3n, 5n, 7n, 9n, 11n, 13n]);
+    t.true(solver.model().bool(b));
+    t.is((await solver.check({ preprocess: true }, `(< ${xs[5]} 13)`)).status, 'unsat');
+    t.is((await solver.check({}, `(< ${xs[5]} 13)`)).status, 'unsat');
+  });
+});
+
 serialForEach('a new job starts without the assertions of the one before', async (t) => {
   await withLiaSolver(async (solver) => {
     const x = solver.intSymbol();

@@ -6,13 +6,14 @@
 // (checker-worker.ts), with the same semantics: each check starts from `(reset)` (a new context, so
 // its answer and model depend on that check's text alone), declares the job's symbols, asserts the
 // job's assertions and the check's goals, and runs z3's SMT core (`check-sat-using smt`, the WASM
-// side's 'smt' tactic) under the work limit (`:rlimit`, z3's resource units).
+// side's 'smt' tactic; after PREPROCESSING_TACTICS when the check asks for them) under the work limit
+// (`:rlimit`, z3's resource units).
 //
 // The replies of a check are read up to an `(echo …)` marker of its own. A check whose time limit
 // passes kills the process (z3 cannot take a command while it checks), as the WASM thread is
 // terminated; its client then starts another.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { declarationsFor, describeUnknown, rlimitFor, unknownReply, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
+import { declarationsFor, describeUnknown, PREPROCESSING_TACTICS, rlimitFor, unknownReply, type CheckOutcome, type CheckReply, type CheckRequest, type Sort } from './checker-protocol.js';
 
 export class NativeChecker {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -51,7 +52,7 @@ export class NativeChecker {
     for (const [symbol, sort] of request.symbols) this.sorts.set(symbol, sort);
     for (const term of request.assertions) this.assertions.push(term);
     const marker = `farkas-check-${id}`;
-    const text = this.script([...this.assertions, ...request.goals], request.limits.work, marker);
+    const text = this.script([...this.assertions, ...request.goals], request.limits, marker);
     return new Promise((resolve) => {
       const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
       this.pending.push({ id, marker, sentAt: Date.now(), work: request.limits.work, resolve, ...(timer !== undefined ? { timer } : {}) });
@@ -68,15 +69,16 @@ export class NativeChecker {
   }
 
   /** The commands of one check: a new context, the declarations the terms use, the terms, the check. */
-  private script(terms: readonly string[], work: number | undefined, marker: string): string {
+  private script(terms: readonly string[], limits: CheckRequest['limits'], marker: string): string {
     const declared = new Set<string>();
+    const tactic = limits.preprocess ? `(then ${PREPROCESSING_TACTICS.join(' ')})` : 'smt';
     return [
       '(reset)',
-      `(set-option :rlimit ${rlimitFor(work)})`,
+      `(set-option :rlimit ${rlimitFor(limits.work)})`,
       ...terms.flatMap((term) => declarationsFor(term, this.sorts, declared)),
       ...terms.map((t) => `(assert ${t})`),
       '(get-info :rlimit)',
-      '(check-sat-using smt)',
+      `(check-sat-using ${tactic})`,
       '(get-info :rlimit)',
       '(get-info :reason-unknown)',
       // Last: on an answer other than sat it is an error line, which is ignored.

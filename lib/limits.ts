@@ -149,18 +149,22 @@ export const CHC_ELIMINATION_NODE_GROWTH = 8;
 /** Horn clauses solved on the clauses (lib/chc/clause-solver.ts). The unfolding of derivation trees: the z3 work of
  * one depth's query, of all depths, and the clause instances a tree may have (it grows with the
  * clauses' branching, exponentially in the depth). Houdini over mined atoms: the work of one check,
- * the checks in all, and the candidates per predicate. */
-export const CHC_UNFOLD_CHECK_WORK = 2_000_000;
-export const CHC_UNFOLD_WORK = 6_000_000;
+ * the checks in all, and the candidates per predicate. The unfolding's checks run after z3's
+ * preprocessing, which counts many units for little time (a chain of 13 rust-horn instances: 3.5
+ * million units in 60 ms), hence limits 4 times those of the SMT core alone. */
+export const CHC_UNFOLD_CHECK_WORK = 4_000_000;
+export const CHC_UNFOLD_WORK = 24_000_000;
 /** The unfolding's work before the proof search and between two of its steps. */
 export const CHC_UNFOLD_ROUND_WORK = 300_000;
-/** The depths searched in turn (a depth's query covers every shallower tree) and how many of them
- * one round may search: each query is a fresh z3 job, whose start costs more than a shallow one. */
+/** The depths of the trees of a nonlinear system searched in turn (a depth's query covers every
+ * shallower tree; a linear system's chains go one length at a time) and how many queries one round
+ * may make: each query is a fresh z3 job, whose start costs more than a shallow one. */
 export const CHC_UNFOLD_DEPTHS: readonly number[] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 96, 128];
 export const CHC_UNFOLD_ROUND_CHECKS = 6;
 export const CHC_UNFOLD_MAX_NODES = 4_000;
-/** Linear systems: the unfolding's work on the clauses before the engines on the graph run. */
-export const CHC_LINEAR_UNFOLD_WORK = 1_500_000;
+/** Linear systems: the unfolding's work on the clauses before the engines on the graph run: the
+ * chains of the Lustre systems of the vmt benchmarks, up to 24 instances, take 11 million. */
+export const CHC_LINEAR_UNFOLD_WORK = 12_000_000;
 export const CHC_HOUDINI_CHECK_WORK = 2_000_000;
 export const CHC_HOUDINI_QUERIES = 2_000;
 /** Houdini asks for a model breaking at most this many of a fact's candidates at once. */

@@ -36,6 +36,9 @@ export class Unfolder {
   private readonly byHead = new Map<string | null, ClauseFormula[]>();
   /** Every body names at most one predicate (see levels()). */
   private readonly linear: boolean;
+  /** Linear, and each predicate (and false) has at most one rule and one fact: the derivations of
+   * each length are one chain of clauses, searched one length at a time (levels()). */
+  private readonly chains: boolean;
 
   constructor(clauses: readonly ClauseFormula[], work: number) {
     this.budget = new WorkBudget(work);
@@ -46,6 +49,7 @@ export class Unfolder {
       list.push(c);
       this.byHead.set(key, list);
     }
+    this.chains = this.linear && [...this.byHead.values()].every((list) => list.filter((c) => c.body.length > 0).length <= 1 && list.filter((c) => c.body.length === 0).length <= 1);
   }
 
   get exhausted(): boolean {
@@ -70,9 +74,9 @@ export class Unfolder {
   /** The derivation of the next depth, or null (none there, or the unfolding stopped). */
   private async deeper(deadline: Deadline): Promise<Derivation | null> {
     if (this.stopped !== null || deadline.passed) return null;
-    // A linear system's chains one length at a time (levels()); a tree's depths by the schedule, and
-    // past the depth where the trees grew too large, one level at a time.
-    const depth = this.linear || this.tooLarge !== null ? this.depth + 1 : CHC_UNFOLD_DEPTHS.find((d) => d > this.depth);
+    // Chains one length at a time (levels()); other systems' depths by the schedule, and past the
+    // depth where the trees grew too large, one level at a time.
+    const depth = this.chains || this.tooLarge !== null ? this.depth + 1 : CHC_UNFOLD_DEPTHS.find((d) => d > this.depth);
     if (depth === undefined) {
       this.stopped = `depth ${this.depth} is the last one searched`;
       return null;
@@ -125,11 +129,14 @@ export class Unfolder {
    * predicate share its argument symbols and their alternatives are not copied for each choice above:
    * depth × clauses instances instead of a tree of clauses^depth. Returns the query instances.
    *
-   * Only the chains of exactly `depth` instances: facts at the last level and rules above it (the
-   * shorter ones were searched before). A transition system then has one instance per level and no
-   * choice, its constraints hold unconditionally, and z3's preprocessing solves its equalities away:
-   * on the Lustre systems of the vmt benchmarks, all lengths up to 7 together took 0.9 s of native z3
-   * where one query of every chain up to 8 took 2.4 s.
+   * When the derivations of each length are one chain (`chains`: a transition system), only those
+   * of exactly `depth` instances: the fact at the last level and rules above it (the shorter ones
+   * were searched before). Each level then has one instance, its constraint holds unconditionally,
+   * and z3's preprocessing solves its equalities away: on the Lustre systems of the vmt benchmarks,
+   * all lengths up to 7 together took 0.9 s of native z3 where one query of every chain up to 8 took
+   * 2.4 s. Other systems keep one query for every chain up to `depth`: with a choice at each level,
+   * one length at a time makes many more queries (rust-horn's bmc-3: depth 40 in 2.2 s before, 10 s
+   * not enough after).
    */
   private levels(solver: LiaSolver, nodes: TreeNode[], depth: number): number[] {
     // Per level, the instances deriving each predicate (filled from the deepest level up).
@@ -143,11 +150,12 @@ export class Unfolder {
     for (let level = depth - 1; level >= 0; level--) {
       const here = new Map<string, { readonly args: readonly string[]; readonly ids: number[] }>();
       const roots: number[] = [];
+      const exact = this.chains;
       const last = level === depth - 1;
-      // Every chain has exactly one instance at each level: the only one of a level is used.
+      // An exact chain has exactly one instance at each level: the only one of a level is used.
       const asserted: { readonly selector: string; readonly constraint: string }[] = [];
       for (const head of needed[level]!) {
-        const clauses = (this.byHead.get(head) ?? []).filter((c) => (c.body.length === 0) === last);
+        const clauses = (this.byHead.get(head) ?? []).filter((c) => !exact || (c.body.length === 0) === last);
         if (clauses.length === 0) continue;
         const arity = clauses[0]!.head?.args.length ?? 0;
         const args = Array.from({ length: arity }, () => solver.intSymbol());
@@ -180,7 +188,7 @@ export class Unfolder {
       }
       // Unconditional, the only instance's equalities are solved away by z3's preprocessing.
       const [only] = asserted;
-      if (only && asserted.length === 1) {
+      if (exact && only && asserted.length === 1) {
         solver.assert(only.selector);
         solver.assert(only.constraint);
       } else for (const { selector, constraint } of asserted) solver.assert(`(=> ${selector} ${constraint})`);

@@ -51,7 +51,7 @@ serialForEach('a job sees every assertion made before each check, goals only in 
   });
 });
 
-serialForEach('with preprocessing, the equalities solved away still have their values in the model, and the answers are the same', async (t) => {
+serialForEach('with preprocessing, the equalities solved away still have their values in the model, the answers are the same, and light quantifiers go', async (t) => {
   await withLiaSolver(async (solver) => {
     // A chain of copies and steps, as an unfolding asserts it: x0 = 3, x(k+1) = xk + 2, a free b.
     const xs = Array.from({ length: 6 }, () => solver.intSymbol());
@@ -66,6 +66,12 @@ serialForEach('with preprocessing, the equalities solved away still have their v
     t.true(solver.model().bool(b));
     t.is((await solver.check({ preprocess: true }, `(< ${xs[5]} 13)`)).status, 'unsat');
     t.is((await solver.check({}, `(< ${xs[5]} 13)`)).status, 'unsat');
+  });
+  // A clause whose head has an existential interpretation, negated: x > 0, and no y = x + 1 with y > 1.
+  await withLiaSolver(async (solver) => {
+    const x = solver.intSymbol();
+    const term = `(and (> ${x} 0) (forall ((y Int)) (not (and (= y (+ ${x} 1)) (> y 1)))))`;
+    t.is((await solver.check({ preprocess: true, work: 1_000_000 }, term)).status, 'unsat');
   });
 });
 

@@ -83,6 +83,12 @@ export class Interpretations {
     this.reachable = reachablePredicates(chc.system);
   }
 
+  /** Whether the interpretation of `predicate` has quantifiers: written from its clauses, it says
+   * that some instance of one of them derives the arguments. */
+  quantified(predicate: string): boolean {
+    return !this.cut.has(predicate) && this.reachable.has(predicate);
+  }
+
   /** A parameter's name in the interpretation of a predicate that is not a cut-point. */
   param(k: number): string {
     return `${this.prefix}${k}`;
@@ -161,8 +167,15 @@ export async function checkModel(chc: ChcProgram, interpretations: Interpretatio
   const system = chc.system;
   return withLiaSolver(async (solver) => {
     for (const clause of system.clauses) {
-      const term = `(not ${substituted(clause.assertion, system, (name, args) => interpretations.applied(name, args))})`;
-      const outcome = await solver.check({ work: CHC_MODEL_CHECK_WORK, ...(deadline?.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) }, term);
+      let quantified = false;
+      const term = `(not ${substituted(clause.assertion, system, (name, args) => {
+        quantified ||= interpretations.quantified(name);
+        return interpretations.applied(name, args);
+      })})`;
+      // The SMT core alone rarely decides a clause whose head has such an interpretation (its
+      // existential must be instantiated with the clause's own values): z3's light quantifier
+      // elimination first does (rust-horn's bmc-3: 50 million units undecided, then 0.2 million).
+      const outcome = await solver.check({ work: CHC_MODEL_CHECK_WORK, ...(quantified ? { preprocess: true } : {}), ...(deadline?.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) }, term);
       if (outcome.status === 'sat') return { ok: false, clause: clause.index, reason: 'z3 found values of its variables that break it' };
       if (outcome.status !== 'unsat') return { ok: false, clause: clause.index, reason: `z3 could not decide it (${outcome.reason ?? 'unknown'})` };
     }

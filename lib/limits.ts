@@ -151,14 +151,14 @@ export const CHC_ELIMINATION_NODE_GROWTH = 8;
  * clauses' branching, exponentially in the depth). Houdini over mined atoms: the work of one check,
  * the checks in all, and the candidates per predicate. The unfolding's checks run after z3's
  * preprocessing, which counts many units for little time (a chain of 13 rust-horn instances: 3.5
- * million units in 60 ms), hence limits 4 times those of the SMT core alone. */
+ * million units in 60 ms), hence larger limits than for the SMT core alone (2 and 6 million). */
 export const CHC_UNFOLD_CHECK_WORK = 4_000_000;
 export const CHC_UNFOLD_WORK = 24_000_000;
 /** The unfolding's work before the proof search and between two of its steps. */
 export const CHC_UNFOLD_ROUND_WORK = 300_000;
-/** The depths of the trees of a nonlinear system searched in turn (a depth's query covers every
- * shallower tree; a linear system's chains go one length at a time) and how many queries one round
- * may make: each query is a fresh z3 job, whose start costs more than a shallow one. */
+/** The depths searched in turn (a depth's query covers every shallower derivation; a transition
+ * system's chains go one length at a time instead: lib/chc/unfold.ts) and how many queries one
+ * round may make: each query is a fresh z3 job, whose start costs more than a shallow one. */
 export const CHC_UNFOLD_DEPTHS: readonly number[] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 96, 128];
 export const CHC_UNFOLD_ROUND_CHECKS = 6;
 export const CHC_UNFOLD_MAX_NODES = 4_000;

@@ -28,9 +28,9 @@ export interface CheckLimits {
   /**
    * Simplify and solve the equalities before the SMT core (PREPROCESSING_TACTICS), for queries that
    * are mostly copies and definitions: a chain of clause instances (lib/chc/unfold.ts), where a
-   * Lustre system's 17 instances took 0.38 of the SMT core's resource units alone and a seventh of its time;
-   * and for a model whose interpretations have quantifiers (lib/chc/model.ts), whose light ones
-   * (qe-light) are eliminated first. Models still give every symbol a value.
+   * Lustre system's 17 instances took 0.38 of the SMT core's resource units alone and a seventh of
+   * its time; and for a model whose interpretations have quantifiers (lib/chc/model.ts), whose light
+   * ones (qe-light) are eliminated first. Models still give every symbol a value.
    */
   readonly preprocess?: boolean;
 }

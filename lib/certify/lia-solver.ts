@@ -283,8 +283,8 @@ export class LiaSolver {
         symbols: this.symbols.slice(this.sentSymbols),
         assertions: this.assertions.slice(this.sentAssertions),
         goals,
-        // Only the work limit and the preprocessing: the caller's object may carry more, which need not survive the copy to
-        // the thread, and the time limit is the client's (CheckerThread.check).
+        // Only the work limit and the preprocessing: the caller's object may carry more, which need
+        // not survive the copy to the thread, and the time limit is the client's (CheckerThread.check).
         limits: { ...(limits.work !== undefined ? { work: limits.work } : {}), ...(limits.preprocess ? { preprocess: true } : {}) },
         ...(this.control.fresh ? { fresh: true } : {}),
       },

@@ -147,10 +147,10 @@ export class Unfolder {
       const bodies = needed[level - 1]!.flatMap((h) => (this.byHead.get(h) ?? []).flatMap((c) => c.body.map((app) => app.predicate)));
       needed.push([...new Set(bodies)].sort());
     }
+    const exact = this.chains;
     for (let level = depth - 1; level >= 0; level--) {
       const here = new Map<string, { readonly args: readonly string[]; readonly ids: number[] }>();
       const roots: number[] = [];
-      const exact = this.chains;
       const last = level === depth - 1;
       // An exact chain has exactly one instance at each level: the only one of a level is used.
       const asserted: { readonly selector: string; readonly constraint: string }[] = [];

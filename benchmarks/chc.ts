@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     .description('Run farkas verify on Horn-clause tasks listed in an INDEX.tsv, beside native z3 and z3-solver\'s Spacer, interleaved')
     .requiredOption('--index <file>', 'INDEX.tsv of the tasks (columns task, smt2, expected: true = sat, false = unsat)')
     .option('--timeout <seconds>', 'per task and tool', positive, 10)
-    .option('--peer <name...>', "peers: 'z3' (native, when on PATH), 'spacer' (z3-solver's WASM build) and 'farkas-wasm' (farkas itself with --checker wasm: the checker's A/B)", ['z3'])
+    .option('--peer <name...>', "peers: 'z3' (native, when on PATH), 'spacer' (z3-solver's WASM build) and 'farkas-wasm' (farkas itself with --checker wasm: the checker's A/B); 'none' runs farkas alone", ['z3'])
     .option('--filter <substring>', 'only tasks whose path contains SUBSTRING')
     .option('--every <n>', 'only every N-th task of the index (a sample)', positive)
     .option('--limit <n>', 'only the first N tasks (after --filter and --every)', positive)
@@ -173,11 +173,12 @@ Example:
   if (opts.every) rows = rows.filter((_, k) => k % opts.every! === 0);
   if (opts.limit) rows = rows.slice(0, opts.limit);
   const peers = opts.peer.filter((p) => {
+    if (p === 'none') return false;
     if (p === 'z3' && !nativeZ3Available()) {
       process.stderr.write('chc: native z3 is not on PATH; running without it\n');
       return false;
     }
-    if (p !== 'z3' && p !== 'spacer' && p !== 'farkas-wasm') throw new Error(`unknown peer '${p}' (z3, spacer, farkas-wasm)`);
+    if (p !== 'z3' && p !== 'spacer' && p !== 'farkas-wasm') throw new Error(`unknown peer '${p}' (z3, spacer, farkas-wasm, none)`);
     return true;
   });
   const tools = ['farkas', ...peers];

@@ -212,6 +212,14 @@ export const CHC_JOIN_MAX_EQUALITIES = 64;
 export const CHC_MAX_HULL_COEFFICIENT = 1_000n;
 /** Hull facets over each pair of arguments the derived states propose (lib/observe/facets.ts). */
 export const CHC_PLANAR_FACETS = 4;
+/** A loop's step repeated in one go (lib/chc/accelerate.ts): tried once the step has repeated this
+ * many times for every argument, over at most this many steps (a phase can last 10^8 steps; the
+ * values stay far below CHC_RUN_MODERATE_VALUE). */
+export const CHC_RUN_JUMP_AFTER = 3;
+export const CHC_RUN_MAX_JUMP = 1n << 32n;
+/** Jumps in all: enough for the phases of a loop and a few turns of a cyclic one; more turns add
+ * states like those before, and candidates that hold on them all and cost Houdini checks. */
+export const CHC_RUN_MAX_JUMPS = 8;
 /** Points per predicate where a loop's step changes (phase starts) that become guards. */
 export const CHC_RUN_PHASE_STARTS = 2;
 /** Derived states with a value this large (a product in each step) filter candidates but propose

@@ -14,7 +14,8 @@ import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
 import type { LiaSolver } from '../certify/lia-solver.js';
 import type { State } from '../observe/samples.js';
 import type { Deadline } from '../limits.js';
-import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_SOLVER_TEXT, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS } from '../limits.js';
+import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_SOLVER_TEXT, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS, CHC_RUN_JUMP_AFTER, CHC_RUN_MAX_JUMP, CHC_RUN_MAX_JUMPS } from '../limits.js';
+import { uniformSegment } from './accelerate.js';
 import { evaluatePartially, type ChcValue } from './evaluate.js';
 import { letScope, lookupLet } from './parse.js';
 import { headOf } from './sexpr.js';
@@ -50,6 +51,12 @@ interface Fact {
    * how many steps in a row had that effect on it. */
   readonly delta?: readonly bigint[];
   readonly run?: readonly number[];
+  /** Derived by a jump over many instances of a loop's step (accelerate.ts): a derivation through it
+   * would list them all, so none is answered. */
+  readonly jumped?: boolean;
+  /** The jump found no end of the phase within CHC_RUN_MAX_JUMP steps: the step repeats from here
+   * on, and its successors are not computed (a bound it attains is where the runs stopped). */
+  readonly endless?: boolean;
 }
 
 /** `live`: per predicate, the arguments some clause reads (relevance.ts); the initial states vary
@@ -76,7 +83,7 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
   // One set of z3 symbols per clause, for all of its solved instances.
   const clauseSymbols = new Map<ClauseFormula, Map<string, string>>();
 
-  const derivationTo = (step: DerivationStep, parents: readonly number[]): Derivation => {
+  const derivationTo = (step: DerivationStep, parents: readonly number[]): Derivation | null => {
     const used = new Set<number>();
     const stack = [...parents];
     while (stack.length > 0) {
@@ -85,12 +92,14 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       used.add(id);
       stack.push(...facts[id]!.parents);
     }
+    if ([...used].some((id) => facts[id]!.jumped)) return null;
     // A fact is created after the facts it uses: creation order is a valid order of the steps.
     return { steps: [...[...used].sort((a, b) => a - b).map((id) => facts[id]!.step), step] };
   };
 
-  /** Records the instance's head fact (or the refutation, for a query). */
-  const record = (c: ClauseFormula, values: ReadonlyMap<string, ChcValue>, parents: readonly number[]): void => {
+  /** Records the instance's head fact (or the refutation, for a query). `jump`: the instance is the
+   * last of `steps` repeats of the step `delta` from the parent (accelerate.ts). */
+  const record = (c: ClauseFormula, values: ReadonlyMap<string, ChcValue>, parents: readonly number[], jump?: { readonly steps: bigint; readonly delta: readonly bigint[]; readonly endless: boolean }): void => {
     const step: DerivationStep = { clause: c.clause.index, values };
     if (!c.clause.head) {
       refutation ??= derivationTo(step, parents);
@@ -107,6 +116,14 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     const factRound = parents.length === 0 ? round : Math.max(...parents.map((id) => facts[id]!.round));
     if (!parent) {
       facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound });
+      return;
+    }
+    if (jump) {
+      // As after two repeats: a phase start is still seen where the step changes next, and a jump
+      // is tried again after one more repeat (the jump ends where the clause reads a term
+      // differently, which need not change the step).
+      const run = jump.delta.map(() => CHC_RUN_JUMP_AFTER - 1);
+      facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound, delta: jump.delta, run, jumped: true, endless: jump.endless });
       return;
     }
     const delta = at.vars.map((v) => state.get(v)! - parent.state.get(v)!);
@@ -137,7 +154,11 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     const propagated = propagate(c, parents.map((id) => facts[id]!.state), chc);
     if (propagated === 'inapplicable') return;
     if (propagated !== 'open') {
-      if (from === 0) record(c, propagated, parents);
+      if (from === 0) {
+        const jump = parents.length === 1 ? jumpAlong(c, facts[parents[0]!]!, propagated) : null;
+        if (jump) record(c, jump.values, parents, jump);
+        else record(c, propagated, parents);
+      }
       return;
     }
     let symbols = clauseSymbols.get(c);
@@ -177,6 +198,52 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     }
   };
 
+  /**
+   * The furthest instance of the loop step that derived `fact`, repeated from it (accelerate.ts):
+   * tried once per phase, when the step has repeated CHC_RUN_JUMP_AFTER times for every argument.
+   * Null when the next instance already reads the clause differently.
+   */
+  let jumps = 0;
+  const jumpAlong = (c: ClauseFormula, fact: Fact, first: ReadonlyMap<string, ChcValue>): { values: ReadonlyMap<string, ChcValue>; steps: bigint; delta: readonly bigint[]; endless: boolean } | null => {
+    if (!c.head || fact.predicate !== c.head.predicate || fact.step.clause !== c.clause.index || !fact.delta) return null;
+    if (Math.min(...fact.run!) !== CHC_RUN_JUMP_AFTER || jumps >= CHC_RUN_MAX_JUMPS) return null;
+    const at = chc.predicates.get(fact.predicate)!;
+    const delta = fact.delta;
+    const after = headState(chc, c, first);
+    if (!after || at.vars.some((v, i) => after.get(v)! - fact.state.get(v)! !== delta[i])) return null;
+    /** The instance k steps on, when the segment to it is uniform. */
+    const instanceAt = (k: bigint): ReadonlyMap<string, ChcValue> | null => {
+      steps++;
+      const body = new Map(at.vars.map((v, i) => [v, fact.state.get(v)! + k * delta[i]!]));
+      const values = propagate(c, [body], chc);
+      if (values === 'open' || values === 'inapplicable') return null;
+      const head = headState(chc, c, values);
+      if (!head || at.vars.some((v, i) => head.get(v) !== body.get(v)! + delta[i]!)) return null;
+      return uniformSegment(c.clause, first, values, k) ? values : null;
+    };
+    // Doubling while the segment is uniform, then halving the gap to the first that is not.
+    let good = 0n;
+    let goodValues: ReadonlyMap<string, ChcValue> | null = null;
+    let bad = 0n;
+    for (let k = 2n; k <= CHC_RUN_MAX_JUMP; k *= 2n) {
+      const values = instanceAt(k);
+      if (!values) {
+        bad = k;
+        break;
+      }
+      [good, goodValues] = [k, values];
+    }
+    while (bad > good + 1n) {
+      const mid = (good + bad) / 2n;
+      const values = instanceAt(mid);
+      if (values) [good, goodValues] = [mid, values];
+      else bad = mid;
+    }
+    if (!goodValues) return null;
+    jumps++;
+    return { values: goodValues, steps: good + 1n, delta, endless: bad === 0n };
+  };
+
   const rules = chc.formulas.filter((c) => c.body.length > 0);
   const expanded = new Set<number>();
   /** Breadth first over the facts of round `ofRound` in creation order, up to `budget` more instances; a
@@ -186,7 +253,7 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     const limit = steps + budget;
     for (let next = 0; next < facts.length && steps < limit && !refutation && !deadline.passed; next++) {
       const fact = facts[next]!;
-      if (fact.round !== ofRound || expanded.has(next)) continue;
+      if (fact.round !== ofRound || expanded.has(next) || fact.endless) continue;
       let complete = true;
       for (const c of rules) {
         for (const [position, app] of c.body.entries()) {

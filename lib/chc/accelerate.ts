@@ -14,6 +14,7 @@
 import { headOf, type SExpr } from './sexpr.js';
 import { letScope, lookupLet } from './parse.js';
 import type { ChcValue } from './evaluate.js';
+import { euclideanMod } from './features.js';
 import type { Clause, LetScope, Scoped } from './system.js';
 
 /** Thrown when the two ends read a term differently (one object: it is met often). */
@@ -139,8 +140,8 @@ function pair(s: Scoped, start: ReadonlyMap<string, ChcValue>, end: ReadonlyMap<
       const [m0, m1] = int(args[1]!);
       if (m0 !== m1 || m0 === 0n) throw NOT_UNIFORM;
       const abs = m0 < 0n ? -m0 : m0;
-      const r0 = ((x0 % abs) + abs) % abs;
-      const r1 = ((x1 % abs) + abs) % abs;
+      const r0 = euclideanMod(x0, abs);
+      const r1 = euclideanMod(x1, abs);
       const q0 = (x0 - r0) / m0;
       const q1 = (x1 - r1) / m0;
       // One block at both ends (x is monotone along the segment): the quotient is constant between.

@@ -198,12 +198,13 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     }
   };
 
+  let jumps = 0;
   /**
    * The furthest instance of the loop step that derived `fact`, repeated from it (accelerate.ts):
-   * tried once per phase, when the step has repeated CHC_RUN_JUMP_AFTER times for every argument.
-   * Null when the next instance already reads the clause differently.
+   * tried once per phase, when the step has repeated CHC_RUN_JUMP_AFTER times for every argument,
+   * and at most CHC_RUN_MAX_JUMPS times in all. Null when the next instance already reads the
+   * clause differently.
    */
-  let jumps = 0;
   const jumpAlong = (c: ClauseFormula, fact: Fact, first: ReadonlyMap<string, ChcValue>): { values: ReadonlyMap<string, ChcValue>; steps: bigint; delta: readonly bigint[]; endless: boolean } | null => {
     if (!c.head || fact.predicate !== c.head.predicate || fact.step.clause !== c.clause.index || !fact.delta) return null;
     if (Math.min(...fact.run!) !== CHC_RUN_JUMP_AFTER || jumps >= CHC_RUN_MAX_JUMPS) return null;

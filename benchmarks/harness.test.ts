@@ -108,6 +108,34 @@ test('--engine all: every engine on each task, side by side, a wrong engine fail
   t.regex(r.markdown, /## Per engine/);
 });
 
+test('--via-chc: each task also through its Horn-clause export, and where the front ends differ', async (t) => {
+  const root = suite({
+    same: ['safe', SAFE],
+    only: ['safe', { ...UNKNOWN, byCutset: { chc: SAFE } }],
+    differ: ['unsafe', { ...UNSAFE, byCutset: { chc: SAFE } }],
+    recursive: ['safe', { ...SAFE, emit: { exit: 3, stderr: 'r.c:3:1: unsupported: recursion in a Horn-clause export\n' } }],
+  });
+  const r = await run(options([root], { viaChc: true }));
+  t.is(r.code, 1);
+  t.deepEqual(r.json.records.map((x: any) => [x.task, x.cutset, x.status]), [
+    ['lit/differ', 'paths', 'unsafe'], ['lit/differ', 'chc', 'safe'],
+    ['lit/only', 'paths', 'unknown'], ['lit/only', 'chc', 'safe'],
+    ['lit/recursive', 'paths', 'safe'], ['lit/recursive', 'chc', 'rejected'],
+    ['lit/same', 'paths', 'safe'], ['lit/same', 'chc', 'safe'],
+  ]);
+  // The CHC run solved the export, an .smt2 file, with the harness's timeout.
+  const chc = r.json.records.find((x: any) => x.task === 'lit/same' && x.cutset === 'chc');
+  t.regex(chc.report.args[1], /\.smt2$/);
+  t.deepEqual(chc.report.args.slice(2), ['--json', '--timeout', '30']);
+  t.regex(r.out, /!!! WRONG VERDICT: lit\/differ \(chc\)/);
+  t.regex(r.out, /C front end against its Horn-clause export \(4 tasks\): the same verdict on 1; different on 1 \(lit\/differ\)/);
+  t.regex(r.out, /a verdict from the C front end only: lit\/recursive/);
+  t.regex(r.out, /a verdict from the Horn clauses only: lit\/only/);
+  t.deepEqual(r.json.frontEnds.differ, ['lit/differ']);
+  t.regex(r.markdown, /## Front ends/);
+  t.true('exitCode' in parseHarnessArgs(['--via-chc', '--property', 'termination']));
+});
+
 test('filter, limit, a cut-set override and --json output', async (t) => {
   const root = suite({ alpha: ['safe', SAFE], beta: ['safe', SAFE], gamma: ['safe', SAFE, 'cutsets: [headers]\n'] });
   const r = await run(options([root], { filter: 'A', limit: 2, cutsets: ['headers', 'paths'], json: true }));

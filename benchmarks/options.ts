@@ -44,6 +44,8 @@ export interface HarnessOptions {
   /** Also run Z3's Horn engine (Spacer) on the CHC export of each task and compare: z3-solver's WASM
    * build, or native z3 (`z3 -T:N`, the Debian package). */
   readonly spacer?: 'wasm' | 'native';
+  /** Also solve each task through its Horn-clause export with farkas's CHC front end (via-chc.ts). */
+  readonly viaChc?: boolean;
   /** Engines to run each task with (default: the constraint engine only). */
   readonly engines?: readonly string[];
   /** The SV-COMP property checked (its expected verdict, `farkas verify --property`); default unreach-call. */
@@ -150,6 +152,7 @@ function buildCommand(): Command {
     .option('--json', 'print the JSON report on stdout (the table goes to stderr)')
     .addOption(new Option('--engine <name>', "engine: 'constraints' (farkas verify, default), an interpolation engine (farkas check --engine NAME), or 'all' (every one, side by side)").choices([...HARNESS_ENGINES, 'all']))
     .addOption(new Option('--spacer [build]', "also run z3's Horn engine (Spacer) on each task's CHC export (farkas verify --emit chc), same timeout, and compare verdicts and times: 'wasm' (z3-solver, the default) or 'native' (z3 on PATH, timed alone)").choices(['wasm', 'native']).preset('wasm'))
+    .option('--via-chc', "also solve each task through its Horn-clause export (farkas verify --emit chc, then farkas verify on the .smt2: the CHC front end), listed under the cut-set 'chc', and compare the two front ends' verdicts")
     .addOption(new Option('--property <name>', "SV-COMP property of the tasks: its expected verdict is the truth, and farkas verify gets --property NAME").choices([...TASK_PROPERTIES]).default('unreach-call'))
     .option('--list', 'list the selected tasks and exit without running them')
     .option('--cli <command>', `command standing for farkas (default: $${CLI_ENV}, else node dist/bin/main.js)`)
@@ -176,6 +179,7 @@ interface RawOptions {
   list?: boolean;
   cli?: string;
   spacer?: 'wasm' | 'native';
+  viaChc?: boolean;
   engine?: string;
   property: TaskProperty;
 }
@@ -204,6 +208,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       return { exitCode: 3, output: `error: --cli: ${(e as Error).message}\n` };
     }
   }
+  if (raw.viaChc && raw.property !== 'unreach-call') return { exitCode: 3, output: `error: --via-chc: Horn clauses state reachability only, not --property ${raw.property}\n` };
   const suites = command.processedArgs[0] as string[];
   const indexFiles = raw.index ?? [];
   return {
@@ -226,6 +231,7 @@ export function parseHarnessArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       ...(raw.limit !== undefined ? { limit: raw.limit } : {}),
       ...(raw.out !== undefined ? { out: raw.out } : {}),
       ...(raw.spacer !== undefined ? { spacer: raw.spacer } : {}),
+      ...(raw.viaChc ? { viaChc: true } : {}),
       ...(raw.engine !== undefined ? { engines: raw.engine === 'all' ? [...HARNESS_ENGINES] : [raw.engine] } : {}),
       ...(raw.property !== 'unreach-call' ? { property: raw.property } : {}),
     },

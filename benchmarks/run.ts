@@ -8,6 +8,7 @@ import { toRecord, type RunRecord } from './classify.js';
 import { DEFAULT_CLI, DEFAULT_RESULTS_DIR, REPO_ROOT, type HarnessOptions } from './options.js';
 import { consoleHeader, consoleRow, engineTotalsLines, markdownReport, runFailed, totals, totalsLines } from './report.js';
 import { compare, comparisonLines, runSpacer, spacerMarkdown, spacerRow, type SpacerRecord } from './spacer.js';
+import { compareFrontEnds, frontEndLines, runViaChc, VIA_CHC } from './via-chc.js';
 import { discoverTasks, tasksFromIndex, TaskError, type BenchTask, type Cutset, type Discovery } from './tasks.js';
 
 export interface HarnessIO {
@@ -138,7 +139,7 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
   }
 
   const table = opts.json ? io.err : io.out;
-  const engines = opts.engines ?? [CONSTRAINTS];
+  const engines = [...(opts.engines ?? [CONSTRAINTS]), ...(opts.viaChc ? [VIA_CHC] : [])];
   const runs: PlannedRun[] = tasks.flatMap((task) => engines.flatMap((engine) =>
     engine === CONSTRAINTS ? task.cutsets.map((cutset) => ({ task, cutset, engine })) : [{ task, cutset: engine, engine }]));
   table(`${tasks.length} tasks, ${runs.length} runs${skipped.length ? ` (${skipped.length} task files skipped: no unreach-call property or several input files)` : ''}\n`);
@@ -148,7 +149,9 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
     runs,
     opts.jobs,
     async ({ task, cutset, engine }): Promise<RunRecord> => {
-      const record = engine === CONSTRAINTS ? await runFarkas(task, cutset as Cutset) : await runEngine(task, engine);
+      const record = engine === CONSTRAINTS ? await runFarkas(task, cutset as Cutset)
+        : engine === VIA_CHC ? await runViaChc(task, { cli: opts.cli, timeoutSeconds: opts.timeoutSeconds, killGraceSeconds: opts.killGraceSeconds, ...(opts.verifyJobs !== undefined ? { verifyJobs: opts.verifyJobs } : {}) })
+        : await runEngine(task, engine);
       // The baseline runs once per task, right after farkas in the same job slot (same load).
       if (opts.spacer && cutset === task.cutsets[0]) spacer.set(task.id, await runSpacer(task, opts.timeoutSeconds, opts.killGraceSeconds, opts.spacer));
       return record;
@@ -191,6 +194,9 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
     table(`\n!!! ${wrong.length} WRONG VERDICT${wrong.length > 1 ? 'S' : ''}: ${wrong.map((r) => `${r.task} (${r.cutset}): expected ${r.expected}, got ${r.status}`).join('; ')}\n`);
   }
 
+  const frontEnds = opts.viaChc ? compareFrontEnds(records, (id) => tasks.find((t) => t.id === id)?.cutsets[0]) : undefined;
+  if (frontEnds) table('\n' + frontEndLines(frontEnds).join('\n') + '\n');
+
   const comparison = opts.spacer ? compare(records, spacer) : undefined;
   if (comparison) {
     table('\n' + comparisonLines(comparison).join('\n') + '\n');
@@ -208,12 +214,14 @@ export async function runHarness(opts: HarnessOptions, io: HarnessIO): Promise<n
     totals: sum,
     records,
     ...(comparison ? { spacer: { comparison, runs: Object.fromEntries(spacer) } } : {}),
+    ...(frontEnds ? { frontEnds } : {}),
   };
   mkdirSync(dirname(paths.markdown), { recursive: true });
   mkdirSync(dirname(paths.json), { recursive: true });
   const markdown = markdownReport(records, { title: 'farkas benchmark results', description });
   const perEngine = engines.length > 1 ? `\n## Per engine\n\n${engineTotalsLines(records, runs.map((r) => r.engine)).map((l) => `- ${l.trim()}`).join('\n')}\n` : '';
-  writeFileSync(paths.markdown, (comparison ? `${markdown}\n${spacerMarkdown(records, spacer, comparison)}` : markdown) + perEngine);
+  const frontEndText = frontEnds ? `\n## Front ends\n\n${frontEndLines(frontEnds).map((l) => `- ${l.trim()}`).join('\n')}\n` : '';
+  writeFileSync(paths.markdown, (comparison ? `${markdown}\n${spacerMarkdown(records, spacer, comparison)}` : markdown) + perEngine + frontEndText);
   writeFileSync(paths.json, JSON.stringify(jsonReport, null, 2) + '\n');
   table(`\nsaved ${displayPath(paths.markdown)} and ${displayPath(paths.json)}\n`);
   if (opts.json) io.out(JSON.stringify(jsonReport, null, 2) + '\n');

@@ -4,8 +4,10 @@
 // Recognised fields: exit (exit code), verdict, certified, reason, stats, millis, stderr (text to
 // print), raw (print this instead of JSON), hang (never exit, ignoring SIGTERM), grandchild (with
 // hang: also start a hanging child process and write its pid to this file), byCutset (an object
-// mapping a cut-set, or for `check` an engine name, to fields overriding the others). The JSON it prints echoes its arguments as
-// `args`, so tests can check what the harness passed.
+// mapping a cut-set, or for `check` an engine name, to fields overriding the others; `chc` for a
+// `.smt2` file). The JSON it prints echoes its arguments as `args`, so tests can check what the
+// harness passed. `verify FILE --emit chc` prints the file itself (its directive goes along), or
+// fails as `emit` says.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,8 +22,13 @@ const text = readFileSync(file, 'utf8');
 const m = /fake-farkas:\s*(\{.*\})/.exec(text);
 if (!m) { process.stderr.write(file + ':1:1: unsupported: no fake-farkas directive\n'); process.exit(3); }
 let spec = JSON.parse(m[1]);
-// check --engine E: byCutset is keyed by the engine's name.
-const cutset = option('--cutset') ?? option('--engine');
+if (option('--emit') === 'chc') {
+  if (spec.emit) { process.stderr.write(spec.emit.stderr); process.exit(spec.emit.exit); }
+  process.stdout.write(text);
+  process.exit(0);
+}
+// check --engine E: byCutset is keyed by the engine's name; Horn clauses by 'chc'.
+const cutset = option('--cutset') ?? option('--engine') ?? (file.endsWith('.smt2') ? 'chc' : undefined);
 if (spec.byCutset && spec.byCutset[cutset]) spec = { ...spec, ...spec.byCutset[cutset] };
 if (spec.hang) {
   process.on('SIGTERM', () => {});

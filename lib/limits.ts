@@ -212,6 +212,12 @@ export const CHC_JOIN_MAX_EQUALITIES = 64;
 export const CHC_MAX_HULL_COEFFICIENT = 1_000n;
 /** Hull facets over each pair of arguments the derived states propose (lib/observe/facets.ts). */
 export const CHC_PLANAR_FACETS = 4;
+/** The step effects of a predicate's loop whose derived states propose their affine hull (the
+ * largest groups, of at least so many states: lib/chc/clause-solver.ts, phaseEqualities). */
+export const CHC_PHASE_GROUPS = 8;
+export const CHC_PHASE_GROUP_STATES = 4;
+/** The states of a group whose affine hull is computed (spread over the group; the rest check it). */
+export const CHC_PHASE_GROUP_HULL_STATES = 64;
 /** A loop's step repeated in one go (lib/chc/accelerate.ts): tried once the step has repeated this
  * many times for every argument, over at most this many steps (a phase can last 10^8 steps; the
  * values stay far below CHC_RUN_MODERATE_VALUE). */

@@ -29,7 +29,7 @@ import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '..
 import { constantBitsFor } from '../problem/prepare.js';
 import {
   CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_GOAL_ATOMS, CHC_HOUDINI_QUERIES,
-  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_GUARD_PASSES, CHC_PRUNE_CHECKS, CHC_MAX_GUARDS, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, CHC_MAX_HULL_COEFFICIENT, CHC_RUN_MODERATE_VALUE, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
+  CHC_MAX_CANDIDATES, CHC_RUN_SAMPLE_STATES, CHC_MAX_RUN_CANDIDATES, CHC_GUARD_PASSES, CHC_PRUNE_CHECKS, CHC_MAX_GUARDS, CHC_HOUDINI_RUN_STEPS, CHC_PLANAR_FACETS, CHC_MAX_HULL_COEFFICIENT, CHC_RUN_MODERATE_VALUE, CHC_PHASE_GROUPS, CHC_PHASE_GROUP_STATES, CHC_PHASE_GROUP_HULL_STATES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, SatWorkBudget, satStepLimits, stepBuildStopped,
   VERIFY_SAT_WORK, MINIMISE_CHECK_WORK, CHC_PRUNE_MAX_ATOMS, CHC_IMPLICATION_MAX_ARGS, CHC_MAX_IMPLICATIONS, type Deadline,
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
@@ -42,7 +42,7 @@ import { carriedGuards } from './images.js';
 import { joined } from './affine-join.js';
 import { displayName, divisorsOf, mentionsResidue, residueOf, residueSymbols, residuesOf, withResidues } from './features.js';
 import { affineHull } from '../observe/equalities.js';
-import { candidateConjuncts } from '../observe/houdini.js';
+import { candidateConjuncts, negated } from '../observe/houdini.js';
 import { planarFacets } from '../observe/facets.js';
 import type { State } from '../observe/samples.js';
 import type { ChcAnswer } from './index.js';
@@ -537,7 +537,10 @@ function candidateAtoms(chc: ChcProgram, clauses: readonly ClauseFormula[], deri
     // (a product in each step) cost more than they tell. All the states filter the candidates.
     const moderate = states.filter((s) => [...s.values()].every((v) => v < CHC_RUN_MODERATE_VALUE && v > -CHC_RUN_MODERATE_VALUE));
     const guards = [...(guardsOf.get(name) ?? []), ...phases, ...residueGuards(own, vars, moderate)];
-    const proposed = [...runCandidates([...vars, ...own], ints, moderate, frontier, guards, new Set(phases))];
+    const proposed = [
+      ...runCandidates([...vars, ...own], ints, moderate, frontier, guards, new Set(phases)),
+      ...phaseEqualities(ints, derived.stepGroups.get(name) ?? [], moderate, guards),
+    ];
     const keys = new Set<string>();
     out.set(name, [...all, ...proposed].filter((f) => {
       const key = F.toC(f);
@@ -604,6 +607,36 @@ function residueGuards(residues: readonly string[], args: readonly string[], sta
       if (y === variable) continue;
       const ys = new Set(states.map((s) => s.get(y) ?? 0n));
       if (ys.size > 1 && [...ys].every((v) => v >= 0n && v < divisor)) out.push(F.eqZero(L.sub(L.variable(r), L.variable(y))));
+    }
+  }
+  return out;
+}
+
+/**
+ * A loop's phase across runs: the states one step effect derives (`c` and `a` up by one while `d ==
+ * a div 1000`) lie on a plane (`c == a - 1000·d`) that no hull of a guard's side states, since the
+ * other phases, with the other step effects, share both sides. Each half of such an equality, where
+ * all `states` satisfy it, or as `¬g ∨ half` for each guard g whose side of the states all do (the
+ * phases before and after the plane's, cut off: `a >= 1000·d ⇒ c <= a - 1000·d`).
+ */
+export function phaseEqualities(ints: readonly string[], groups: readonly (readonly State[])[], states: readonly State[], guards: readonly Formula[]): Formula[] {
+  const out: Formula[] = [];
+  const holds = (f: Formula, s: State): boolean => F.evaluate(f, (v) => s.get(v) ?? 0n);
+  const largest = [...groups].filter((g) => g.length >= CHC_PHASE_GROUP_STATES).sort((a, b) => b.length - a.length).slice(0, CHC_PHASE_GROUPS);
+  for (const group of largest) {
+    const moderate = group.filter((s) => [...s.values()].every((v) => v < CHC_RUN_MODERATE_VALUE && v > -CHC_RUN_MODERATE_VALUE));
+    // The hull of a spread of the group (a group can hold thousands of states), kept where the
+    // whole group agrees; not where every state agrees (the hull of all states has it).
+    for (const e of affineHull(ints, spread(moderate, CHC_PHASE_GROUP_HULL_STATES)).filter(smallCoefficients)) {
+      if (e.kind !== 'atom' || !moderate.every((s) => holds(e, s)) || states.every((s) => holds(e, s))) continue;
+      for (const half of [F.geqZero(e.expr), F.geqZero(L.negate(e.expr))]) {
+        const broken = states.filter((s) => !holds(half, s));
+        if (broken.length === 0) {
+          out.push(half);
+          continue;
+        }
+        for (const g of guards) if (broken.every((s) => !holds(g, s))) out.push(F.or(negated(g), half));
+      }
     }
   }
   return out;

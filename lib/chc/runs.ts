@@ -14,7 +14,7 @@ import { formulaToSmt, linearToSmt, lookup } from '../certify/lia.js';
 import type { LiaSolver } from '../certify/lia-solver.js';
 import type { State } from '../observe/samples.js';
 import type { Deadline } from '../limits.js';
-import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_SOLVER_TEXT, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS, CHC_RUN_JUMP_AFTER, CHC_RUN_MAX_JUMP, CHC_RUN_MAX_JUMPS } from '../limits.js';
+import { CHC_RUN_SOLVER_CHECKS, CHC_RUN_SOLVER_TEXT, CHC_RUN_CHECK_WORK, CHC_RUN_STEPS, CHC_RUN_COMBINATIONS, CHC_RUN_INITIAL_STATES, CHC_RUN_PHASE_STARTS, CHC_RUN_TARGET_ARGUMENTS, CHC_RUN_MORE_INITIAL_STATES, CHC_RUN_MORE_STEPS, CHC_RUN_JUMP_AFTER, CHC_RUN_MAX_JUMP, CHC_RUN_MAX_JUMPS, CHC_RUN_MODERATE_VALUE } from '../limits.js';
 import { uniformSegment } from './accelerate.js';
 import { evaluatePartially, type ChcValue } from './evaluate.js';
 import { letScope, lookupLet } from './parse.js';
@@ -35,6 +35,9 @@ export interface DerivedStates {
    * there): the step's effect on an argument was the same twice in a row, then another; the state
    * before the new step and the one after. */
   readonly phaseStarts: ReadonlyMap<string, readonly State[]>;
+  /** Per predicate, the states a step from a state of the same predicate derived, grouped by the
+   * step's effect on the arguments (a loop's phase, across runs from different initial states). */
+  readonly stepGroups: ReadonlyMap<string, readonly (readonly State[])[]>;
   /** Clause instances computed. */
   readonly steps: number;
 }
@@ -66,6 +69,18 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
   const byPredicate = new Map<string, number[]>([...chc.predicates.keys()].map((p) => [p, []]));
   const seen = new Set<string>();
   const phaseStarts = new Map<string, State[]>();
+  const stepGroups = new Map<string, Map<string, State[]>>();
+  const grouped = (predicate: string, delta: readonly bigint[], state: State): void => {
+    // A step whose effect grows (a product each step) repeats no effect: no group, and no key of
+    // thousands of digits.
+    if (delta.some((d) => d >= CHC_RUN_MODERATE_VALUE || d <= -CHC_RUN_MODERATE_VALUE)) return;
+    const groups = stepGroups.get(predicate) ?? new Map<string, State[]>();
+    stepGroups.set(predicate, groups);
+    const key = delta.join(',');
+    const group = groups.get(key) ?? [];
+    groups.set(key, group);
+    group.push(state);
+  };
   let steps = 0;
   // z3's share of the runs: its checks, and the text they send, which z3 parses whole at every
   // check (on a big circuit that costs more than solving the step). The first round may use half of
@@ -123,11 +138,13 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       // is tried again after one more repeat (the jump ends where the clause reads a term
       // differently, which need not change the step).
       const run = jump.delta.map(() => CHC_RUN_JUMP_AFTER - 1);
+      grouped(at.predicate.name, jump.delta, state);
       facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound, delta: jump.delta, run, jumped: true, endless: jump.endless });
       return;
     }
     const delta = at.vars.map((v) => state.get(v)! - parent.state.get(v)!);
     const run = delta.map((d, k) => (parent.delta?.[k] === d ? parent.run![k]! + 1 : 1));
+    grouped(at.predicate.name, delta, state);
     // Some argument's step changed after it had repeated (an argument that changes its step at every
     // step, like a sum of a counter, starts no phase).
     if (parent.delta && delta.some((d, k) => d !== parent.delta![k] && parent.run![k]! >= 2)) {
@@ -287,7 +304,7 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
   const states = new Map([...byPredicate].map(([p, ids]) => [p, ids.map((id) => facts[id]!.state)]));
   // The facts not (all) used: their successors are unknown.
   const frontier = new Map([...byPredicate].map(([p, ids]) => [p, new Set(ids.filter((id) => !expanded.has(id)).map((id) => facts[id]!.state))]));
-  return { states, frontier, refutation, phaseStarts, steps };
+  return { states, frontier, refutation, phaseStarts, stepGroups: new Map([...stepGroups].map(([p, groups]) => [p, [...groups.values()]])), steps };
 }
 
 /**

@@ -25,3 +25,12 @@ test('the bin of earlier versions (tsc\'s dist/cli/main.js) stays executable: np
   const run = spawnSync(earlier, ['--version'], { encoding: 'utf8' });
   t.is(run.status, 0, run.stderr);
 });
+
+test('the published package holds no tests and no test helpers', (t) => {
+  const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+  t.is(pack.status, 0, pack.stderr);
+  const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+  t.true(files.includes('dist/bin/main.js'));
+  t.true(files.includes('benchmarks/paper/fig1.c')); // the README's example
+  t.deepEqual(files.filter((f) => /\.test\.|(^|\/)testing\//.test(f)), []);
+});

@@ -1,13 +1,11 @@
 // Bad, big and odd input (issue 20): every case gets an answer or a clear input error (exit 0–3),
 // never an internal error or a stack trace. Input errors are positioned where there is a position.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FARKAS_BIN } from './testing/farkas-bin.js';
+import { farkas as runFarkas } from './testing/farkas-bin.js';
 
-const main = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-bad-input-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -17,13 +15,7 @@ function file(name: string, content: string | Buffer): string {
   return path;
 }
 
-function farkas(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { timeout: 240_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+const farkas = (...args: string[]) => runFarkas(args);
 
 const small = file('small.c', 'void f(int x) {\n  assert(x == x);\n}\n');
 const straight = (lines: number) => `void f(int x) {\n${'  x = x + 1;\n'.repeat(lines)}  assert(x != 3);\n}\n`;

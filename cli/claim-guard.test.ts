@@ -3,13 +3,11 @@
 // exits 4 with "internal error: a certified <kind> was contradicted by a run of the program: <input>",
 // and prints no verdict; without the fault the same commands answer.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FARKAS_BIN } from './testing/farkas-bin.js';
+import { farkas as runFarkas, type CliRun } from './testing/farkas-bin.js';
 
-const main = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-guard-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -19,14 +17,10 @@ function file(name: string, source: string): string {
   return path;
 }
 
-function farkas(fault: string | null, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function farkas(fault: string | null, ...args: string[]): Promise<CliRun> {
   const env = { ...process.env, ...(fault ? { FARKAS_FAULT_FOR_TESTS: fault } : {}) };
   if (!fault) delete env['FARKAS_FAULT_FOR_TESTS'];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { timeout: 240_000, env }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
+  return runFarkas(args, { env });
 }
 
 const rare = file('rare.c', 'void f(int x) {\n  int y = x + 1;\n  assert(y != 6);\n}\n');

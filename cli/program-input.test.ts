@@ -2,26 +2,16 @@
 // file), and an SV-COMP task (.yml) as the input file; end to end through the built CLI, with the
 // answer's semantics stated in its text, JSON and witness.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { propertyOfPrp } from './program-input.js';
 import { InputError } from '../lib/diagnostics.js';
-import { FARKAS_BIN } from './testing/farkas-bin.js';
+import { farkas } from './testing/farkas-bin.js';
 
-const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-input-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
-
-function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

@@ -1,19 +1,12 @@
 // `farkas cfg` end to end: spawns the built CLI on small temporary files.
 import test from 'ava';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkasSync as farkas } from '../testing/farkas-bin.js';
 
-const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-cfg-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
-
-function farkas(args: string[]) {
-  const r = spawnSync(process.execPath, [mainJs, ...args], { encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

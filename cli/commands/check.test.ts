@@ -1,22 +1,12 @@
 // `farkas check --engine E` end to end: the verify JSON contract plus engine statistics, exit codes.
 import test, { type ExecutionContext } from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas } from '../testing/farkas-bin.js';
 
-const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-check-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
-
-function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
 
 const SAFE = 'int main() { int x = 0; int y = 0; while (x < 10) { x = x + 1; y = y + 2; } assert(y == 2 * x); return 0; }\n';
 const UNSAFE = 'int main() { int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) { i++; } assert(i != 2); return 0; }\n';

@@ -1,24 +1,16 @@
 // `farkas wp` and `farkas sp` end to end: the compiled CLI in a child process.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas as runFarkas } from '../testing/farkas-bin.js';
 
-const main = FARKAS_BIN;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'farkas-conditions-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
-function farkas(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { timeout: 240_000, cwd: root }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+const farkas = (...args: string[]) => runFarkas(args, { cwd: root });
 
 test('wp --json on Swap: the contract fields, a certified precondition and a replayed neighbour', async (t) => {
   const r = await farkas('wp', 'benchmarks/conditions/swap.c', '--json');

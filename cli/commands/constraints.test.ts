@@ -1,22 +1,12 @@
 // `farkas constraints` end to end: the VCs and the bilinear system of one schedule step, as text and JSON.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas } from '../testing/farkas-bin.js';
 
-const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-constraints-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
-
-function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

@@ -1,12 +1,10 @@
 // `farkas run` end to end: the compiled CLI in a child process, as a user runs it.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas as runFarkas } from '../testing/farkas-bin.js';
 
-const main = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-run-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -16,20 +14,7 @@ function source(name: string, text: string): string {
   return path;
 }
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function farkas(...args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const farkas = (...args: string[]) => runFarkas(args);
 
 const counter = source(
   'counter.c',

@@ -1,25 +1,16 @@
 // `farkas verify FILE.smt2`: Horn clauses end to end through the command users run.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas } from '../testing/farkas-bin.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const COUNTER = join(ROOT, 'benchmarks', 'chc', 'counter.smt2');
 const COUNTER_BUG = join(ROOT, 'benchmarks', 'chc', 'counter-bug.smt2');
 const SUM_CALLS = join(ROOT, 'benchmarks', 'chc', 'sum-calls.smt2');
 const FIB_BUG = join(ROOT, 'benchmarks', 'chc', 'fib-bug.smt2');
-
-function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [FARKAS_BIN, ...args], { encoding: 'utf8', timeout: 300_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
-  });
-}
 
 test('sat: the first line alone, then a model; exit 0', async (t) => {
   const r = await farkas(['verify', COUNTER, '--timeout', '120']);

@@ -1,21 +1,12 @@
 // `--checker`: native z3 and the WASM build check the same text, so verify's answers must not depend
 // on which one is in use. Runs the built CLI with each on C programs and Horn clauses of benchmarks/.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { resolveChecker } from '../../lib/certify/lia-solver.js';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas as runFarkas } from '../testing/farkas-bin.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-function farkas(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [FARKAS_BIN, ...args], { encoding: 'utf8', timeout: 120_000, cwd: root, env }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const farkas = (args: string[], options: { env?: NodeJS.ProcessEnv } = {}) => runFarkas(args, { ...options, cwd: root });
 
 interface Answer {
   readonly verdict: string;
@@ -63,10 +54,10 @@ for (const file of FILES) {
 
 test('without z3 on PATH: --checker native is an input error (exit 3); auto checks with the WASM build', async (t) => {
   const env = { ...process.env, PATH: '' };
-  const native = await farkas(['verify', 'benchmarks/paper/fig1.c', '--checker', 'native'], env);
+  const native = await farkas(['verify', 'benchmarks/paper/fig1.c', '--checker', 'native'], { env });
   t.is(native.code, 3);
   t.regex(native.stderr, /^error: --checker native: no z3 on PATH/);
-  const auto = await farkas(['verify', 'benchmarks/paper/fig1.c', '--json', '--jobs', '1'], env);
+  const auto = await farkas(['verify', 'benchmarks/paper/fig1.c', '--json', '--jobs', '1'], { env });
   t.is(auto.code, 0, auto.stderr);
   const json = JSON.parse(auto.stdout) as Answer;
   t.is(json.verdict, 'safe');

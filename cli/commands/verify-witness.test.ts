@@ -1,23 +1,13 @@
 // `farkas verify --witness`: the witness file from the CLI, end to end.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas } from '../testing/farkas-bin.js';
 
-const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-witness-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
-
-function farkas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 120_000 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

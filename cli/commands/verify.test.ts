@@ -1,26 +1,15 @@
 // `farkas verify` end to end: spawns the built CLI on small temporary files and checks the JSON
 // contract, the exit codes, diagnostics and --emit-dimacs.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { runProgram } from '../../lib/interpreter/index.js';
-import { FARKAS_BIN } from '../testing/farkas-bin.js';
+import { farkas } from '../testing/farkas-bin.js';
 
-const mainJs = FARKAS_BIN;
 const dir = mkdtempSync(join(tmpdir(), 'farkas-verify-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
-
-function farkas(args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [mainJs, ...args], { encoding: 'utf8', timeout: 120_000, ...(env ? { env } : {}) }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -290,9 +279,9 @@ test('the default back end races a cadical on PATH on large steps and says which
   chmodSync(cadical, 0o755);
   const env = { ...process.env, PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` };
   const pv1 = file('pv1-race.c', PV1);
-  const raced = await farkas(['verify', pv1, '--jobs', '1', '--no-observed-bounds', '--template', schedule], env);
+  const raced = await farkas(['verify', pv1, '--jobs', '1', '--no-observed-bounds', '--template', schedule], { env });
   t.regex(raced.stdout, /2x2 .* 5\d{4} .* unsat by dimacs:cadical -q/);
-  const alone = await farkas(['verify', pv1, '--jobs', '1', '--no-observed-bounds', '--template', schedule, '--backend', 'minisat', '--json'], env);
+  const alone = await farkas(['verify', pv1, '--jobs', '1', '--no-observed-bounds', '--template', schedule, '--backend', 'minisat', '--json'], { env });
   const json = JSON.parse(alone.stdout) as { stats: { backend: string; result: string; clauses: number }[] };
   t.is(json.stats[0]?.backend, 'minisat');
   t.is(json.stats[0]?.result, 'sat');

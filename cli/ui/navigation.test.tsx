@@ -2,7 +2,7 @@
 // edited program, the footer's keys of the focused pane and mode, and the alternate screen.
 import test from 'ava';
 import { EventEmitter } from 'node:events';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { render as inkRender } from 'ink';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -22,7 +22,6 @@ function tmux(...args: string[]): string {
   return execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 }
 const screenOf = (session: string) => tmux('capture-pane', '-p', '-t', session);
-const screen = () => screenOf('ui');
 
 /** Polls the screen until `check` holds on it; fails with the last screen after WAIT_LIMIT_MS. */
 async function waitFor(what: string, check: (text: string) => boolean, session = 'ui'): Promise<string> {

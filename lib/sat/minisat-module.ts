@@ -38,6 +38,7 @@ export function assertValidHeapBytes(heapBytes: number): void {
 
 /** The parts of the Emscripten module we use (see logic-solver's minisat_wrapper.js). */
 export interface MinisatNative {
+  HEAP8: Int8Array;
   HEAP32: Int32Array;
   HEAPU8: Uint8Array;
   _malloc(bytes: number): number;
@@ -48,6 +49,10 @@ export interface MinisatNative {
   _addClause(pointer: number): number;
   /** Non-zero when satisfiable; 0 when unsatisfiable or a budget ran out. */
   _solve(): number;
+  /** The same under the assumption that `variable` is true. */
+  _solveAssuming(variable: number): number;
+  /** The variable is no longer decided on (its clauses are settled for good). */
+  _retireVar(variable: number): void;
   _getNumVars(): number;
   /** Pointer to one byte per variable (variable v at offset v-1); 0 means true. */
   _getSolution(): number;

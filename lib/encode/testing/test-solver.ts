@@ -2,25 +2,13 @@
 // through its plain clause interface (DIMACS-style literals), so tests check the clauses themselves.
 // The production SAT back ends live in lib/sat/.
 
-import { createRequire } from 'node:module';
 import type { Cnf } from '../../sat/types.js';
+import { loadMinisat, type MinisatNative } from '../../sat/minisat-module.js';
 
-// The Emscripten module inside logic-solver's MiniSat wrapper. Clauses are written straight into its
-// heap (the wrapper's own addClause allocates per literal and is several times slower).
-interface MiniSatModule {
-  readonly HEAP8: Int8Array;
-  readonly HEAP32: Int32Array;
-  _malloc(bytes: number): number;
-  _free(ptr: number): void;
-  _ensureVar(v: number): void;
-  _addClause(ptr: number): number;
-  _solveAssuming(v: number): number;
-  _getSolution(): number;
-  _retireVar(v: number): void;
-}
-
-const require = createRequire(import.meta.url);
-const MiniSat = require('logic-solver/minisat_wrapper.js') as new () => { readonly _C: MiniSatModule };
+/** The production loader of logic-solver's MiniSat (lib/sat/minisat-module.ts), at its default heap;
+ * clauses are written straight into its heap. */
+const HEAP_BYTES = 64 * 1024 * 1024;
+let minisat: ReturnType<typeof loadMinisat> | undefined;
 
 // Creating a MiniSat instance costs several milliseconds (it allocates and clears a 64 MiB heap),
 // more than solving a test circuit. So one instance is shared: each CNF gets its own block of
@@ -29,9 +17,9 @@ const MiniSat = require('logic-solver/minisat_wrapper.js') as new () => { readon
 // variables retired. A fresh instance is started once many variables have accumulated, to stay far
 // from the fixed heap limit.
 const RECYCLE_AFTER_VARS = 100_000;
-let shared: { C: MiniSatModule; used: number } | undefined;
+let shared: { C: MinisatNative; used: number } | undefined;
 
-function addClauses(C: MiniSatModule, clauses: readonly (readonly number[])[]): void {
+function addClauses(C: MinisatNative, clauses: readonly (readonly number[])[]): void {
   const longest = clauses.reduce((m, c) => Math.max(m, c.length), 0);
   const ptr = C._malloc(4 * (longest + 1));
   const base = ptr >> 2;
@@ -45,7 +33,11 @@ function addClauses(C: MiniSatModule, clauses: readonly (readonly number[])[]): 
 
 /** A model (index = variable, index 0 unused) or null when the CNF (with the unit assumptions) is unsatisfiable. */
 export function solveCnf(cnf: Cnf, assumptions: readonly number[] = []): boolean[] | null {
-  if (shared === undefined || shared.used + cnf.numVars > RECYCLE_AFTER_VARS) shared = { C: new MiniSat()._C, used: 0 };
+  if (shared === undefined || shared.used + cnf.numVars > RECYCLE_AFTER_VARS) {
+    const C = (minisat ??= loadMinisat(HEAP_BYTES, () => {})).create();
+    C._createTheSolver();
+    shared = { C, used: 0 };
+  }
   const { C } = shared;
   const offset = shared.used;
   const activation = offset + cnf.numVars + 1;

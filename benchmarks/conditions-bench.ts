@@ -67,8 +67,8 @@ function findTasks(root: string): ConditionTask[] {
 }
 
 async function relate(answer: F.Formula, expected: F.Formula): Promise<Relation> {
-  if ((await equivalent(answer, expected, { timeoutMs: 5000 })).status === 'valid') return 'equivalent';
-  const [down, up] = [await implies(answer, expected, { timeoutMs: 5000 }), await implies(expected, answer, { timeoutMs: 5000 })];
+  if ((await equivalent(answer, expected, { timeLimitMs: 5000 })).status === 'valid') return 'equivalent';
+  const [down, up] = [await implies(answer, expected, { timeLimitMs: 5000 }), await implies(expected, answer, { timeLimitMs: 5000 })];
   if (down.status === 'valid') return 'stronger';
   if (up.status === 'valid') return 'weaker';
   return down.status === 'unknown' || up.status === 'unknown' ? 'unknown' : 'incomparable';

@@ -143,11 +143,11 @@ test('Deadline: one clock with its abort signal, handed down; an abort is told a
   const none = new Deadline();
   t.false(none.bounded);
   t.false(none.passed);
-  t.is(none.timeoutMs, undefined);
+  t.deepEqual(none.timeLimit, {});
   t.notThrows(() => none.check());
   const past = new Deadline(-1);
   t.true(past.passed);
-  t.is(past.timeoutMs, 1); // a part that takes milliseconds still gets one, and answers "timeout" itself
+  t.deepEqual(past.timeLimit, { timeLimitMs: 1 }); // a part that takes milliseconds still gets one, and answers "timeout" itself
   t.throws(() => past.check(), { instanceOf: DeadlineExceeded });
   t.is(past.timeoutReason('last step: 1x1'), 'timeout after 0 s (last step: 1x1)');
   t.false(past.extended(60_000).passed);

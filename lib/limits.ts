@@ -428,10 +428,10 @@ export class Deadline {
     return this.at - Date.now();
   }
 
-  /** The time limit for a part of the work that takes milliseconds: what is left, at least 1 ms;
-   * undefined without a --timeout. */
-  get timeoutMs(): number | undefined {
-    return this.bounded ? Math.max(1, this.left) : undefined;
+  /** The time limit of one solver check or solve (its `timeLimitMs`): what is left, at least 1 ms;
+   * none without a --timeout. */
+  get timeLimit(): { readonly timeLimitMs?: number } {
+    return this.bounded ? { timeLimitMs: Math.max(1, this.left) } : {};
   }
 
   get elapsedMillis(): number {
@@ -490,10 +490,10 @@ export function stepBuildStopped(e: unknown): { readonly timeout: true } | { rea
  * The limits of one SAT search step: its work, and a time limit only where the user gave one —
  * a step's own (`--step-timeout`, a schedule step's `timeout`) and the rest of the --timeout.
  */
-export function satStepLimits(work: SatWork, stepTimeoutMs: number | undefined, deadline: Deadline): SatWork & { readonly timeoutMs?: number; readonly signal?: AbortSignal } {
-  const timeoutMs = Math.min(stepTimeoutMs ?? Infinity, deadline.left);
+export function satStepLimits(work: SatWork, stepLimitMs: number | undefined, deadline: Deadline): SatWork & { readonly timeLimitMs?: number; readonly signal?: AbortSignal } {
+  const timeLimitMs = Math.min(stepLimitMs ?? Infinity, deadline.left);
   const signal = deadline.signal ? { signal: deadline.signal } : {};
-  return Number.isFinite(timeoutMs) ? { ...work, ...signal, timeoutMs: Math.max(1, timeoutMs) } : { ...work, ...signal };
+  return Number.isFinite(timeLimitMs) ? { ...work, ...signal, timeLimitMs: Math.max(1, timeLimitMs) } : { ...work, ...signal };
 }
 
 /** Work left to a search: each check gets at most what is left, and pays what it used. */

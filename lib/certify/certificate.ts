@@ -255,10 +255,10 @@ async function checkProcedure(
   const postcondition = options.postcondition ?? F.TRUE;
   const perCheck = options.workPerCheck ?? CERTIFICATE_CHECK_WORK;
   const check: Check = async (solver, ...goals) => {
-    const timeoutMs = options.deadline?.bounded ? options.deadline.left : undefined;
+    const timeLimitMs = options.deadline?.bounded ? options.deadline.left : undefined;
     const work = options.work ? options.work.next(perCheck) : perCheck;
-    if ((timeoutMs !== undefined && timeoutMs <= 0) || work <= 0) return null;
-    const outcome = await solver.check({ ...(timeoutMs !== undefined ? { timeoutMs } : {}), work }, ...goals);
+    if ((timeLimitMs !== undefined && timeLimitMs <= 0) || work <= 0) return null;
+    const outcome = await solver.check({ ...(timeLimitMs !== undefined ? { timeLimitMs } : {}), work }, ...goals);
     options.work?.charge(outcome.work);
     return outcome;
   };

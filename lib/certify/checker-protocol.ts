@@ -18,7 +18,7 @@ export interface CheckLimits {
   /** Give up after this many milliseconds: the answer is 'unknown' with a reason saying timeout.
    * Only the user's --timeout should reach here: it is the one limit that depends on the machine.
    * The client enforces it (it ends the thread: lia-solver.ts); the thread never sees it. */
-  readonly timeoutMs?: number;
+  readonly timeLimitMs?: number;
   /**
    * Give up after this many of z3's resource units (its `rlimit`: a count of internal steps, the same
    * on an idle or a busy machine), answering 'unknown' with a reason saying so. Searches bound their

@@ -116,7 +116,7 @@ serialForEach('a check past its time limit answers unknown (timeout), and its jo
     }
     const half = weights.reduce((sum, w) => sum + w, 0n) / 2n;
     const sum = `(+ ${bits.map((b, i) => `(* ${weights[i]} ${b})`).join(' ')})`;
-    const hard = await solver.check({ timeoutMs: 20 }, `(= ${sum} ${half})`);
+    const hard = await solver.check({ timeLimitMs: 20 }, `(= ${sum} ${half})`);
     t.is(hard.status, 'unknown');
     t.regex(hard.reason ?? '', /^timeout after 20 ms$/);
     // The job's assertions reach the fresh thread: x > 7 still holds, the goal of the hard check not.

@@ -51,12 +51,12 @@ class CheckerThread implements Checker {
     this.worker.on('exit', (code) => this.fail(`z3 failed: the checker's thread exited with code ${code}`));
   }
 
-  /** One check; past `timeoutMs` (if given) the thread is ended and the check answers 'unknown'. */
-  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeoutMs?: number): Promise<CheckReply> {
+  /** One check; past `timeLimitMs` (if given) the thread is ended and the check answers 'unknown'. */
+  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeLimitMs?: number): Promise<CheckReply> {
     const id = this.nextId++;
     if (this.failure !== null) return Promise.resolve(unknownReply(id, this.failure));
     return new Promise((resolve) => {
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
+      const timer = timeLimitMs === undefined ? undefined : setTimeout(() => this.timeOut(timeLimitMs), timeLimitMs);
       this.pending.set(id, { resolve, sentAt: Date.now(), ...(timer !== undefined ? { timer } : {}) });
       // Awaited, so it must keep the process alive until the answer comes.
       this.worker.ref();
@@ -70,10 +70,10 @@ class CheckerThread implements Checker {
     return this.worker.terminate().then(() => undefined, () => undefined);
   }
 
-  private timeOut(timeoutMs: number): void {
+  private timeOut(timeLimitMs: number): void {
     if (this.retired) return;
     this.timedOut = true;
-    this.fail(`timeout after ${timeoutMs} ms`);
+    this.fail(`timeout after ${timeLimitMs} ms`);
     void this.worker.terminate().catch(() => undefined);
   }
 
@@ -95,7 +95,7 @@ class CheckerThread implements Checker {
 
 /** What serves the checks: the WASM thread or a native z3 process, with the same requests and answers. */
 interface Checker {
-  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeoutMs?: number): Promise<CheckReply>;
+  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeLimitMs?: number): Promise<CheckReply>;
   terminate(): Promise<void>;
   readonly retired: boolean;
   readonly timedOut: boolean;
@@ -288,7 +288,7 @@ export class LiaSolver {
         limits: { ...(limits.work !== undefined ? { work: limits.work } : {}), ...(limits.preprocess ? { preprocess: true } : {}) },
         ...(this.control.fresh ? { fresh: true } : {}),
       },
-      limits.timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(limits.timeoutMs)),
+      limits.timeLimitMs === undefined ? undefined : Math.max(1, Math.ceil(limits.timeLimitMs)),
     );
     this.sentSymbols = this.symbols.length;
     this.sentAssertions = this.assertions.length;

@@ -160,9 +160,9 @@ function hardSubsetSum(): Formula {
 }
 
 test('a time limit turns into unknown with a timeout reason', async (t) => {
-  const result = await isSatisfiable(hardSubsetSum(), { timeoutMs: 20 });
+  const result = await isSatisfiable(hardSubsetSum(), { timeLimitMs: 20 });
   t.is(result.status, 'unknown');
   t.regex(result.reason ?? '', /timeout after 20 ms/);
-  const validity = await isValid(F.not(hardSubsetSum()), { timeoutMs: 20 });
+  const validity = await isValid(F.not(hardSubsetSum()), { timeLimitMs: 20 });
   t.is(validity.status, 'unknown');
 });

@@ -40,8 +40,8 @@ export class NativeChecker {
     this.idle();
   }
 
-  /** One check; past `timeoutMs` (if given) the process is killed and the check answers 'unknown'. */
-  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeoutMs?: number): Promise<CheckReply> {
+  /** One check; past `timeLimitMs` (if given) the process is killed and the check answers 'unknown'. */
+  check(request: Omit<CheckRequest, 'kind' | 'id'>, timeLimitMs?: number): Promise<CheckReply> {
     const id = this.nextId++;
     if (this.failure !== null) return Promise.resolve(unknownReply(id, this.failure));
     if (request.job !== this.job) {
@@ -54,7 +54,7 @@ export class NativeChecker {
     const marker = `farkas-check-${id}`;
     const text = this.script([...this.assertions, ...request.goals], request.limits, marker);
     return new Promise((resolve) => {
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
+      const timer = timeLimitMs === undefined ? undefined : setTimeout(() => this.timeOut(timeLimitMs), timeLimitMs);
       this.pending.push({ id, marker, sentAt: Date.now(), work: request.limits.work, resolve, ...(timer !== undefined ? { timer } : {}) });
       this.busy();
       this.child.stdin.write(text);
@@ -104,10 +104,10 @@ export class NativeChecker {
     }
   }
 
-  private timeOut(timeoutMs: number): void {
+  private timeOut(timeLimitMs: number): void {
     if (this.retired) return;
     this.timedOut = true;
-    this.fail(`timeout after ${timeoutMs} ms`);
+    this.fail(`timeout after ${timeLimitMs} ms`);
     this.child.kill('SIGKILL');
   }
 

@@ -167,7 +167,7 @@ export async function solveOnClauses(chc: ChcProgram, settings: ClauseSolverSett
     const { system, encoder, cnf } = built;
     settings.onProgress?.({ kind: 'step-encoded', index, variables: encoder.stats.vars, clauses: encoder.stats.clauses });
     const work = satWork.next({ conflicts: step.conflicts ?? SAT_STEP_CONFLICTS, propagations: step.propagations ?? SAT_STEP_PROPAGATIONS });
-    const sat = await settings.backend.solve(cnf, satStepLimits(work, step.timeoutMs, deadline));
+    const sat = await settings.backend.solve(cnf, satStepLimits(work, step.timeLimitMs, deadline));
     satWork.charge(sat);
     const stepStats: StepStats = {
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths,
@@ -304,7 +304,7 @@ async function houdiniInvariants(chc: ChcProgram, clauses: readonly ClauseFormul
       // Preprocessed: the candidates' equalities solved away first. z3's SMT core alone spent 2
       // million units (35 s) on one such query of a modular counter that it answers in 0.2 s after
       // solve-eqs.
-      const outcome = await solver.check({ work: CHC_HOUDINI_CHECK_WORK, preprocess: true, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) }, `(and ${body.join(' ')})`);
+      const outcome = await solver.check({ work: CHC_HOUDINI_CHECK_WORK, preprocess: true, ...deadline.timeLimit }, `(and ${body.join(' ')})`);
       if (outcome.status === 'sat') return solver.model();
       return outcome.status;
     };

@@ -175,7 +175,7 @@ export async function checkModel(chc: ChcProgram, interpretations: Interpretatio
       // The SMT core alone rarely decides a clause whose head has such an interpretation (its
       // existential must be instantiated with the clause's own values): z3's light quantifier
       // elimination first does (rust-horn's bmc-3: 50 million units undecided, then 0.2 million).
-      const outcome = await solver.check({ work: CHC_MODEL_CHECK_WORK, ...(quantified ? { preprocess: true } : {}), ...(deadline?.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) }, term);
+      const outcome = await solver.check({ work: CHC_MODEL_CHECK_WORK, ...(quantified ? { preprocess: true } : {}), ...deadline?.timeLimit }, term);
       if (outcome.status === 'sat') return { ok: false, clause: clause.index, reason: 'z3 found values of its variables that break it' };
       if (outcome.status !== 'unsat') return { ok: false, clause: clause.index, reason: `z3 could not decide it (${outcome.reason ?? 'unknown'})` };
     }

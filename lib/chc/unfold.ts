@@ -106,7 +106,7 @@ export class Unfolder {
       }
       solver.assert(`(or ${roots.map((r) => nodes[r]!.selector).join(' ')})`);
       const work = Math.min(CHC_UNFOLD_CHECK_WORK, this.budget.left);
-      const outcome = await solver.check({ work, preprocess: true, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.left } : {}) });
+      const outcome = await solver.check({ work, preprocess: true, ...deadline.timeLimit });
       this.budget.charge(outcome.work);
       if (outcome.status === 'unsat') {
         this.depth = depth;

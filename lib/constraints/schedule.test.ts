@@ -52,8 +52,8 @@ test('a YAML file given by path is loaded, with an optional per-step timeout', (
   t.is(s.description, 'two steps');
   t.deepEqual(s.steps.map((x) => x.shape), [{ disjuncts: 1, conjuncts: 1 }, { disjuncts: 2, conjuncts: 3 }]);
   t.deepEqual(s.steps[1]!.widths, { coefficient: 4, constant: 8, multiplier: 2 });
-  t.is(s.steps[0]!.timeoutMs, undefined);
-  t.is(s.steps[1]!.timeoutMs, 5000);
+  t.is(s.steps[0]!.timeLimitMs, undefined);
+  t.is(s.steps[1]!.timeLimitMs, 5000);
   // Without a name the file path stands in.
   t.is(loadSchedule(file('anon.yaml', 'steps: [{ disjuncts: 1, conjuncts: 1, coefficient: 2, constant: 4, multiplier: 1 }]')).name, join(dir, 'anon.yaml'));
 });

@@ -12,7 +12,7 @@ export interface ScheduleStep {
   readonly shape: TemplateShape;
   readonly widths: Widths;
   /** Time limit of this step's SAT solve in milliseconds (else none but the user's --timeout). */
-  readonly timeoutMs?: number;
+  readonly timeLimitMs?: number;
   /** Conflict budget of this step's SAT solve (else the caller's, from lib/limits.ts). */
   readonly conflicts?: number;
   /** Propagation budget of this step's SAT solve (else the caller's, from lib/limits.ts). */
@@ -85,7 +85,7 @@ export function parseSchedule(text: string, file: string): Schedule {
     const propagations = r.propagations === undefined ? undefined : int(r.propagations, 'propagations', i, 1, 2 ** 50);
     const summaries = r.summaries === undefined ? undefined : int(r.summaries, 'summaries', i, 1, 8);
     return {
-      ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+      ...(timeout !== undefined ? { timeLimitMs: timeout * 1000 } : {}),
       ...(conflicts !== undefined ? { conflicts } : {}),
       ...(propagations !== undefined ? { propagations } : {}),
       ...(summaries !== undefined ? { summaries } : {}),

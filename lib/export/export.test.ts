@@ -52,7 +52,7 @@ test('DIMACS export of fig1 step 1 parses back and is satisfiable; a step the sc
   const cnf = parseDimacs(text);
   t.true(cnf.clauses.length > 100);
   const backend = createBackend('minisat');
-  const result = await backend.solve(cnf, { timeoutMs: 60_000 });
+  const result = await backend.solve(cnf, { timeLimitMs: 60_000 });
   t.is(result.status, 'sat');
   t.throws(() => exportProblem(program(FIG1), 'dimacs', { step: 99 }), { instanceOf: InputError, message: /has \d+ steps, not 99/ });
   t.throws(() => exportProblem(program('benchmarks/interproc/sum.c'), 'chc'), { instanceOf: InputError, message: /unsupported: --emit chc: recursive/ });

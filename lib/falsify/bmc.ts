@@ -109,7 +109,7 @@ export class Falsifier {
         if (deadline.passed || deadline.aborted) return null;
         const limit = Math.min(this.bank, BMC_CHECK_WORK);
         this.queries++;
-        const outcome = await solver.check({ work: limit, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) }, chain.failure());
+        const outcome = await solver.check({ work: limit, ...deadline.timeLimit }, chain.failure());
         const used = outcome.work > 0 ? outcome.work : limit;
         this.spent += used;
         this.bank -= used;
@@ -162,7 +162,7 @@ export async function everyRunFails(problem: Problem, condition: Formula, deadli
     const chain = new Chain(solver, unrolling, condition);
     chain.extendTo(1);
     if (!chain.finished) return 'unknown';
-    const outcome = await solver.check({ work: BMC_CHECK_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) }, chain.returns());
+    const outcome = await solver.check({ work: BMC_CHECK_WORK, ...deadline.timeLimit }, chain.returns());
     return outcome.status === 'unsat' ? 'yes' : outcome.status === 'sat' ? 'no' : 'unknown';
   }, { fresh: true });
 }
@@ -182,7 +182,7 @@ export async function valuesPinnedBy(problem: Problem, condition: Formula, deadl
   return withLiaSolver(async (solver) => {
     const chain = new Chain(solver, unrolling, condition);
     chain.extendTo(1);
-    const limits = { work: BMC_CHECK_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) };
+    const limits = { work: BMC_CHECK_WORK, ...deadline.timeLimit };
     const passes = chain.passes();
     const first = await solver.check(limits, passes);
     if (first.status !== 'sat') return pinned;

@@ -48,7 +48,7 @@ export async function loopFreeFailingCondition(problem: Problem, deadline: Deadl
     if (seen.has(key)) continue;
     seen.add(key);
     if (deadline.passed || deadline.aborted) return null;
-    const sat = await isSatisfiable(formula, { work: POINT_QUERY_WORK, ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}) });
+    const sat = await isSatisfiable(formula, { work: POINT_QUERY_WORK, ...deadline.timeLimit });
     if (sat.status === 'unknown') return null;
     if (sat.status === 'unsat') continue;
     found.push({ formula, input: new Map(proc.params.map((p) => [p, sat.model!.get(p) ?? 0n] as const)) });

@@ -58,7 +58,7 @@ export interface ConditionQuery {
   readonly reached?: ReadonlyMap<number, readonly State[]>;
   readonly backend: SatBackend;
   /** The SAT solve's work budget, and its time limit when the user set one. */
-  readonly limits: SatWork & { readonly timeoutMs?: number };
+  readonly limits: SatWork & { readonly timeLimitMs?: number };
 }
 
 export interface QueryStats {

@@ -107,7 +107,7 @@ export class SearchContext {
       conflicts: q.step.conflicts ?? this.options.queryConflicts ?? CONDITION_QUERY_CONFLICTS,
       propagations: q.step.propagations ?? this.options.queryPropagations ?? CONDITION_QUERY_PROPAGATIONS,
     };
-    const limits = satStepLimits(work, q.step.timeoutMs ?? this.options.queryTimeoutMs, this.deadline);
+    const limits = satStepLimits(work, q.step.timeLimitMs ?? this.options.queryTimeoutMs, this.deadline);
     const outcome = await solveConditionQuery({ ...q, problem: this.problem, backend: this.backend, limits });
     this.queries.push(outcome.stats);
     this.options.onProgress?.({ kind: 'query-done', index, stats: outcome.stats });

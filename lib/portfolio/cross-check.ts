@@ -153,9 +153,9 @@ async function compareInvariants(program: Program, constraint: EngineResult, oth
   return out;
 }
 
-export async function strength(a: Formula, b: Formula, timeoutMs: number): Promise<Strength> {
-  const ab = await implies(a, b, { timeoutMs });
-  const ba = await implies(b, a, { timeoutMs });
+export async function strength(a: Formula, b: Formula, timeLimitMs: number): Promise<Strength> {
+  const ab = await implies(a, b, { timeLimitMs });
+  const ba = await implies(b, a, { timeLimitMs });
   if (ab.status === 'unknown' || ba.status === 'unknown') return 'unknown';
   if (ab.status === 'valid') return ba.status === 'valid' ? 'equivalent' : 'stronger';
   return ba.status === 'valid' ? 'weaker' : 'incomparable';

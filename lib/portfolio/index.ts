@@ -83,7 +83,7 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
     schedule,
     backend,
     // Each configuration gets what is left of the whole bound when it starts.
-    ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
+    ...(deadline.bounded ? { timeoutMs: Math.max(1, deadline.left) } : {}),
     ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
     ...(options.stepConflicts !== undefined ? { stepConflicts: options.stepConflicts } : {}),
     ...(options.stepPropagations !== undefined ? { stepPropagations: options.stepPropagations } : {}),

@@ -63,8 +63,8 @@ export function unknownResult(reason: string, backend: string, startedAt: number
   return { status: 'unknown', reason, millis: elapsedSince(startedAt), backend };
 }
 
-export function timeoutReason(timeoutMs: number): string {
-  return `timeout after ${timeoutMs} ms`;
+export function timeoutReason(timeLimitMs: number): string {
+  return `timeout after ${timeLimitMs} ms`;
 }
 
 export function conflictLimitReason(conflicts: number): string {

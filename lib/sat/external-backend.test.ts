@@ -76,7 +76,7 @@ test('a crash becomes unknown with the exit code and stderr', async (t) => {
 test('a timeout kills the solver and answers unknown; cancellation too', async (t) => {
   const backend = new ExternalBackend(`${fake} sleep`);
   const started = performance.now();
-  const result = await backend.solve(pigeonhole(2, 2), { timeoutMs: 300 });
+  const result = await backend.solve(pigeonhole(2, 2), { timeLimitMs: 300 });
   t.deepEqual([result.status, result.reason], ['unknown', 'timeout after 300 ms']);
   t.true(performance.now() - started < 10_000);
   const controller = new AbortController();

@@ -169,7 +169,7 @@ export class ExternalBackend implements SatBackend {
         return unknownResult(`could not write the DIMACS file: ${messageOf(error)}`, this.name, startedAt);
       }
       const remaining =
-        options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (performance.now() - startedAt));
+        options.timeLimitMs === undefined ? undefined : Math.max(1, options.timeLimitMs - (performance.now() - startedAt));
       const limitOption = options.conflicts === undefined ? undefined : CONFLICT_LIMIT_OPTIONS[basename(this.executable)];
       const args = [
         ...(limitOption ? limitOption(options.conflicts!) : []),
@@ -190,7 +190,7 @@ export class ExternalBackend implements SatBackend {
   private interpret(cnf: Cnf, outcome: ProcessOutcome, options: SolveOptions, startedAt: number, limited = false): SatResult {
     switch (outcome.kind) {
       case 'timeout':
-        return unknownResult(timeoutReason(options.timeoutMs!), this.name, startedAt);
+        return unknownResult(timeoutReason(options.timeLimitMs!), this.name, startedAt);
       case 'cancelled':
         return unknownResult(CANCELLED_REASON, this.name, startedAt);
       case 'spawn-failed':
@@ -220,7 +220,7 @@ export class ExternalBackend implements SatBackend {
     return unknownResult(`${this.name} ${said}${stderrTail ? `: ${stderrTail}` : ''}`, this.name, startedAt);
   }
 
-  private run(args: string[], timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<ProcessOutcome> {
+  private run(args: string[], timeLimitMs: number | undefined, signal: AbortSignal | undefined): Promise<ProcessOutcome> {
     return new Promise<ProcessOutcome>((resolvePromise) => {
       const child = spawn(this.executable, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       const stdout: Buffer[] = [];
@@ -235,7 +235,7 @@ export class ExternalBackend implements SatBackend {
         child.kill('SIGKILL');
       };
       const onAbort = () => stop('cancelled');
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), timeoutMs);
+      const timer = timeLimitMs === undefined ? undefined : setTimeout(() => stop('timeout'), timeLimitMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       // The signal may have fired while the DIMACS file was written: an abort event already past is
       // not delivered to a listener added now.

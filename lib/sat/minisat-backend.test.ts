@@ -51,7 +51,7 @@ test('concurrent solves each get their own answer', async (t) => {
 
 test('a hard instance times out as unknown, and the back end keeps working', async (t) => {
   const started = performance.now();
-  const result = await minisat.solve(pigeonhole(11, 10), { timeoutMs: 300 });
+  const result = await minisat.solve(pigeonhole(11, 10), { timeLimitMs: 300 });
   t.is(result.status, 'unknown');
   t.is(result.reason, 'timeout after 300 ms');
   t.true(performance.now() - started < 10_000, 'the solve is stopped, not waited for');
@@ -167,7 +167,7 @@ test('a session solves a growing CNF: each answer agrees with brute force, and i
 test('a session after a timeout starts over on a new worker, with every clause', async (t) => {
   const session = minisat.session();
   try {
-    t.is((await session.solve(pigeonhole(11, 10), { timeoutMs: 50 })).status, 'unknown');
+    t.is((await session.solve(pigeonhole(11, 10), { timeLimitMs: 50 })).status, 'unknown');
     // The worker that held the clauses is gone: the next solve is sent the whole CNF again.
     const hole = pigeonhole(6, 5);
     t.is((await session.solve(hole)).status, 'unsat');

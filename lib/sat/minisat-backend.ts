@@ -99,7 +99,7 @@ export class MinisatBackend implements SatBackend {
       case 'out-of-memory':
         return unknownResult(OUT_OF_MEMORY_REASON, this.name, startedAt);
       case 'timeout':
-        return unknownResult(timeoutReason(options.timeoutMs!), this.name, startedAt);
+        return unknownResult(timeoutReason(options.timeLimitMs!), this.name, startedAt);
       case 'cancelled':
         return unknownResult(CANCELLED_REASON, this.name, startedAt);
       case 'failed':

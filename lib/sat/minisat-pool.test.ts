@@ -19,7 +19,7 @@ test('jobs beyond the worker limit wait their turn; waiting counts toward the ti
   const [first, second, third] = await Promise.all([
     pool.run(job(), {}),
     pool.run(job(), {}),
-    pool.run(job(), { timeoutMs: 20 }),
+    pool.run(job(), { timeLimitMs: 20 }),
   ]);
   t.deepEqual([first.kind, second.kind, third.kind], ['unsat', 'unsat', 'timeout']);
   const controller = new AbortController();

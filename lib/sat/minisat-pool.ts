@@ -13,7 +13,7 @@ export type WorkerOutcome =
   | { readonly kind: 'crashed'; readonly detail: string };
 
 export interface RunLimits {
-  readonly timeoutMs?: number;
+  readonly timeLimitMs?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -82,7 +82,7 @@ export class MinisatWorkerPool {
       const onExit = (code: number) => settle({ kind: 'crashed', detail: `worker exited with code ${code}` });
       const onAbort = () => settle({ kind: 'cancelled' });
       const timer =
-        limits.timeoutMs === undefined ? undefined : setTimeout(() => settle({ kind: 'timeout' }), limits.timeoutMs);
+        limits.timeLimitMs === undefined ? undefined : setTimeout(() => settle({ kind: 'timeout' }), limits.timeLimitMs);
       limits.signal?.addEventListener('abort', onAbort, { once: true });
 
       const start = (): void => {

@@ -31,7 +31,7 @@ export interface SatResult {
 
 export interface SolveOptions {
   /** Give up after this many milliseconds and answer 'unknown' (reason says timeout). */
-  readonly timeoutMs?: number;
+  readonly timeLimitMs?: number;
   /**
    * Give up after this many conflicts and answer 'unknown' (reason: conflict limit). A budget of
    * work, not time, so a search bounded by it answers alike at any load. Back ends that cannot count

@@ -107,8 +107,8 @@ export class Z3Backend implements SatBackend {
     const stopReason = (): string | null => {
       if (shutdown.aborted) return Z3_SHUT_DOWN_REASON;
       if (options.signal?.aborted) return CANCELLED_REASON;
-      if (options.timeoutMs !== undefined && performance.now() - startedAt >= options.timeoutMs) {
-        return timeoutReason(options.timeoutMs);
+      if (options.timeLimitMs !== undefined && performance.now() - startedAt >= options.timeLimitMs) {
+        return timeoutReason(options.timeLimitMs);
       }
       return null;
     };
@@ -130,8 +130,8 @@ export class Z3Backend implements SatBackend {
       loadDimacs(api, solver, cnf, this.stringInputLimit);
       const afterLoad = stopReason();
       if (afterLoad) return unknownResult(afterLoad, this.name, startedAt);
-      if (options.timeoutMs !== undefined) {
-        const remaining = Math.max(1, Math.ceil(options.timeoutMs - (performance.now() - startedAt)));
+      if (options.timeLimitMs !== undefined) {
+        const remaining = Math.max(1, Math.ceil(options.timeLimitMs - (performance.now() - startedAt)));
         solver.set('timeout', remaining);
         // Backstop in case z3 overruns its own limit (e.g. in preprocessing).
         timer = setTimeout(interrupt, remaining + 50);
@@ -146,7 +146,7 @@ export class Z3Backend implements SatBackend {
       if (status === 'unsat') return { ...unsatResult(this.name, startedAt), ...work };
       if (status === 'unknown') {
         const said = solver.reasonUnknown();
-        const ownTimeout = said === 'timeout' && options.timeoutMs !== undefined ? timeoutReason(options.timeoutMs) : null;
+        const ownTimeout = said === 'timeout' && options.timeLimitMs !== undefined ? timeoutReason(options.timeLimitMs) : null;
         const ownBudget = /max\.conflicts/.test(said) && options.conflicts !== undefined ? conflictLimitReason(options.conflicts) : null;
         return { ...unknownResult(stopReason() ?? ownTimeout ?? ownBudget ?? `z3: ${said}`, this.name, startedAt), ...work };
       }

@@ -133,7 +133,7 @@ export async function verifyWithSummaries(problem: Problem, search: SummarySearc
     search.onCnf?.(index, cnf);
     // A guess that is wrong usually shows quickly (unsat); it gets half of the step's budget only.
     const share = guided ? 2 : 1;
-    const stepTimeoutMs = step.timeoutMs ?? search.stepTimeoutMs;
+    const stepTimeoutMs = step.timeLimitMs ?? search.stepTimeoutMs;
     const work = satWork.next({
       conflicts: Math.ceil((step.conflicts ?? search.stepWork.conflicts) / share),
       propagations: Math.ceil((step.propagations ?? search.stepWork.propagations) / share),

@@ -414,7 +414,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // only as the user set it. All steps together get VERIFY_SAT_WORK, so that the search as a whole
     // ends by its work.
     const work = satWork.next(stepWork(options, step));
-    const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeoutMs ?? options.stepTimeoutMs, deadline));
+    const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeLimitMs ?? options.stepTimeoutMs, deadline));
     satWork.charge(sat);
     const stepStats: StepStats = {
       template,

@@ -33,8 +33,7 @@ export class EngineContext {
 
   /** Limits of one z3 query: its work (the same on any machine) and the user's deadline. */
   queryLimits(): CheckLimits {
-    const timeoutMs = this.deadline.timeoutMs;
-    return { work: ENGINE_QUERY_WORK, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+    return { work: ENGINE_QUERY_WORK, ...this.deadline.timeLimit };
   }
 
   /** Satisfiable over the integers; 'unknown' answers are passed on to the caller to decide soundly. */

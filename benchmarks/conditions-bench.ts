@@ -21,6 +21,8 @@ import { parseCExpression } from '../lib/witness/c-expression.js';
 import * as F from '../lib/ir/formula.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { guardCost } from '../lib/guard/runs.js';
+import { Problem } from '../lib/problem/prepare.js';
+import { resolveSettings } from '../lib/settings.js';
 
 interface ConditionTask {
   readonly id: string;
@@ -97,19 +99,19 @@ async function main(): Promise<void> {
     let stats: ConditionStats;
     let reason: string | undefined;
     if (task.mode === 'wp') {
-      const r = await wp(program, { function: task.function, timeoutMs });
+      const r = await wp(Problem.of(program, task.function), resolveSettings({ timeoutMs }));
       [answers, stats, reason] = [r.preconditions, r.stats, r.reason];
     } else if (task.mode === 'sp') {
-      const r = await sp(program, { function: task.function, timeoutMs });
+      const r = await sp(Problem.of(program, task.function), resolveSettings({ timeoutMs }));
       [answers, stats, reason] = [r.postcondition ? [r.postcondition] : [], r.stats, r.reason];
     } else if (task.mode === 'cex') {
-      const r = await cex(program, { function: task.function, timeoutMs });
+      const r = await cex(Problem.of(program, task.function), resolveSettings({ timeoutMs }));
       [answers, stats, reason] = [r.conditions, r.stats, r.reason];
     } else if (task.mode === 'nonterm') {
-      const r = await nonterm(program, { function: task.function, timeoutMs });
+      const r = await nonterm(Problem.of(program, task.function), resolveSettings({ timeoutMs }));
       [answers, stats, reason] = [r.conditions, r.stats, r.reason];
     } else {
-      const r = await bounds(program, { function: task.function, timeoutMs });
+      const r = await bounds(Problem.of(program, task.function), resolveSettings({ timeoutMs }));
       answers = [...r.loops, ...r.procedures].filter((l) => l.boundExpr).map((l) => ({
         expression: `${l.bound}${l.precondition === '1' ? '' : ` if ${l.precondition}`}`,
         formula: F.and(F.eqZero(L.sub(L.variable(BOUND), l.boundExpr!)), l.preconditionFormula),

@@ -10,6 +10,8 @@ import { parseProgram } from '../lib/frontend/index.js';
 import { verifyPortfolio } from '../lib/portfolio/index.js';
 import { runProgram } from '../lib/interpreter/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
+import { Problem } from '../lib/problem/prepare.js';
+import { resolveSettings } from '../lib/settings.js';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'bench', 'svcomp');
 
@@ -41,7 +43,7 @@ for (const v of VARIANTS) {
     t.true(original.includes(v.from), `the task no longer contains '${v.from}'`);
     const options = { property: 'no-overflow' as const };
     const variant = parseProgram(original.replace(v.from, v.to), file, options);
-    const r = await verifyPortfolio(variant, { timeoutMs: 60_000, jobs: 2 });
+    const r = await verifyPortfolio(Problem.of(variant), resolveSettings({ timeoutMs: 60_000 }), { jobs: 2 });
     t.is(r.verdict, 'unsafe', r.reason);
     const cex = r.counterexample!;
     t.true(cex.replayed);
@@ -50,7 +52,7 @@ for (const v of VARIANTS) {
     t.is(replay.outcome.kind, 'assertion-failed');
     const reach = runProgram(parseProgram(original.replace(v.from, v.to), file), { inputs: cex.inputs, nondet: cex.nondet, nondetDefault: null });
     t.is(reach.outcome.kind, 'overflow');
-    const unchanged = await verifyPortfolio(parseProgram(original, file, options), { timeoutMs: 15_000, jobs: 2 });
+    const unchanged = await verifyPortfolio(Problem.of(parseProgram(original, file, options)), resolveSettings({ timeoutMs: 15_000 }), { jobs: 2 });
     t.not(unchanged.verdict, 'unsafe');
   });
 }

@@ -37,7 +37,7 @@ try {
   throw e;
 }
 if (rest.includes('--native')) print(solveNatively(chc!), 0);
-const outcome = await solveHorn(chc!, { timeoutMs: timeoutSeconds * 1000 });
+const outcome = await solveHorn(chc!, { timeLimitMs: timeoutSeconds * 1000 });
 print(outcome, 0);
 
 function solveNatively(text: string): { status: string; reason?: string; millis: number } {

@@ -1,6 +1,6 @@
 // Options shared by several commands.
 import { Option } from 'commander';
-import { InputError } from '../lib/index.js';
+import { InputError, resolveSettings, type Settings } from '../lib/index.js';
 import { CHECKER_CHOICES } from '../lib/start.js';
 
 export function cutsetOption(): Option {
@@ -40,3 +40,50 @@ export function checkerOption(): Option {
     .choices([...CHECKER_CHOICES])
     .default('auto');
 }
+
+/** The command's one clock (lib/settings.ts): `defaultSeconds` where the command has a default. */
+export function timeoutOption(defaultSeconds?: number): Option {
+  const option = new Option('--timeout <seconds>', 'bound on the whole command; past it the answer is unknown (timeout)');
+  return defaultSeconds === undefined ? option : option.default(String(defaultSeconds));
+}
+
+export function backendOption(): Option {
+  return new Option('-b, --backend <spec>', "SAT back end: 'auto' (the embedded MiniSat, raced on large steps by cadical or kissat when on PATH), 'minisat' (embedded only), 'z3', or 'dimacs:CMD' (an external DIMACS solver)")
+    .default('auto');
+}
+
+/** What of a command's options makes its settings (lib/settings.ts); each absent where the command
+ * has no such option. */
+export interface SettingsCliOptions {
+  timeout?: string;
+  backend?: string;
+  template?: string;
+  cutset?: string;
+  stepTimeout?: string;
+  stepConflicts?: string;
+  stepPropagations?: string;
+  queryTimeout?: string;
+  queryConflicts?: string;
+  queryPropagations?: string;
+}
+
+/** The command's settings: the one place the command line turns --timeout (and the other limits)
+ * into what the library reads. Bad values are the user's input errors. */
+export function commandSettings(opts: SettingsCliOptions): Settings {
+  const ms = (text: string | undefined, option: string) => (text === undefined ? undefined : parseSeconds(text, option) * 1000);
+  const count = (text: string | undefined, option: string) => (text === undefined ? undefined : parseCount(text, option));
+  const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return resolveSettings(defined({
+    timeoutMs: ms(opts.timeout, '--timeout'),
+    backend: opts.backend,
+    schedule: opts.template,
+    cutset: opts.cutset as 'paths' | 'headers' | undefined,
+    stepTimeLimitMs: ms(opts.stepTimeout, '--step-timeout'),
+    stepConflicts: count(opts.stepConflicts, '--step-conflicts'),
+    stepPropagations: count(opts.stepPropagations, '--step-propagations'),
+    queryTimeLimitMs: ms(opts.queryTimeout, '--query-timeout'),
+    queryConflicts: count(opts.queryConflicts, '--query-conflicts'),
+    queryPropagations: count(opts.queryPropagations, '--query-propagations'),
+  }));
+}
+

@@ -2,7 +2,8 @@
 export { parseProgram } from './frontend/index.js';
 export { isHornClauses, parseInput } from './input.js';
 export { chcAnswer, chcOf, derivationJson, looksLikeChc, readChc, solveHornClauses, type ChcAnswer, type ChcProgram, type ChcVerdict } from './chc/index.js';
-export { verify, type VerifyOptions } from './engines/constraint/verify.js';
+export { verify, type VerifySearch } from './engines/constraint/verify.js';
+export { resolveSettings, withCutset, withDeadline, type Settings, type SettingsOptions, type WorkLimits } from './settings.js';
 export { verifyPortfolio, type PortfolioOptions, type PortfolioResult, type PortfolioReport } from './portfolio/index.js';
 export type { VerifyResult, InvariantReport, StepStats, Verdict, ProgressEvent, Counterexample, FalsifierReport } from './problem/result.js';
 export { wp, type WpOptions } from './infer/wp.js';
@@ -30,7 +31,7 @@ export type { RankedProcedure } from './infer/recursion-ranking.js';
 // What the CLI uses besides the above (cli/ imports lib only through this file).
 export { polyToString } from './constraints/system.js';
 export { cutpointPosition, cutpointsByLine, scopeAtLine } from './engines/constraint/pins.js';
-export { availableEngines, CONSTRAINT_ENGINE, constraintEngine, engineByName, registeredEngines, type ConstraintEngineOptions, type Engine, type EngineName, type EngineOptions, type EngineResult, type EngineStats } from './engines/index.js';
+export { availableEngines, CONSTRAINT_ENGINE, constraintEngine, engineByName, registeredEngines, type Engine, type EngineName, type EngineOptions, type EngineResult, type EngineStats } from './engines/index.js';
 export { EMIT_KINDS, exportProblem, type EmitKind } from './export/index.js';
 export { type FrontendOptions } from './frontend/index.js';
 export { type BoundsEvent } from './infer/bounds.js';

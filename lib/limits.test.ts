@@ -16,6 +16,8 @@ import { CERTIFICATE_CHECK_WORK, Deadline, DeadlineExceeded, WorkBudget } from '
 import { checkInvariants } from './certify/certificate.js';
 import * as F from './ir/formula.js';
 import * as L from './ir/linear.js';
+import { Problem } from './problem/prepare.js';
+import { resolveSettings, withDeadline } from './settings.js';
 
 const benchmark = (path: string) => parseProgram(readFileSync(new URL(`../../benchmarks/${path}`, import.meta.url), 'utf8'), path);
 
@@ -48,12 +50,12 @@ test.serial('verify: the Houdini pass proves Fig. 2 with the same invariants on 
     invariants: r.invariants.map((i) => `${i.line}: ${i.expression}`),
     houdini: r.houdini ? { candidates: r.houdini.candidates, kept: r.houdini.kept, rounds: r.houdini.rounds, proved: r.houdini.proved } : null,
   });
-  const idle = summary(await verify(program));
+  const idle = summary(await verify(Problem.of(program), resolveSettings()));
   // The answer depends on Houdini here (the first template attempt finds nothing), so the test
   // would notice a Houdini budget in milliseconds.
   t.is(idle.verdict, 'safe');
   t.true(idle.houdini?.proved);
-  const busy = summary(await withRacingClock(() => verify(program)));
+  const busy = summary(await withRacingClock(() => verify(Problem.of(program), resolveSettings())));
   t.deepEqual(busy, idle);
 });
 
@@ -64,18 +66,18 @@ test.serial('wp: the sampled inputs and the answers are the same on a racing clo
     runs: r.stats.concreteRuns,
     queries: r.stats.queries.length,
   });
-  const idle = summary(await wp(program, { function: 'WP1' }));
+  const idle = summary(await wp(Problem.of(program, 'WP1'), resolveSettings()));
   t.true(idle.answers.length > 0);
-  const busy = summary(await withRacingClock(() => wp(program, { function: 'WP1' })));
+  const busy = summary(await withRacingClock(() => wp(Problem.of(program, 'WP1'), resolveSettings())));
   t.deepEqual(busy, idle);
 });
 
 test.serial('sp: exploration, Houdini and the strengthening queries give the speedometer the same answer on a racing clock', async (t) => {
   const program = benchmark('conditions/speedometer.c');
   const summary = (r: Awaited<ReturnType<typeof sp>>) => ({ postcondition: r.postcondition?.expression ?? null, queries: r.stats.queries.length });
-  const idle = summary(await sp(program, { function: 'SP1' }));
+  const idle = summary(await sp(Problem.of(program, 'SP1'), resolveSettings()));
   t.not(idle.postcondition, null);
-  const busy = summary(await withRacingClock(() => sp(program, { function: 'SP1' })));
+  const busy = summary(await withRacingClock(() => sp(Problem.of(program, 'SP1'), resolveSettings())));
   t.deepEqual(busy, idle);
 });
 
@@ -87,10 +89,10 @@ test.serial('bounds: both loops of a nested pair get the same bounds on a racing
     attempts: r.stats.proofAttempts,
   });
   // A day: the racing clock passes it only if the search reads the clock two million times.
-  const options = { function: 'nested', timeoutMs: 86_400_000 };
-  const idle = summary(await bounds(program, options));
+  const run = () => bounds(Problem.of(program, 'nested'), resolveSettings({ timeoutMs: 86_400_000 }));
+  const idle = summary(await run());
   t.deepEqual(idle.loops.map((l) => l.split(' (')[1]), ['certified)', 'certified)']);
-  const busy = summary(await withRacingClock(() => bounds(program, options)));
+  const busy = summary(await withRacingClock(run));
   t.deepEqual(busy, idle);
 });
 
@@ -131,12 +133,12 @@ test.serial('verify: a step that runs out of conflicts is skipped at the same po
   });
   // MiniSat alone: its conflict counts are what the regex reads (the default back end would race an
   // installed cadical on steps this large).
-  const options = { stepConflicts: 100, backend: 'minisat', observedBounds: 'never' as const };
-  const idle = summary(await verify(program, options));
+  const run = () => verify(Problem.of(program), resolveSettings({ stepConflicts: 100, backend: 'minisat' }), { observedBounds: 'never' });
+  const idle = summary(await run());
   t.regex(idle.steps[0]!, /^1x2\+eq unknown 10\d conflict limit reached \(100 conflicts\); then neither refuted nor solved by concrete states in \d+ rounds? \(.*\)$/);
-  const busy = summary(await withRacingClock(() => verify(program, options)));
+  const busy = summary(await withRacingClock(run));
   t.deepEqual(busy, idle);
-  t.deepEqual(summary(await verify(program, options)), idle);
+  t.deepEqual(summary(await run()), idle);
 });
 
 test('Deadline: one clock with its abort signal, handed down; an abort is told apart from the time', (t) => {
@@ -159,9 +161,9 @@ test('Deadline: one clock with its abort signal, handed down; an abort is told a
   t.is(running.extended(1000).signal, controller.signal);
 });
 
-test('verify keeps to a deadline handed down by its caller, not to its own timeoutMs', async (t) => {
+test('verify keeps to the deadline of its settings, whatever timeout made them', async (t) => {
   const program = parseProgram('void f(int n) { int x = 0; while (x < n) x++; assert(x >= 0); }\n', 'f.c');
-  const result = await verify(program, { timeoutMs: 600_000, deadline: new Deadline(-1) });
+  const result = await verify(Problem.of(program), withDeadline(resolveSettings({ timeoutMs: 600_000 }), new Deadline(-1)));
   t.is(result.verdict, 'unknown');
   t.regex(result.reason ?? '', /^timeout after/);
 });

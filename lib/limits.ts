@@ -405,9 +405,16 @@ export class Deadline {
   /** Epoch milliseconds; Infinity without a --timeout. */
   readonly at: number;
 
-  constructor(timeoutMs?: number, readonly signal?: AbortSignal, started = Date.now()) {
+  /** `ms` from `started` (none: unbounded). Commands make theirs in lib/settings.ts. */
+  constructor(ms?: number, readonly signal?: AbortSignal, started = Date.now()) {
     this.started = started;
-    this.at = timeoutMs === undefined ? Infinity : started + timeoutMs;
+    this.at = ms === undefined ? Infinity : started + ms;
+  }
+
+  /** The deadline at epoch milliseconds `at` (a worker thread's copy of its command's). */
+  static until(at: number, signal?: AbortSignal): Deadline {
+    const now = Date.now();
+    return new Deadline(at - now, signal, now);
   }
 
   /** True when the user gave a --timeout. */
@@ -441,6 +448,12 @@ export class Deadline {
   /** Throws DeadlineExceeded once the deadline has passed (inside long synchronous work). */
   check(): void {
     if (Date.now() > this.at) throw new DeadlineExceeded();
+  }
+
+  /** The earlier of this deadline and `ms` from now (a part of the work with a limit of its own). */
+  within(ms: number): Deadline {
+    const now = Date.now();
+    return new Deadline(Math.min(this.at - now, ms), this.signal, now);
   }
 
   /** The same deadline moved by `ms` (the grace before overrunning workers are stopped). */

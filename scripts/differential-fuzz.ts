@@ -12,9 +12,11 @@ import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { mulberry32 } from '../lib/random.js';
 import { ProgramGenerator } from './fuzz/generate.js';
 import { fuzzProgram, type FuzzEngine } from './fuzz/differential.js';
+import { Problem } from '../lib/problem/prepare.js';
+import { resolveSettings } from '../lib/settings.js';
 
 export function allEngines(timeoutMs: number): FuzzEngine[] {
-  return registeredEngines().map((engine): FuzzEngine => ({ name: engine.name, run: (p) => engine.run(p, { timeoutMs }) }));
+  return registeredEngines().map((engine): FuzzEngine => ({ name: engine.name, run: (p) => engine.run(Problem.of(p), resolveSettings({ timeoutMs: timeoutMs })) }));
 }
 
 async function main(): Promise<number> {

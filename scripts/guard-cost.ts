@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { parseProgram } from '../lib/frontend/index.js';
-import { verify } from '../lib/index.js';
+import { Problem, resolveSettings, verify } from '../lib/index.js';
 import { guardCost } from '../lib/guard/runs.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { discoverTasks } from '../benchmarks/tasks.js';
@@ -36,7 +36,7 @@ async function main(): Promise<number> {
     for (const cutset of task.cutsets) {
       const before = { ...guardCost };
       const started = performance.now();
-      const result = await verify(program, { ...(task.function ? { function: task.function } : {}), cutset, timeoutMs });
+      const result = await verify(Problem.of(program, task.function), resolveSettings({ cutset, timeoutMs }));
       const millis = performance.now() - started;
       const guard = guardCost.millis - before.millis;
       total += millis;

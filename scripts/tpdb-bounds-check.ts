@@ -13,6 +13,8 @@ import { InputError } from '../lib/diagnostics.js';
 import { bounds, type LoopBound } from '../lib/infer/bounds.js';
 import { parseProgram } from '../lib/frontend/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
+import { Problem } from '../lib/problem/prepare.js';
+import { resolveSettings } from '../lib/settings.js';
 
 /** The checker's expression for one loop from its answers (several when the bound is conditional or
  * split into cases), or null when it cannot be stated (then `none`): an unconditional bound, else the
@@ -99,7 +101,7 @@ async function main(): Promise<number> {
     let fn: string;
     const started = Date.now();
     try {
-      const result = await bounds(parseProgram(readFileSync(file, 'utf8'), file), { timeoutMs });
+      const result = await bounds(Problem.of(parseProgram(readFileSync(file, 'utf8'), file)), resolveSettings({ timeoutMs }));
       seconds.push((Date.now() - started) / 1000);
       loops = byLoop(result.loops);
       fn = result.function;

@@ -7,7 +7,7 @@ import { dataModelOption, loadProgram, propertyOption } from '../program-input.j
 import { bounds, instrumentForBounds, type BoundsEvent, printProcedure } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { commonOptions, shared, type CommonCliOptions } from './conditions.js';
+import { commonOptions, conditionSearch, type CommonCliOptions } from './conditions.js';
 import { boundsJson, formatBounds } from '../report/bounds.js';
 import { describe } from './catalog.js';
 import { checkerOption } from '../options.js';
@@ -46,7 +46,9 @@ Exit codes:
           console.log(printProcedure(counted.program.procedures.get(counted.function)!));
           return EXIT.OK;
         }
-        const result = await bounds(prog, { ...shared(opts), ...(boundsProgress(opts.quiet) ? { onBoundsProgress: boundsProgress(opts.quiet)! } : {}) });
+        const { problem, settings, options } = conditionSearch(prog, opts);
+        const onBoundsProgress = boundsProgress(opts.quiet);
+        const result = await bounds(problem, settings, { ...options, ...(onBoundsProgress ? { onBoundsProgress } : {}) });
         process.stdout.write(opts.json ? JSON.stringify(boundsJson(file, result), null, 2) + '\n' : formatBounds(file, result));
         // A function without loops or recursion has nothing unbounded: every loop (none) is bounded.
         const complete = [...result.loops, ...result.procedures].every((l) => l.certified) && result.calleesWithLoops.length === 0;

@@ -3,10 +3,10 @@
 // rules, exit codes and --json contract as `verify`, plus the engine's search statistics.
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { availableEngines, engineByName, registeredEngines, type EngineResult, shutdownZ3, InputError, type Program } from '../../lib/index.js';
+import { availableEngines, engineByName, registeredEngines, type EngineResult, shutdownZ3, InputError, Problem } from '../../lib/index.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { functionOption, parseSeconds, checkerOption } from '../options.js';
+import { commandSettings, functionOption, checkerOption, timeoutOption } from '../options.js';
 import { checkJson, formatCheck } from '../report/check.js';
 import { describe } from './catalog.js';
 
@@ -27,7 +27,7 @@ export function register(program: Command): void {
     .addOption(propertyOption())
     .addOption(new Option('-e, --engine <name>', 'the engine').choices(availableEngines()).makeOptionMandatory())
     .addOption(functionOption())
-    .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
+    .addOption(timeoutOption())
     .option('--json', 'print one JSON object (the verify output contract plus "engineStats")')
     .addHelpText('after', `
 Engines:
@@ -43,13 +43,10 @@ ${EXIT_CODES_HELP}`)
         const { file, program } = loadProgram(path, opts);
         const engine = engineByName(opts.engine);
         if (!engine) throw new InputError('error', `unknown engine '${opts.engine}'`, null);
-        const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
+        const settings = commandSettings({ ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) });
         let result: EngineResult;
         try {
-          result = await engine.run(program, {
-            ...(opts.function !== undefined ? { function: opts.function } : {}),
-            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          });
+          result = await engine.run(Problem.of(program, opts.function), settings);
         } finally {
           await shutdownZ3();
         }

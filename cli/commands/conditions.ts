@@ -3,11 +3,11 @@
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, type ConditionEvent, InputError, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS } from '../../lib/index.js';
+import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, Problem, type ConditionEvent, type Program, type Settings, InputError, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS } from '../../lib/index.js';
 import { cexJson, formatCex, formatNonterm, formatSp, formatWp, nontermJson, spJson, wpJson } from '../report/conditions.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, parseCount, parseSeconds, templateOption, checkerOption } from '../options.js';
+import { backendOption, commandSettings, cutsetOption, functionOption, templateOption, checkerOption, timeoutOption } from '../options.js';
 import { describe } from './catalog.js';
 
 export interface CommonCliOptions extends ProgramInputOptions {
@@ -37,8 +37,8 @@ export function commonOptions(cmd: Command): Command {
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
-    .option('-b, --backend <spec>', "SAT back end: 'auto' (the embedded MiniSat, raced on large steps by cadical or kissat when on PATH), 'minisat' (embedded only), 'z3' or 'dimacs:CMD'", 'auto')
-    .option('--timeout <seconds>', 'bound on the whole search', String(CONDITION_SEARCH_TIMEOUT_MS / 1000))
+    .addOption(backendOption())
+    .addOption(timeoutOption(CONDITION_SEARCH_TIMEOUT_MS / 1000))
     .option('--query-conflicts <n>', `SAT conflicts one solver query may use (default ${CONDITION_QUERY_CONFLICTS}): work, not time, so the search takes the same path at any load`)
     .option('--query-propagations <n>', `SAT propagations one solver query may use with the embedded MiniSat (default ${CONDITION_QUERY_PROPAGATIONS})`)
     .option('--query-timeout <seconds>', 'also a time limit on one solver query (default: none but --timeout)')
@@ -87,11 +87,8 @@ ${answerExitCodes('a precondition')}`)
         const { file, program: prog } = loadProgram(path, opts);
         const maxAnswers = Number(opts.maxAnswers);
         if (!Number.isInteger(maxAnswers) || maxAnswers < 1) throw new InputError('error', `--max-answers expects a positive integer, got '${opts.maxAnswers}'`, null);
-        const result = await wp(prog, {
-          strategy: opts.strategy,
-          maxAnswers,
-          ...shared(opts),
-        });
+        const { problem, settings, options } = conditionSearch(prog, opts);
+        const result = await wp(problem, settings, { ...options, strategy: opts.strategy, maxAnswers });
         process.stdout.write(opts.json ? JSON.stringify(wpJson(file, result), null, 2) + '\n' : formatWp(file, result));
         return result.preconditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
       }),
@@ -127,7 +124,8 @@ ${answerExitCodes('a postcondition')}`)
           if (!/^\d+$/.test(opts.at.trim())) throw new InputError('error', `--at expects a line number, got '${opts.at}'`, null);
           atLine = Number(opts.at);
         }
-        const result = await sp(prog, { ...(atLine !== undefined ? { atLine } : {}), ...shared(opts) });
+        const { problem, settings, options } = conditionSearch(prog, opts);
+        const result = await sp(problem, settings, { ...options, ...(atLine !== undefined ? { atLine } : {}) });
         process.stdout.write(opts.json ? JSON.stringify(spJson(file, result), null, 2) + '\n' : formatSp(file, result));
         return result.postcondition ? EXIT.OK : EXIT.UNKNOWN;
       }),
@@ -156,7 +154,8 @@ ${answerExitCodes('a non-termination condition')}`)
     .action((path: string, opts: CommonCliOptions) =>
       runCommand(async () => {
         const { file, program: prog } = loadProgram(path, opts);
-        const result = await nonterm(prog, shared(opts));
+        const { problem, settings, options } = conditionSearch(prog, opts);
+        const result = await nonterm(problem, settings, options);
         process.stdout.write(opts.json ? JSON.stringify(nontermJson(file, result), null, 2) + '\n' : formatNonterm(file, result));
         return result.verdict === 'unknown' ? EXIT.UNKNOWN : EXIT.OK;
       }),
@@ -197,24 +196,17 @@ assertion is proved (certified invariants: there is no counterexample); 2 when n
           console.log(printProcedure(instrumented.procedures.get(opts.function ?? prog.entry)!));
           return EXIT.OK;
         }
-        const result = await cex(prog, { ...shared(opts), loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
+        const { problem, settings, options } = conditionSearch(prog, opts);
+        const result = await cex(problem, settings, { ...options, loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
         process.stdout.write(opts.json ? JSON.stringify(cexJson(file, result), null, 2) + '\n' : formatCex(file, result, opts.trace ? prog : undefined));
         return result.conditions.length > 0 ? EXIT.UNSAFE : result.provedSafe ? EXIT.OK : EXIT.UNKNOWN;
       }),
     );
 }
 
-export function shared(opts: CommonCliOptions) {
-  return {
-    ...(opts.function ? { function: opts.function } : {}),
-    cutset: opts.cutset,
-    schedule: opts.template,
-    backend: opts.backend,
-    timeoutMs: parseSeconds(opts.timeout, '--timeout') * 1000,
-    ...(opts.queryTimeout !== undefined ? { queryTimeoutMs: parseSeconds(opts.queryTimeout, '--query-timeout') * 1000 } : {}),
-    ...(opts.queryConflicts !== undefined ? { queryConflicts: parseCount(opts.queryConflicts, '--query-conflicts') } : {}),
-    ...(opts.queryPropagations !== undefined ? { queryPropagations: parseCount(opts.queryPropagations, '--query-propagations') } : {}),
-    ...(progress(opts.quiet) ? { onProgress: progress(opts.quiet)! } : {}),
-  };
+/** A condition command's problem, settings and progress, from its options (a bad --function or
+ * limit is the user's input error). */
+export function conditionSearch(program: Program, opts: CommonCliOptions): { problem: Problem; settings: Settings; options: { onProgress?: (e: ConditionEvent) => void } } {
+  const onProgress = progress(opts.quiet);
+  return { problem: Problem.of(program, opts.function), settings: commandSettings(opts), options: onProgress ? { onProgress } : {} };
 }
-

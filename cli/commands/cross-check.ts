@@ -1,17 +1,15 @@
 // `farkas verify FILE --cross-check`: every engine of the registry, the constraint engine with verify's
 // options (logic in lib/portfolio/cross-check.ts). Exit code: the agreed verdict's, or DISAGREEMENT.
-import { type Program, type VerifyOptions, crossCheck, crossCheckJson, formatCrossCheck, shutdownZ3 } from '../../lib/index.js';
+import { type Problem, type Settings, type VerifySearch, crossCheck, crossCheckJson, formatCrossCheck, shutdownZ3 } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { checkJson } from '../report/check.js';
 
-export async function crossCheckCommand(file: string, program: Program, options: VerifyOptions, json: boolean): Promise<number> {
+/** The engines share the command's --timeout; without one, each interpolation engine has its own
+ * time limit (lib/portfolio/cross-check.ts). */
+export async function crossCheckCommand(file: string, problem: Problem, settings: Settings, constraints: VerifySearch, json: boolean): Promise<number> {
   let result;
   try {
-    const { function: fn, timeoutMs, ...constraints } = options;
-    result = await crossCheck(program, {
-      engineOptions: { ...(fn !== undefined ? { function: fn } : {}), constraints },
-      ...(timeoutMs !== undefined ? { engineTimeoutMs: timeoutMs } : {}),
-    });
+    result = await crossCheck(problem, settings, { engineOptions: { constraints } });
   } finally {
     await shutdownZ3();
   }

@@ -2,10 +2,10 @@
 // terminal (pipes, CI) it prints what `farkas verify` prints.
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { verify, type Program } from '../../lib/index.js';
+import { Problem, verify, type Program } from '../../lib/index.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, templateOption, checkerOption } from '../options.js';
+import { commandSettings, cutsetOption, functionOption, templateOption, checkerOption } from '../options.js';
 import { formatVerify } from '../report/verify.js';
 import { MODE_KEYS } from '../ui/modes/keys.js';
 import { checkOutputDirectory } from '../output-paths.js';
@@ -83,11 +83,7 @@ ${EXIT_CODES_HELP}`)
 }
 
 async function plainVerify(file: string, program: Program, opts: UiCliOptions): Promise<number> {
-  const result = await verify(program, {
-    ...(opts.function !== undefined ? { function: opts.function } : {}),
-    cutset: opts.cutset,
-    schedule: opts.template,
-  });
+  const result = await verify(Problem.of(program, opts.function), commandSettings({ cutset: opts.cutset, template: opts.template }));
   process.stdout.write(formatVerify(file, result, program));
   return result.verdict === 'safe' ? EXIT.OK : result.verdict === 'unsafe' ? EXIT.UNSAFE : EXIT.UNKNOWN;
 }

@@ -2,12 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type VerifyOptions, verifyPortfolio, type ProgressEvent, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, Deadline, solveHornClauses, type ChcProgram, type ChcAnswer } from '../../lib/index.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type PortfolioOptions, Problem, verifyPortfolio, type ProgressEvent, type Settings, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, solveHornClauses, type ChcProgram, type ChcAnswer } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption, PROPERTIES } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { runCommand } from '../common.js';
-import { cutsetOption, functionOption, templateOption, parseCount, parseSeconds, checkerOption } from '../options.js';
+import { backendOption, commandSettings, cutsetOption, functionOption, templateOption, checkerOption, timeoutOption } from '../options.js';
 import { jobsOption, parseJobs, portfolioProgressPrinter } from '../portfolio-output.js';
 import { formatPortfolio, portfolioJson } from '../report/portfolio.js';
 import { formatTermination, formatVerify, terminationJson, verifyJson } from '../report/verify.js';
@@ -53,8 +53,8 @@ export function register(program: Command): void {
     .addOption(functionOption())
     .addOption(cutsetOption())
     .addOption(templateOption())
-    .option('-b, --backend <spec>', "SAT back end: 'auto' (the embedded MiniSat, raced on large steps by cadical or kissat when on PATH), 'minisat' (embedded only), 'z3', or 'dimacs:CMD' (external DIMACS solver)", 'auto')
-    .option('--timeout <seconds>', 'bound on the whole search; past it the answer is unknown (timeout)')
+    .addOption(backendOption())
+    .addOption(timeoutOption())
     .addOption(jobsOption())
     .option('--pin <line:expr>', "pin an invariant: the C expression EXPR (over the variables in scope) is a known conjunct of the invariant at the cut-point(s) on LINE, certified with the rest (repeatable; runs the constraint search alone)", collectPins, [])
     .option('--no-observed-bounds', 'the template search alone: without first trying the bounds of the sampled runs, filtered by the checker to an inductive subset (Houdini)')
@@ -87,10 +87,13 @@ ${EXIT_CODES_HELP}`)
     .action((path: string, opts: VerifyCliOptions, command: Command) =>
       runCommand(async () => {
         const { file, source, program } = loadProgram(path, opts, PROPERTIES, true);
-        if (program.property === 'termination') return verifyTermination(file, program, opts);
+        if (program.property === 'termination') return verifyTermination(file, program, commandSettings(opts), opts);
         const chc = chcOf(program);
         if (chc) checkChcOptions(opts, command);
-        if (chc?.nonlinear) return verifyNonlinear(file, chc, opts);
+        // The command's settings, resolved once (a bad --timeout, back end or schedule is an input
+        // error); Horn clauses on the loop-header cut-set, which checkChcOptions chose.
+        const settings = commandSettings(opts);
+        if (chc?.nonlinear) return verifyNonlinear(file, chc, settings, opts);
         if (opts.emit !== undefined) {
           process.stdout.write(emitProblem(program, opts, command.getOptionValueSource('cutset') === 'default'));
           return EXIT.OK;
@@ -107,49 +110,31 @@ ${EXIT_CODES_HELP}`)
             writeFailures.push(`cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
           }
         };
-        const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
         const showProgress = opts.progress && !opts.quiet && !opts.json && process.stderr.isTTY === true;
         const jobs = parseJobs(opts.jobs);
         const parallel = jobs > 1 && !opts.emitDimacs && !opts.crossCheck;
-        const verifyOptions: VerifyOptions = {
-          ...(opts.function !== undefined ? { function: opts.function } : {}),
-          cutset: opts.cutset as 'headers' | 'paths',
-          schedule: opts.template,
-          backend: opts.backend,
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          ...(opts.stepTimeout !== undefined ? { stepTimeoutMs: parseSeconds(opts.stepTimeout, '--step-timeout') * 1000 } : {}),
-          ...(opts.stepConflicts !== undefined ? { stepConflicts: parseCount(opts.stepConflicts, '--step-conflicts') } : {}),
-          ...(opts.stepPropagations !== undefined ? { stepPropagations: parseCount(opts.stepPropagations, '--step-propagations') } : {}),
-          ...(opts.emitDimacs ? { onCnf: (i, cnf) => write(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
+        const problem = Problem.of(program, opts.function);
+        const search: PortfolioOptions = {
+          ...(opts.emitDimacs ? { onCnf: (i: number, cnf: Parameters<typeof toDimacs>[0]) => write(i === 0 ? opts.emitDimacs! : `${opts.emitDimacs}.${i + 1}.cnf`, toDimacs(cnf)) } : {}),
           ...(showProgress && !parallel ? { onProgress: progressPrinter() } : {}),
           ...(knownInvariants.size > 0 ? { knownInvariants } : {}),
           ...(opts.observedBounds ? {} : { observedBounds: 'never' as const }),
         };
-        if (opts.crossCheck) return crossCheckCommand(file, program, verifyOptions, opts.json === true);
+        if (opts.crossCheck) return crossCheckCommand(file, problem, settings, search, opts.json === true);
         // Horn clauses: first the unfolding and Houdini on the clauses themselves (cheap, and strong on
         // transition systems with many Boolean arguments), then the engines on the graph.
-        let clauseMillis = 0;
         // (Not with --emit-dimacs, which asks for the graph's template steps.)
         if (chc && !opts.emitDimacs) {
-          const quick = await solveHornClauses(chc, {
-            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-            backend: opts.backend,
-            schedule: opts.template,
-            quick: true,
-          });
+          const quick = await solveHornClauses(chc, settings, { quick: true });
           if (quick.answer.verdict !== 'unknown') return printChcAnswer(file, quick.answer, quick.result, opts);
-          clauseMillis = quick.result.millis;
         }
-        const remaining = timeoutMs !== undefined ? { timeoutMs: Math.max(1, timeoutMs - clauseMillis) } : {};
-        const proved = await verifyPortfolio(program, { ...verifyOptions, ...remaining, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
+        const proved = await verifyPortfolio(problem, settings, { ...search, jobs, ...(showProgress && parallel ? portfolioProgressPrinter() : {}) });
         if (chc) {
-          const answer = await chcAnswer(chc, proved, timeoutMs !== undefined ? new Deadline(Math.max(1, timeoutMs - proved.millis)) : undefined);
+          const answer = await chcAnswer(chc, proved, settings.deadline);
           process.stdout.write(opts.json ? JSON.stringify({ ...chcJson(file, answer, proved), ...portfolioJson(proved) }, null, 2) + '\n' : formatChc(answer, opts.quiet === true));
           return answer.verdict === 'sat' ? EXIT.OK : answer.verdict === 'unsat' ? EXIT.UNSAFE : EXIT.UNKNOWN;
         }
-        const result = opts.cex
-          ? await refuteWithCex(program, proved, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: verifyOptions.cutset!, schedule: opts.template, backend: opts.backend, ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs - proved.millis } : {}) })
-          : proved;
+        const result = opts.cex ? await refuteWithCex(problem, proved, settings) : proved;
         const witness = opts.witness !== undefined ? await witnessFor({ program, file, source, result }) : null;
         const report = opts.json ? JSON.stringify({ ...verifyJson(file, result, program), ...portfolioJson(result) }, null, 2) + '\n' : formatVerify(file, result, program) + formatPortfolio(result);
         process.stdout.write(opts.quiet && !opts.json ? report.split('\n')[0] + '\n' : report);
@@ -179,7 +164,7 @@ function checkChcOptions(opts: VerifyCliOptions, command: Command): void {
 
 /** Nonlinear Horn clauses are solved on the clauses themselves (lib/chc/clause-solver.ts): what prints
  * or races the control-flow problem does not apply. */
-async function verifyNonlinear(file: string, chc: ChcProgram, opts: VerifyCliOptions): Promise<number> {
+async function verifyNonlinear(file: string, chc: ChcProgram, settings: Settings, opts: VerifyCliOptions): Promise<number> {
   const given: Record<string, boolean> = {
     '--emit': opts.emit !== undefined,
     '--cross-check': opts.crossCheck === true,
@@ -188,14 +173,8 @@ async function verifyNonlinear(file: string, chc: ChcProgram, opts: VerifyCliOpt
   };
   const flags = Object.keys(given).filter((flag) => given[flag]);
   if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available for nonlinear Horn clauses (several predicates in a body)`, null);
-  const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
   const showProgress = opts.progress && !opts.quiet && !opts.json && process.stderr.isTTY === true;
-  const { answer, result } = await solveHornClauses(chc, {
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    backend: opts.backend,
-    schedule: opts.template,
-    ...(showProgress ? { onProgress: progressPrinter() } : {}),
-  });
+  const { answer, result } = await solveHornClauses(chc, settings, showProgress ? { onProgress: progressPrinter() } : {});
   return printChcAnswer(file, answer, result, opts);
 }
 
@@ -207,7 +186,7 @@ function printChcAnswer(file: string, answer: ChcAnswer, result: VerifyResult, o
 /** `--property termination`: every run ends (certified bounds), or one does not (a recurrent set and
  * a run of the program inside it), or unknown. Verdicts as for reachability: safe when the property
  * holds, unsafe when it is violated. */
-async function verifyTermination(file: string, program: Program, opts: VerifyCliOptions): Promise<number> {
+async function verifyTermination(file: string, program: Program, settings: Settings, opts: VerifyCliOptions): Promise<number> {
   const given: Record<string, boolean> = {
     '--emit': opts.emit !== undefined,
     '--witness': opts.witness !== undefined,
@@ -220,11 +199,7 @@ async function verifyTermination(file: string, program: Program, opts: VerifyCli
   };
   const flags = Object.keys(given).filter((flag) => given[flag]);
   if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available with --property termination`, null);
-  const timeoutMs = opts.timeout !== undefined ? parseSeconds(opts.timeout, '--timeout') * 1000 : undefined;
-  const result = await termination(program, {
-    ...(opts.function !== undefined ? { function: opts.function } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-  });
+  const result = await termination(Problem.of(program, opts.function), settings);
   process.stdout.write(opts.json ? JSON.stringify(terminationJson(file, result, program), null, 2) + '\n' : formatTermination(file, result, program));
   return result.verdict === 'terminates' ? EXIT.OK : result.verdict === 'non-terminating' ? EXIT.UNSAFE : EXIT.UNKNOWN;
 }

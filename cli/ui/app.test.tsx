@@ -14,6 +14,8 @@ import * as F from '../../lib/ir/formula.js';
 import * as L from '../../lib/ir/linear.js';
 import { cexData, concreteCexData } from './modes/cex.js';
 import type { WpData } from './modes/wp.js';
+import { Problem } from '../../lib/problem/prepare.js';
+import { resolveSettings } from '../../lib/settings.js';
 
 const bench = (p: string) => new URL(`../../../benchmarks/${p}`, import.meta.url);
 const fig1 = readFileSync(bench('paper/fig1.c'), 'utf8');
@@ -138,7 +140,7 @@ test.serial('editing the selected assertion', async (t) => {
 
 test.serial('a counterexample from the engine steps through its trace with n/p, the source line following', async (t) => {
   const program = parseProgram(offByOne, 'off-by-one.c');
-  const result = await verify(program, {});
+  const result = await verify(Problem.of(program), resolveSettings());
   t.is(result.verdict, 'unsafe');
   const data = verifyData(program, 'off-by-one.c', result);
   const { runner, frame, press, waitFor } = open(offByOne, 'off-by-one.c');

@@ -9,6 +9,8 @@ import { parseProgram } from '../frontend/index.js';
 import { verify } from '../engines/constraint/verify.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { readableInvariants, withoutImpliedConjuncts } from './readable.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -112,7 +114,7 @@ for (const [file, expected] of [
       return;
     }
     // The template search's invariants: the observed bounds' constants are the runs' own, small already.
-    const result = await verify(parseProgram(readFileSync(path, 'utf8'), path), { timeoutMs: 60_000, observedBounds: 'never' });
+    const result = await verify(Problem.of(parseProgram(readFileSync(path, 'utf8'), path)), resolveSettings({ timeoutMs: 60_000 }), { observedBounds: 'never' });
     t.is(result.verdict, 'safe', result.reason);
     const shown = result.invariants.map((i) => i.expression);
     for (const k of constants(shown)) t.true(k <= 10n, shown.join('; '));

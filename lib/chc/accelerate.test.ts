@@ -7,6 +7,7 @@ import type { ChcValue } from './evaluate.js';
 import { readChc, solveHornClauses } from './index.js';
 import { liveArguments } from './relevance.js';
 import { deriveStates } from './runs.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -64,12 +65,12 @@ test('the runs jump over long phases to the states after them, and answer no der
   const bad = readChc(PHASES('(= A 15000) (not (= B 2))'), 'bad.smt2');
   const derived = await withLiaSolver((solver) => deriveStates(bad, solver, new Deadline(undefined), liveArguments(bad)), { fresh: true });
   t.is(derived.refutation, null);
-  const out = await solveHornClauses(bad, { timeoutMs: 20_000, quick: true });
+  const out = await solveHornClauses(bad, resolveSettings({ timeoutMs: 20_000 }), { quick: true });
   t.not(out.answer.verdict, 'sat');
 });
 
 test('a three-phase counter past the runs\' step budget is proved sat: the jumps give each phase its states', async (t) => {
   const chc = readChc(PHASES('(= A 15000) (not (= B 0))'), 'phases.smt2');
-  const out = await solveHornClauses(chc, { timeoutMs: 60_000, quick: true });
+  const out = await solveHornClauses(chc, resolveSettings({ timeoutMs: 60_000 }), { quick: true });
   t.is(out.answer.verdict, 'sat');
 });

@@ -10,6 +10,8 @@ import { printChc } from './print.js';
 import { chcAnswer, readChc, solveHornClauses } from './index.js';
 import { checkModel, Interpretations } from './model.js';
 import { checkDerivation, derivationOf } from './derivation.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -94,7 +96,7 @@ test('a concrete run of the lowered clauses computes div, mod, ite and Booleans 
 
 test('sat comes with a model that z3 validates on every clause; a broken model fails the check', async (t) => {
   const chc = readChc(COUNTER.replace('STEP', '2'), 'counter.smt2');
-  const result = await verify(chc.program, { cutset: 'headers', timeoutMs: 60_000 });
+  const result = await verify(Problem.of(chc.program), resolveSettings({ cutset: 'headers', timeoutMs: 60_000 }));
   const answer = await chcAnswer(chc, result);
   t.is(answer.verdict, 'sat');
   t.regex(answer.model!, /^\(define-fun inv \(\(x Int\) \(y Int\)\) Bool\n/);
@@ -112,7 +114,7 @@ test('sat comes with a model that z3 validates on every clause; a broken model f
 
 test('unsat comes with a derivation that evaluation confirms; a tampered one fails the check', async (t) => {
   const chc = readChc(COUNTER.replace('STEP', '3'), 'counter.smt2');
-  const result = await verify(chc.program, { cutset: 'headers', timeoutMs: 60_000 });
+  const result = await verify(Problem.of(chc.program), resolveSettings({ cutset: 'headers', timeoutMs: 60_000 }));
   t.is(result.verdict, 'unsafe');
   const answer = await chcAnswer(chc, result);
   t.is(answer.verdict, 'unsat');
@@ -148,7 +150,7 @@ test('predicates off the cycles are no cut-points: their interpretation is writt
 (assert (forall ((d Int)) (=> (and (never d) (> d 0)) false)))
 `;
   const chc = readChc(text, 'chain.smt2');
-  const result = await verify(chc.program, { cutset: 'headers', timeoutMs: 60_000 });
+  const result = await verify(Problem.of(chc.program), resolveSettings({ cutset: 'headers', timeoutMs: 60_000 }));
   const answer = await chcAnswer(chc, result);
   t.is(answer.verdict, 'sat', answer.reason);
   t.regex(answer.model!, /\(define-fun loop \(\(x_2 Int\) \(n_2 Int\)\) Bool\n  \(>= n_2 x_2\)\)/);
@@ -177,7 +179,7 @@ const FIB = `(set-logic HORN)
 test('nonlinear clauses are an input error where a control-flow graph is read, and solved by solveHornClauses', async (t) => {
   t.regex(inputError(SUM_CALLS).message, /^in\.smt2:5:1: unsupported: a clause with 2 predicate applications in its body: nonlinear clauses are solved by 'farkas verify' only/);
   const chc = readChc(SUM_CALLS, 'sum.smt2', { nonlinear: true });
-  const { answer, result } = await solveHornClauses(chc, { timeoutMs: 120_000 });
+  const { answer, result } = await solveHornClauses(chc, resolveSettings({ timeoutMs: 120_000 }));
   t.is(answer.verdict, 'sat', answer.reason);
   t.is(result.verdict, 'safe');
   t.regex(answer.model!, /^\(define-fun sum \(\(n Int\) \(/);
@@ -191,7 +193,7 @@ test('nonlinear clauses are an input error where a control-flow graph is read, a
 
 test('unsat on nonlinear clauses: a derivation tree that evaluation confirms; a tampered or reordered one fails', async (t) => {
   const chc = readChc(FIB.replace('WANTED', '8'), 'fib.smt2', { nonlinear: true });
-  const { answer, result } = await solveHornClauses(chc, { timeoutMs: 120_000 });
+  const { answer, result } = await solveHornClauses(chc, resolveSettings({ timeoutMs: 120_000 }));
   t.is(answer.verdict, 'unsat', answer.reason);
   t.is(result.verdict, 'unsafe');
   const steps = answer.derivation!.steps;
@@ -207,6 +209,6 @@ test('unsat on nonlinear clauses: a derivation tree that evaluation confirms; a 
   const reordered = [steps[steps.length - 2]!, ...steps.filter((_, k) => k !== steps.length - 2)];
   t.false(checkDerivation(chc.system.clauses, { steps: reordered }).ok);
   // fib(6) is 8, so a query for 9 is never reached: sat.
-  const safe = await solveHornClauses(readChc(FIB.replace('WANTED', '9'), 'fib.smt2', { nonlinear: true }), { timeoutMs: 30_000 });
+  const safe = await solveHornClauses(readChc(FIB.replace('WANTED', '9'), 'fib.smt2', { nonlinear: true }), resolveSettings({ timeoutMs: 30_000 }));
   t.not(safe.answer.verdict, 'unsat');
 });

@@ -7,6 +7,8 @@ import { parseChc } from './parse.js';
 import { eliminatePredicates } from './eliminate.js';
 import { chcAnswer, readChc } from './index.js';
 import { checkDerivation } from './derivation.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -52,7 +54,7 @@ test('sat on the reduced system: the model, step included, is validated by z3 on
   const chc = readChc(TWICE.replace('QUERY', '(< x 0)'), 'twice.smt2', { nonlinear: true });
   t.false(chc.nonlinear);
   t.truthy(chc.reducedFrom);
-  const result = await verify(chc.program, { cutset: 'headers', timeoutMs: 60_000 });
+  const result = await verify(Problem.of(chc.program), resolveSettings({ cutset: 'headers', timeoutMs: 60_000 }));
   t.is(result.verdict, 'safe');
   const answer = await chcAnswer(chc, result);
   t.is(answer.verdict, 'sat', answer.reason);
@@ -68,7 +70,7 @@ test('sat on the reduced system: the model, step included, is validated by z3 on
 
 test('unsat on the reduced system: the derivation is expanded into input instances that evaluation confirms', async (t) => {
   const chc = readChc(TWICE.replace('QUERY', '(= x 6)'), 'twice.smt2', { nonlinear: true });
-  const result = await verify(chc.program, { cutset: 'headers', timeoutMs: 60_000 });
+  const result = await verify(Problem.of(chc.program), resolveSettings({ cutset: 'headers', timeoutMs: 60_000 }));
   t.is(result.verdict, 'unsafe');
   const answer = await chcAnswer(chc, result);
   t.is(answer.verdict, 'unsat', answer.reason);

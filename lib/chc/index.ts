@@ -7,10 +7,9 @@ import type { Formula } from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import type { VerifyResult } from '../problem/result.js';
 import { DEFAULT_MAX_STEPS } from '../interpreter/index.js';
-import { CHC_LINEAR_UNFOLD_WORK, Deadline } from '../limits.js';
+import { CHC_LINEAR_UNFOLD_WORK, type Deadline } from '../limits.js';
+import type { Settings } from '../settings.js';
 import { unsupported } from '../diagnostics.js';
-import { loadSchedule } from '../constraints/schedule.js';
-import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
 import type { ProgressEvent } from '../problem/result.js';
 import { solveOnClauses, type ClauseSolverOutcome } from './clause-solver.js';
 import { parseChc } from './parse.js';
@@ -48,11 +47,6 @@ export function readChc(text: string, file: string, options: { readonly nonlinea
 }
 
 export interface HornClauseOptions {
-  /** The user's --timeout. */
-  readonly timeoutMs?: number;
-  /** The SAT back end's spec (lib/sat/index.ts) and the template schedule's name or file. */
-  readonly backend?: string;
-  readonly schedule?: string;
   readonly onProgress?: (event: ProgressEvent) => void;
   /** Linear systems: the unfolding (CHC_LINEAR_UNFOLD_WORK) and Houdini on the clauses only; the
    * template search runs on the control-flow graph. */
@@ -61,12 +55,12 @@ export interface HornClauseOptions {
 
 /** Horn clauses solved on the clauses themselves (clause-solver.ts): all of a nonlinear system, the quick
  * part of a linear one; the answer is checked as the graph engines' is. */
-export async function solveHornClauses(chc: ChcProgram, options: HornClauseOptions = {}): Promise<ClauseSolverOutcome> {
-  const deadline = new Deadline(options.timeoutMs);
+export async function solveHornClauses(chc: ChcProgram, settings: Settings, options: HornClauseOptions = {}): Promise<ClauseSolverOutcome> {
+  const { deadline } = settings;
   const outcome = await solveOnClauses(chc, {
     deadline,
-    backend: createBackend(options.backend ?? DEFAULT_BACKEND_SPEC),
-    schedule: loadSchedule(options.schedule),
+    backend: settings.backend,
+    schedule: settings.schedule,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.quick ? { templateSearch: false, unfoldWork: CHC_LINEAR_UNFOLD_WORK } : {}),
   });

@@ -8,6 +8,7 @@ import { phaseEqualities } from './clause-solver.js';
 import { readChc, solveHornClauses } from './index.js';
 import { liveArguments } from './relevance.js';
 import { deriveStates } from './runs.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -47,6 +48,6 @@ test('the states of one step effect, across runs, give the plane of their phase,
 });
 
 test('a window placed by a parameter is proved sat on the clauses: the phase\'s plane, guarded', async (t) => {
-  const out = await solveHornClauses(readChc(WINDOW, 'window.smt2'), { timeoutMs: 60_000, quick: true });
+  const out = await solveHornClauses(readChc(WINDOW, 'window.smt2'), resolveSettings({ timeoutMs: 60_000 }), { quick: true });
   t.is(out.answer.verdict, 'sat', out.answer.reason);
 });

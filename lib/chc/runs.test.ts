@@ -11,6 +11,7 @@ import { readChc, solveHornClauses } from './index.js';
 import { checkModel, Interpretations } from './model.js';
 import { deriveStates, runForward } from './runs.js';
 import { liveArguments } from './relevance.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -109,7 +110,7 @@ test('residues are SMT-LIB\'s Euclidean mod, of the divisors the clauses use, an
 
 test('an invariant over a residue is found, printed with mod, and validated by z3; with the residue read as 0 it fails', async (t) => {
   const chc = readChc(PARITY('(= A 2702470) (not (= B 1351235))'), 'parity.smt2');
-  const { answer, result } = await solveHornClauses(chc, { timeoutMs: 120_000, quick: true });
+  const { answer, result } = await solveHornClauses(chc, resolveSettings({ timeoutMs: 120_000 }), { quick: true });
   t.is(answer.verdict, 'sat');
   t.regex(answer.model!, /\(mod A 2\)/);
   const [a] = chc.predicates.get('inv')!.vars;
@@ -126,7 +127,7 @@ test('one value of a flag splits the candidates: f == 0 as a guard, its compleme
   // (x == 0 … e == 0), which would otherwise fill the guards' quota.
   const file = new URL('../../../benchmarks/chc/flag.smt2', import.meta.url);
   const chc = readChc(readFileSync(file, 'utf8'), 'flag.smt2');
-  const { answer } = await solveHornClauses(chc, { timeoutMs: 120_000, quick: true });
+  const { answer } = await solveHornClauses(chc, resolveSettings({ timeoutMs: 120_000 }), { quick: true });
   t.is(answer.verdict, 'sat', answer.reason);
   // f != 0 || x >= y, beside y >= x.
   t.regex(answer.model!, /\(or \(>= f 1\) \(>= 0 \(\+ f 1\)\) \(>= x y\)\)/);
@@ -138,7 +139,7 @@ test('a loop whose branch an input flag chooses, through a chain of predicates: 
   // what both share (a + b == 3i).
   const file = new URL('../../../benchmarks/chc/branches.smt2', import.meta.url);
   const chc = readChc(readFileSync(file, 'utf8'), 'branches.smt2');
-  const { answer } = await solveHornClauses(chc, { timeoutMs: 120_000, quick: true });
+  const { answer } = await solveHornClauses(chc, resolveSettings({ timeoutMs: 120_000 }), { quick: true });
   t.is(answer.verdict, 'sat', answer.reason);
   t.regex(answer.model!, /\(= \(\+ a b\) \(\* 3 i\)\)/);
 });

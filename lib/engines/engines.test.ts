@@ -8,6 +8,8 @@ import { parseProgram } from '../frontend/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { runProgram } from '../interpreter/index.js';
 import { availableEngines, CONSTRAINT_ENGINE, engineByName, interpolationEngines, registeredEngines, type EngineResult, type InterpolationEngineName, type InterpolationEngineStats } from './index.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(() => shutdownZ3());
 
@@ -146,7 +148,7 @@ test.serial('every registered engine through the same interface: a tiny safe and
     const program = parseProgram(source, `tiny-${expected}.c`);
     const verdicts = new Map<string, string>();
     for (const engine of registeredEngines()) {
-      const result = await engine.run(program, { timeoutMs: 30_000 });
+      const result = await engine.run(Problem.of(program), resolveSettings({ timeoutMs: 30_000 }));
       verdicts.set(engine.name, result.verdict);
       const statedEngine: string = result.engineStats.engine;
       t.is(statedEngine, engine.name);
@@ -162,7 +164,7 @@ test.serial('every registered engine through the same interface: a tiny safe and
 
 test('the constraint engine takes its own options through the common interface: schedule, cut-set, and its steps as statistics', async (t) => {
   const program = parseProgram(TINY_SAFE, 'tiny-safe.c');
-  const result = await engineByName(CONSTRAINT_ENGINE)!.run(program, { timeoutMs: 30_000, constraints: { cutset: 'headers', schedule: 'paper' } });
+  const result = await engineByName(CONSTRAINT_ENGINE)!.run(Problem.of(program), resolveSettings({ timeoutMs: 30_000, cutset: 'headers', schedule: 'paper' }));
   t.is(result.verdict, 'safe');
   t.is(result.cutset, 'headers');
   t.is(result.schedule, 'paper');
@@ -174,7 +176,7 @@ test('the constraint engine takes its own options through the common interface: 
 
 test('the constraint engine: an aborted signal ends the search with unknown', async (t) => {
   const program = parseProgram('void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }', 'pv1.c');
-  const result = await engineByName(CONSTRAINT_ENGINE)!.run(program, { signal: AbortSignal.abort() });
+  const result = await engineByName(CONSTRAINT_ENGINE)!.run(Problem.of(program), resolveSettings({ signal: AbortSignal.abort() }));
   t.is(result.verdict, 'unknown');
   t.is(result.reason, 'aborted');
 });
@@ -184,7 +186,7 @@ for (const example of EXAMPLES) {
     test.serial(`${name}: ${example.name}`, async (t) => {
       const program = parseProgram(example.source, 'example.c');
       // Engines not expected to decide an example get a short budget: the test then only checks they are not wrong.
-      const result = await engineByName(name)!.run(program, { timeoutMs: example.decidedBy.includes(name) ? 15_000 : 2_000 });
+      const result = await engineByName(name)!.run(Problem.of(program), resolveSettings({ timeoutMs: example.decidedBy.includes(name) ? 15_000 : 2_000 }));
       t.not(result.verdict, example.expected === 'safe' ? 'unsafe' : 'safe', `wrong answer: ${result.reason ?? ''}`);
       if (example.decidedBy.includes(name)) t.is(result.verdict, example.expected, result.reason);
       if (result.verdict === 'safe') {
@@ -206,7 +208,7 @@ for (const example of EXAMPLES) {
 test('recursion: unknown with a reason from the engines without summaries, proved by lazy annotation (negative summaries)', async (t) => {
   const program = parseProgram('int f(int n) { if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(3); assert(r == 0); return 0; }', 'rec.c');
   for (const name of interpolationEngines()) {
-    const result = await engineByName(name)!.run(program, { timeoutMs: 15_000 });
+    const result = await engineByName(name)!.run(Problem.of(program), resolveSettings({ timeoutMs: 15_000 }));
     if (name === 'lazy-annotation') {
       t.is(result.verdict, 'safe', result.reason);
       t.true(result.certified);
@@ -219,14 +221,14 @@ test('recursion: unknown with a reason from the engines without summaries, prove
 
 test('a node budget stops the search with unknown', async (t) => {
   const program = parseProgram(EXAMPLES.find((e) => e.name.includes('PV1'))!.source, 'pv1.c');
-  const result = await engineByName('lazy-abstraction')!.run(program, { maxNodes: 5 });
+  const result = await engineByName('lazy-abstraction')!.run(Problem.of(program), resolveSettings(), { maxNodes: 5 });
   t.is(result.verdict, 'unknown');
   t.regex(result.reason ?? '', /node limit/);
 });
 
 test('lazy-annotation: loop1 is proved by the tau-free part of its bounded proof, x >= y at the loop head', async (t) => {
   const program = parseProgram(EXAMPLES.find((e) => e.name.includes('loop1: x >= y'))!.source, 'loop1.c');
-  const result = await engineByName('lazy-annotation')!.run(program, { timeoutMs: 15_000 });
+  const result = await engineByName('lazy-annotation')!.run(Problem.of(program), resolveSettings({ timeoutMs: 15_000 }));
   t.is(result.verdict, 'safe');
   t.deepEqual(result.invariants.map((i) => i.expression), ['x >= y']);
   // τ0 = 0 suffices: no deeper search was needed.

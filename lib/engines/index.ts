@@ -7,8 +7,8 @@ import { lazyAnnotation } from './interpolation/lazy-annotation.js';
 import { CONSTRAINT_ENGINE, type Engine, type EngineName, type InterpolationEngineName } from './types.js';
 
 export { CONSTRAINT_ENGINE, ENGINE_NAMES, INTERPOLATION_ENGINE_NAMES } from './types.js';
-export type { ConstraintEngineOptions, ConstraintEngineStats, Engine, EngineName, EngineOptions, EngineResult, EngineStats, InterpolationEngineName, InterpolationEngineStats } from './types.js';
-export type { AttemptInfo, VerifyOptions } from './constraint/verify.js';
+export type { ConstraintEngineStats, Engine, EngineName, EngineOptions, EngineResult, EngineStats, InterpolationEngineName, InterpolationEngineStats } from './types.js';
+export type { AttemptInfo, VerifySearch } from './constraint/verify.js';
 
 type RegisteredEngine = Engine & { readonly name: EngineName };
 

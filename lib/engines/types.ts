@@ -2,10 +2,10 @@
 // interpolation engines (papers 000–003). Each takes the shared IR and answers with the `verify`
 // result contract plus its own search statistics, so that `farkas check`, the cross-check, the
 // portfolio and the UI can run any of them alike.
-import type { Program } from '../ir/cfg.js';
+import type { Problem } from '../problem/prepare.js';
 import type { VerifyResult } from '../problem/result.js';
-import type { VerifyOptions } from './constraint/verify.js';
-import type { Deadline } from '../limits.js';
+import type { VerifySearch } from './constraint/verify.js';
+import type { Settings } from '../settings.js';
 
 /** The constraint engine's name: `farkas verify`'s search, the reference of the cross-check. */
 export const CONSTRAINT_ENGINE = 'constraints';
@@ -16,27 +16,14 @@ export type EngineName = typeof CONSTRAINT_ENGINE | InterpolationEngineName;
 /** Every engine, the constraint engine first (the order of the registry and of the cross-check). */
 export const ENGINE_NAMES = [CONSTRAINT_ENGINE, ...INTERPOLATION_ENGINE_NAMES] as const;
 
-/**
- * The constraint engine's own options (cut-set, schedule, SAT back end, pins, step budgets, progress,
- * the portfolio's `selectAttempt`): `verify`'s, less those every engine has.
- */
-export type ConstraintEngineOptions = Omit<VerifyOptions, 'function' | 'timeoutMs' | 'signal' | 'deadline'>;
-
+/** What an engine run asks beyond its problem and settings (the clock, the back end, the cut-set
+ * and the schedule are the settings'). */
 export interface EngineOptions {
-  /** Function to analyse (default: the program's entry). */
-  readonly function?: string;
-  /** Bound on the whole search; past it the answer is unknown (timeout). */
-  readonly timeoutMs?: number;
-  /** Aborting ends the search with unknown ("aborted"). */
-  readonly signal?: AbortSignal;
-  /** The deadline of a caller that runs several searches (bounds, nonterm): handed down as it is,
-   * in place of timeoutMs and signal, so that the whole command has one clock. */
-  readonly deadline?: Deadline;
   /** Interpolation engines: bound on the nodes created before answering unknown (default 20 000). */
   readonly maxNodes?: number;
-  /** The constraint engine's own options; the interpolation engines have no use for them. Passing
-   * them to every engine lets a caller run any engine alike. */
-  readonly constraints?: ConstraintEngineOptions;
+  /** The constraint engine's own (pins, hooks, the order of its search); the interpolation engines
+   * have no use for them. Passing them to every engine lets a caller run any engine alike. */
+  readonly constraints?: VerifySearch;
 }
 
 export interface InterpolationEngineStats {
@@ -76,5 +63,5 @@ export interface Engine {
   readonly name: string;
   /** One line for help texts and listings. */
   readonly description: string;
-  run(program: Program, options?: EngineOptions): Promise<EngineResult>;
+  run(problem: Problem, settings: Settings, options?: EngineOptions): Promise<EngineResult>;
 }

@@ -23,15 +23,15 @@ test('CHC of fig1: HORN logic, one predicate per loop, a query (=> … false); S
   const rules = lines.filter((l) => l.startsWith('(assert'));
   t.is(rules.length, 3); // initiation, consecution, the assertion after the loop
   t.is(rules.filter((r) => / false\)+$/.test(r)).length, 1);
-  t.is((await solveHorn(chc, { timeoutMs: 60_000 })).status, 'sat');
+  t.is((await solveHorn(chc, { timeLimitMs: 60_000 })).status, 'sat');
 });
 
 test('CHC of unsafe programs: Spacer answers unsat, also with nondet values inside the loop', async (t) => {
-  t.is((await solveHorn(exportProblem(program('benchmarks/literature/off-by-one.c'), 'chc'), { timeoutMs: 60_000 })).status, 'unsat');
+  t.is((await solveHorn(exportProblem(program('benchmarks/literature/off-by-one.c'), 'chc'), { timeLimitMs: 60_000 })).status, 'unsat');
   const nondetLoop = parseProgram('int main() { int x = 0; int n = __VERIFIER_nondet_int(); while (x < n) { int d = __VERIFIER_nondet_int(); assume(d >= 1 && d <= 2); x = x + d; } assert(x != 5); return 0; }\n', 'n.c');
-  t.is((await solveHorn(exportProblem(nondetLoop, 'chc'), { timeoutMs: 60_000 })).status, 'unsat');
+  t.is((await solveHorn(exportProblem(nondetLoop, 'chc'), { timeLimitMs: 60_000 })).status, 'unsat');
   const safeNondet = parseProgram('int main() { int x = 0; int n = __VERIFIER_nondet_int(); while (x < n) { int d = __VERIFIER_nondet_int(); assume(d >= 1 && d <= 2); x = x + d; } assert(x >= 0); return 0; }\n', 'n.c');
-  t.is((await solveHorn(exportProblem(safeNondet, 'chc', { cutset: 'paths' }), { timeoutMs: 60_000 })).status, 'sat');
+  t.is((await solveHorn(exportProblem(safeNondet, 'chc', { cutset: 'paths' }), { timeLimitMs: 60_000 })).status, 'sat');
 });
 
 test('SMT export of fig1 step 1: QF_NIA over bounded unknowns; z3 finds a model (the engine finds one at step 1 too)', async (t) => {

@@ -11,11 +11,11 @@ export interface HornOutcome {
   readonly millis: number;
 }
 
-export async function solveHorn(text: string, options: { timeoutMs?: number } = {}): Promise<HornOutcome> {
+export async function solveHorn(text: string, options: { timeLimitMs?: number } = {}): Promise<HornOutcome> {
   const z3 = await getZ3();
   const ctx = new z3.Context('horn');
   const solver = new ctx.Solver('HORN');
-  if (options.timeoutMs !== undefined) solver.set('timeout', Math.max(1, Math.round(options.timeoutMs)));
+  if (options.timeLimitMs !== undefined) solver.set('timeout', Math.max(1, Math.round(options.timeLimitMs)));
   const started = Date.now();
   const work = (async (): Promise<HornOutcome> => {
     try {

@@ -10,6 +10,7 @@ import { Deadline } from '../limits.js';
 import { everyRunFails, Falsifier } from './bmc.js';
 import { guessedSummaries } from './guessed-summaries.js';
 import { loopFreeFailingCondition } from './failing-condition.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -32,7 +33,7 @@ int x = 0; while (x < 500) { x = x + n; } __VERIFIER_assert(x >= 500); return 0;
 
 async function falsify(source: string, name: string): Promise<{ nondet: readonly bigint[]; report: ReturnType<Falsifier['report']> } | null> {
   const program = parseProgram(source, name);
-  const problem = Problem.of(program, undefined);
+  const problem = Problem.of(program);
   const deadline = new Deadline();
   const falsifier = new Falsifier(problem, { deadline, ...(problem.needsSummaries ? { summaries: guessedSummaries(problem, deadline) } : {}) });
   const found = await falsifier.rest();
@@ -58,7 +59,7 @@ test('bounded model checking: the one failing input of a condition, of an unsign
 test('bounded model checking finds nothing in a safe program and says how deep it looked', async (t) => {
   t.is(await falsify(SAFE_LOOP, 'safe.c'), null);
   const program = parseProgram(SAFE_LOOP, 'safe.c');
-  const falsifier = new Falsifier(Problem.of(program, undefined), { deadline: new Deadline() });
+  const falsifier = new Falsifier(Problem.of(program), { deadline: new Deadline() });
   await falsifier.next();
   const report = falsifier.report();
   t.true(report.depth >= 4, JSON.stringify(report));
@@ -70,7 +71,7 @@ test('plain verify reports each of the four bugs, replayed; the deep recursion b
   // f1–f3 are also hit by the sampling's guided runs (values solved from the conditions, the constants
   // and their neighbours: n == 19 is next to 20), which come first; 617 calls deep is the falsifier's.
   for (const [name, source, value, deep] of [['f1.c', EQUALITY, 409n, false], ['f2.c', WRAP, 202n, false], ['f3.c', ITERATIONS, 19n, false], ['f4.c', RECURSION, 617n, true]] as const) {
-    const result = await verify(parseProgram(source, name), { timeoutMs: 60_000 });
+    const result = await verify(Problem.of(parseProgram(source, name)), resolveSettings({ timeoutMs: 60_000 }));
     t.is(result.verdict, 'unsafe', `${name}: ${result.reason}`);
     t.true(result.counterexample?.replayed);
     t.deepEqual(result.counterexample?.nondet, [value], name);
@@ -89,7 +90,7 @@ test('the exact failing condition of a loop-free function: x == 409, certified b
   t.is(await everyRunFails(problem, exact!.formula, deadline), 'yes');
   t.is(await everyRunFails(problem, F.TRUE, deadline), 'no');
   // A function with a loop has none.
-  t.is(await loopFreeFailingCondition(Problem.of(parseProgram(ITERATIONS, 'f3.c'), undefined), deadline), null);
+  t.is(await loopFreeFailingCondition(Problem.of(parseProgram(ITERATIONS, 'f3.c')), deadline), null);
 });
 
 test('cex: the conditions x == 409, c == 202, n == 19 (n >= 19 where n < 20 is assumed) and a guessed n == 617, each with a failing run', async (t) => {
@@ -100,7 +101,7 @@ test('cex: the conditions x == 409, c == 202, n == 19 (n >= 19 where n < 20 is a
     ['f4.c', RECURSION, /^nondet_1 == 617$/, false],
   ];
   for (const [name, source, condition, certified] of expected) {
-    const result = await cex(parseProgram(source, name), { timeoutMs: 120_000 });
+    const result = await cex(Problem.of(parseProgram(source, name)), resolveSettings({ timeoutMs: 120_000 }));
     const first = result.conditions[0];
     t.truthy(first, `${name}: ${result.reason}`);
     t.regex(first!.expression, condition, name);
@@ -113,7 +114,7 @@ test('cex: the conditions x == 409, c == 202, n == 19 (n >= 19 where n < 20 is a
 test('cex on a call of a recursive procedure whose failure sampling finds: a condition by the guessed summary, where the precondition search has none', async (t) => {
   const source = `${HEADER}int f(int n) { if (n <= 0) return 0; return f(n - 1) + 2; }
 int main() { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= n && n <= 30); int r = f(n); __VERIFIER_assert(r != 14); return 0; }\n`;
-  const result = await cex(parseProgram(source, 'shallow.c'), { timeoutMs: 60_000 });
+  const result = await cex(Problem.of(parseProgram(source, 'shallow.c')), resolveSettings({ timeoutMs: 60_000 }));
   t.is(result.conditions[0]?.expression, 'nondet_1 == 7', result.reason);
   t.false(result.conditions[0]!.certified);
   t.is(result.conditions[0]!.run.outcome.kind, 'assertion-failed');

@@ -8,6 +8,8 @@ import { parseProgram, type FrontendOptions } from './index.js';
 import { runProgram } from '../interpreter/index.js';
 import { verify } from '../index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(() => shutdownZ3());
 
@@ -31,7 +33,7 @@ test('issue 18 examples: what gcc computes', (t) => {
 
 test('issue 18 examples: verify gives gcc\'s answer', async (t) => {
   const verdict = async (body: string, options: FrontendOptions = {}) =>
-    (await verify(parseProgram(main(body + ' return 0;'), 'c.c', options), { timeoutMs: 60_000 })).verdict;
+    (await verify(Problem.of(parseProgram(main(body + ' return 0;'), 'c.c', options)), resolveSettings({ timeoutMs: 60_000 }))).verdict;
   t.is(await verdict("char c = 'a'; c += 100; __VERIFIER_assert(c > 0);"), 'unsafe');
   t.is(await verdict('char c = 200; __VERIFIER_assert(c == 200);'), 'unsafe');
   t.is(await verdict('short s = 32767; s++; __VERIFIER_assert(s == 32768);'), 'unsafe');
@@ -101,11 +103,11 @@ test('the no-overflow property: overflow checks are assertions, assertions only 
   const edges = program.procedures.get('main')!.edges;
   t.true(edges.some((e) => e.stmt.kind === 'assert' && e.stmt.overflow));
   t.false(edges.some((e) => e.stmt.kind === 'assert' && !e.stmt.overflow));
-  t.is((await verify(program, { timeoutMs: 60_000 })).verdict, 'safe');
+  t.is((await verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }))).verdict, 'safe');
   // The same program for reachability fails its assertion.
-  t.is((await verify(parseProgram(src, 'c.c'), { timeoutMs: 60_000 })).verdict, 'unsafe');
+  t.is((await verify(Problem.of(parseProgram(src, 'c.c')), resolveSettings({ timeoutMs: 60_000 }))).verdict, 'unsafe');
   const overflowing = parseProgram('int main(int n) {\n  int x = n + 1;\n  return x;\n}', 'c.c', { property: 'no-overflow' });
-  const r = await verify(overflowing, { timeoutMs: 60_000 });
+  const r = await verify(Problem.of(overflowing), resolveSettings({ timeoutMs: 60_000 }));
   t.is(r.verdict, 'unsafe');
   t.is(r.counterexample?.inputs.get('n'), 2147483647n);
 });
@@ -122,5 +124,5 @@ test('an operation C does not evaluate (right of && or ||, the other arm of ?:) 
   t.is(result(src, {}, { x: 2147483647n }), 2n);
   t.is(result(src, {}, { x: -2147483648n }), 'overflow'); // -x is evaluated there
   const noOverflow = parseProgram(src.replace('return x > 0 ? 2 : -x;', 'return x > 0 ? 2 : 0;'), 'c.c', { property: 'no-overflow' });
-  t.is((await verify(noOverflow, { timeoutMs: 60_000 })).verdict, 'safe');
+  t.is((await verify(Problem.of(noOverflow), resolveSettings({ timeoutMs: 60_000 }))).verdict, 'safe');
 });

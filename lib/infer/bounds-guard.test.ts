@@ -15,6 +15,8 @@ import { bounds, type LoopBound } from './bounds.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { withFaultForTests } from '../ir/faults.js';
 import { findLoopBoundContradiction, guardLoopBounds, loopEdges, observedIterations, runCountingIterations } from './bounds-guard.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(() => shutdownZ3());
 
@@ -68,7 +70,7 @@ test('right bounds written by hand pass; a bound one too small is contradicted o
 
 test('the real result of bounds, with a bound made wrong or its tight input misstated, is contradicted', async (t) => {
   const program = load('benchmarks/bounds/nested.c');
-  const real = await bounds(program, { timeoutMs: 120_000 });
+  const real = await bounds(Problem.of(program), resolveSettings({ timeoutMs: 120_000 }));
   t.deepEqual(real.loops.map((l) => [l.line, l.bound, l.certified]), [[5, 'n', true], [7, 'm', true]]);
   t.is(findLoopBoundContradiction(program, real), null);
   const inner = real.loops[1]!;
@@ -115,6 +117,6 @@ test('loops driven by nondet values are tested on seeded random streams, named i
 
 test.serial('issue 19 put back: the outer increment dropped, bounds throws instead of certifying "at most 0 iterations"', async (t) => {
   const program = parseProgram(ISSUE, 'nest.c');
-  const error = await t.throwsAsync(withFaultForTests('outer-increment-dropped', () => bounds(program, { function: 'f', timeoutMs: 120_000 })), { instanceOf: ClaimContradicted });
+  const error = await t.throwsAsync(withFaultForTests('outer-increment-dropped', () => bounds(Problem.of(program, 'f'), resolveSettings({ timeoutMs: 120_000 }))), { instanceOf: ClaimContradicted });
   t.is(error!.message, 'a certified loop bound was contradicted by a run of the program: n=1, m=0 (line 3: 1 iteration > bound 0)');
 });

@@ -13,6 +13,8 @@ import { shutdownZ3 } from '../sat/z3-context.js';
 import { observedIterations } from './bounds-guard.js';
 import { withIterationCounters } from './counters.js';
 import { bounds } from './bounds.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(() => shutdownZ3());
 
@@ -85,7 +87,7 @@ for (const p of PROGRAMS) {
 
   test(`bounds are certified and never exceeded by a run: ${p.name}`, async (t) => {
     const program = parseProgram(p.source, 'nest.c');
-    const r = await bounds(program, { function: 'f', timeoutMs: 240_000 }); // a bound, not a figure: the answer must not depend on load
+    const r = await bounds(Problem.of(program, 'f'), resolveSettings({ timeoutMs: 240_000 })); // a bound, not a figure: the answer must not depend on load
     for (const [line, expected] of Object.entries(p.expected)) {
       const loop = r.loops.find((l) => l.line === Number(line));
       t.truthy(loop, `no loop at line ${line}`);

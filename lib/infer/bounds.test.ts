@@ -13,6 +13,8 @@ import * as F from '../ir/formula.js';
 import { fitBounds } from './bounds-fit.js';
 import { withIterationCounters, loopsOf } from './counters.js';
 import { bounds, totalBound, observeIterations } from './bounds.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const load = (rel: string) => parseProgram(readFileSync(root + rel, 'utf8'), rel);
@@ -67,7 +69,7 @@ test('counter instrumentation keeps a quotient drawn at the loop head pinned, an
 });
 
 test('bounds: nested loops get n and m, certified, each with an input that attains it', async (t) => {
-  const r = await bounds(load('benchmarks/bounds/nested.c'), { timeoutMs: 120_000 });
+  const r = await bounds(Problem.of(load('benchmarks/bounds/nested.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.deepEqual(r.loops.map((l) => [l.line, l.bound, l.precondition, l.certified]), [[5, 'n', '1', true], [7, 'm', '1', true]]);
   for (const l of r.loops) {
     t.truthy(l.tight);
@@ -77,7 +79,7 @@ test('bounds: nested loops get n and m, certified, each with an input that attai
 });
 
 test('bounds on Fig. 9: no bound for every input, a conditional bound y0 - x0 under n >= m + 1', async (t) => {
-  const r = await bounds(load('benchmarks/bounds/fig9.c'), { timeoutMs: 200_000 });
+  const r = await bounds(Problem.of(load('benchmarks/bounds/fig9.c')), resolveSettings({ timeoutMs: 200_000 }));
   t.true(r.nonTerminatingRuns > 0);
   t.true(r.loops.every((l) => l.certified && l.bound === '-x0 + y0' && l.precondition !== '1'));
   const scope = Object.fromEntries(['n', 'm', 'x0', 'y0'].map((v) => [v, v]));
@@ -98,13 +100,13 @@ test('a loop whose condition is first checked for overflow counts its iterations
   const observed = observeIterations(counted, ['x', 'y'], { stepBudget: 100_000 }).samples.get(counted.loops[0]!.header) ?? [];
   t.is(observed.find((s) => s.input.get('x') === 2n && s.input.get('y') === 3n)?.iterations, 5n);
   t.false(observed.some((s) => (s.input.get('x')! + s.input.get('y')!) <= 0n)); // no iteration there, so no sample
-  const r = await bounds(program, { timeoutMs: 300_000 });
+  const r = await bounds(Problem.of(program), resolveSettings({ timeoutMs: 300_000 }));
   t.deepEqual(r.loops.map((l) => [l.bound, l.precondition, l.certified]), [['x + y', '1', true]]);
 });
 
 test('bounds split into two cases where no linear bound holds for every input: |x| as max(0, x) if x >= 1, max(0, -x) otherwise', async (t) => {
   const program = parseProgram('void f(int x) {\n  while (x != 0) {\n    if (x > 0) x--; else x++;\n  }\n}\n', 'abs.c');
-  const r = await bounds(program, { timeoutMs: 300_000 });
+  const r = await bounds(Problem.of(program), resolveSettings({ timeoutMs: 300_000 }));
   t.deepEqual(r.loops.map((l) => [l.bound, l.precondition, l.certified, l.caseSplit]), [['x', 'x >= 1', true, true], ['-x', 'x <= 0', true, true]]);
   // Each case is attained by a run of the program, and together the cases cover every input.
   for (const l of r.loops) t.is(L.evaluate(l.boundExpr!, (v) => l.tight!.input.get(v) ?? 0n), l.tight!.iterations);
@@ -119,7 +121,7 @@ test('bounds split into two cases where no linear bound holds for every input: |
 
 test('bounds split twice for a sum of maxima: max(0, x + 1) + max(0, y + 1) as three cases that cover every input', async (t) => {
   const program = parseProgram('void f(int x, int y) {\n  while (x >= 0 || y >= 0) {\n    if (x >= 0) x = x - 1; else y = y - 1;\n  }\n}\n', 'parallel.c');
-  const r = await bounds(program, { timeoutMs: 300_000 });
+  const r = await bounds(Problem.of(program), resolveSettings({ timeoutMs: 300_000 }));
   t.true(r.loops.length >= 3 && r.loops.every((l) => l.certified && l.caseSplit), r.loops.map((l) => `${l.bound} if ${l.precondition}: ${l.reason ?? ''}`).join('; '));
   for (const x of [-3n, -1n, 0n, 2n, 7n]) {
     for (const y of [-2n, 0n, 1n, 5n]) {
@@ -135,7 +137,7 @@ test('bounds split twice for a sum of maxima: max(0, x + 1) + max(0, y + 1) as t
 
 test('the total over all loops: a product for the loop nested in another, a sum for the loop after it', async (t) => {
   const program = parseProgram('void f(int n, int m) {\n  int i = 0;\n  while (i < n) {\n    int j = 0;\n    while (j < m) { j++; }\n    i++;\n  }\n  int k = 0;\n  while (k < m) k++;\n}\n', 'nest.c');
-  const r = await bounds(program, { timeoutMs: 200_000 });
+  const r = await bounds(Problem.of(program), resolveSettings({ timeoutMs: 200_000 }));
   t.deepEqual(r.loops.map((l) => [l.line, l.bound, l.certified]), [[3, 'n', true], [5, 'm', true], [9, 'm', true]]);
   t.is(r.total, 'max(0, n) * (1 + max(0, m)) + max(0, m)');
   // A loop without a bound for every input leaves no total.
@@ -155,13 +157,13 @@ test('bounds of a recursive procedure: the call counter is checked on every entr
   const wrapped = (n: bigint) => runProgram(counted.program, { entry: counted.wrapper, inputs: new Map([['n', n]]), nondet: [], maxSteps: 20_000 }).outcome.kind;
   t.is(wrapped(4n), 'exit');
   t.is(wrapped(-1n), 'assertion-failed');
-  const r = await bounds(down, { timeoutMs: 60_000 });
+  const r = await bounds(Problem.of(down), resolveSettings({ timeoutMs: 60_000 }));
   for (const p of r.procedures.filter((q) => q.certified)) {
     for (const n of [-1n, 1n, 3n]) t.false(F.evaluate(p.preconditionFormula, () => n), `${p.bound} if ${p.precondition} certified, but down(${n}) never returns`);
   }
   // rsum makes max(1, n + 1) calls: whatever is certified is not exceeded by a run from inside its precondition.
   const sum = load('benchmarks/bounds/rsum.c');
-  const rs = await bounds(sum, { timeoutMs: 120_000 });
+  const rs = await bounds(Problem.of(sum), resolveSettings({ timeoutMs: 120_000 }));
   for (const p of rs.procedures.filter((q) => q.certified)) {
     for (const n of [-3n, 0n, 1n, 5n, 40n]) {
       if (!F.evaluate(p.preconditionFormula, () => n)) continue;
@@ -177,7 +179,7 @@ test('bounds counts only the analysed function\'s loops: a called function with 
 int helper(int n) { int i = 0; while (i < n) i++; return i; }
 void caller(int n) { int r = helper(n); }
 `, 'callee-loop.c');
-  const r = await bounds(program, { function: 'caller', timeoutMs: 60_000 });
+  const r = await bounds(Problem.of(program, 'caller'), resolveSettings({ timeoutMs: 60_000 }));
   t.deepEqual(r.loops, []);
   t.deepEqual(r.calleesWithLoops, ['helper']);
 });

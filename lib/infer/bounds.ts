@@ -22,13 +22,14 @@ import { constraintEngine } from '../engines/index.js';
 import type { VerifyResult } from '../problem/result.js';
 import { candidateInputs } from './points.js';
 import { wp } from './wp.js';
-import { constraintOptionsOf, proofProgress, type ConditionOptions } from './search.js';
+import { proofSearch, type ConditionOptions } from './search.js';
 import { fitBounds, type IterationSample } from './bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
 import { backEdges, loopsOf, naturalLoop, withIterationCounters, type CounterInstrumentation } from './counters.js';
 import { guardLoopBounds, guardTotalBound } from './bounds-guard.js';
 import { negated } from '../observe/houdini.js';
-import { CALL_COUNT_RUN_STEPS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, ITERATION_RUN_STEPS, OBSERVATION_STEPS } from '../limits.js';
+import { CALL_COUNT_RUN_STEPS, ITERATION_RUN_STEPS, OBSERVATION_STEPS, type Deadline } from '../limits.js';
+import { withCutset, type Settings } from '../settings.js';
 
 export interface BoundsOptions extends ConditionOptions {
   /** Most candidate bounds sent to the prover per loop (default 4). */
@@ -96,7 +97,7 @@ export interface BoundsStats {
  * only clock. Each loop's and each procedure's search is bounded by its work (its
  * candidates, each verify's own budgets), not by a share of the time: a share would end the first
  * loops' searches sooner on a busy machine and change the answer. */
-type Internal = BoundsOptions & { readonly tally: BoundsStats; readonly deadline: Deadline };
+type Internal = BoundsOptions & { readonly tally: BoundsStats; readonly settings: Settings; readonly deadline: Deadline };
 
 function tallyVerify(tally: BoundsStats, stats: readonly { readonly clauses: number }[]): void {
   tally.proofAttempts++;
@@ -127,11 +128,11 @@ export function instrumentForBounds(program: Program, functionName?: string): Co
   return withIterationCounters(program, Problem.of(program, functionName).function);
 }
 
-export async function bounds(program: Program, options: BoundsOptions = {}): Promise<BoundsResult> {
+export async function bounds(problem: Problem, settings: Settings, options: BoundsOptions = {}): Promise<BoundsResult> {
   const started = Date.now();
   const tally: BoundsStats = { proofAttempts: 0, satCalls: 0, maxClauses: 0 };
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, started);
-  const fn = Problem.of(program, options.function).function;
+  const { deadline } = settings;
+  const { program, function: fn } = problem;
   const proc = program.procedures.get(fn)!;
   const params = [...proc.params];
   const counted = withIterationCounters(program, fn, new Map());
@@ -143,7 +144,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
     // after it is unknown.
     const result: LoopAnswer[] = deadline.passed
       ? [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: deadline.timeoutReason('no time left for this loop') }]
-      : await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, deadline });
+      : await boundLoop(program, fn, params, counted, loop.header, observed.samples.get(loop.header) ?? [], { ...options, tally, settings, deadline });
     for (const r of result) {
       loops.push({ function: fn, line: loop.line, col: loop.col, ...r });
       options.onBoundsProgress?.({ kind: 'result', line: loop.line, bound: r.bound, verdict: r.certified ? 'certified' : 'unknown' });
@@ -153,7 +154,7 @@ export async function bounds(program: Program, options: BoundsOptions = {}): Pro
   const reachable = reachableProcedures(program, fn);
   const called = reachable.filter((p) => recursive.has(p));
   const calleesWithLoops = reachable.filter((p) => p !== fn && loopsOf(program.procedures.get(p)!).length > 0);
-  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, deadline }) : [];
+  const procedures = called.length > 0 ? await boundCalls(program, fn, params, called, { ...options, tally, settings, deadline }) : [];
   // Each certificate is about the instrumented program: a bound is only returned once runs of the
   // original program, counted without the instrumentation, have not broken it (ClaimContradicted).
   guardLoopBounds(program, { function: fn, parameters: params, loops });
@@ -224,10 +225,8 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const recount = (input: State, nondet: readonly bigint[]) => iterationsOf(counted, header, input, nondet);
   const line = lineOf(program, fn, header);
   const prove = (bound: Linear, assumeAtEntry?: Formula): Promise<VerifyResult> =>
-    constraintEngine.run(withIterationCounters(program, fn, new Map([[header, bound]]), assumeAtEntry ? { assumeAtEntry } : {}).program, {
-      function: fn,
-      deadline,
-      constraints: { ...constraintOptionsOf(options), ...proofProgress(options, (event) => ({ kind: 'bound-proof', line, bound: L.toC(bound), event })) },
+    constraintEngine.run(Problem.of(withIterationCounters(program, fn, new Map([[header, bound]]), assumeAtEntry ? { assumeAtEntry } : {}).program, fn), options.settings, {
+      constraints: proofSearch(options, (event) => ({ kind: 'bound-proof', line, bound: L.toC(bound), event })),
     });
   // Where two cases fit the runs far better than one bound for all (|x| against x + 2020), the
   // cases go first: the one-bound candidates would each be an unprovable guess that takes a whole
@@ -262,7 +261,7 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
   const bound = search.unrefuted ?? fitBounds(params, samples)[0]?.bound ?? null;
   if (bound && params.length > 0 && !deadline.passed) {
     const asserted = withIterationCounters(program, fn, new Map([[header, bound]]));
-    const result = await wp(asserted.program, { ...options, function: fn, deadline, maxAnswers: 3, coverCutOffRuns: false });
+    const result = await wp(Problem.of(asserted.program, fn), options.settings, { ...options, maxAnswers: 3, coverCutOffRuns: false });
     tallyVerify(options.tally, result.stats.queries);
     // A precondition under which the loop is never entered bounds it vacuously: keep those that admit
     // an observed run entering the loop.
@@ -595,11 +594,9 @@ async function proveCalls(
   const recount = (input: State, nondet: readonly bigint[]) => observe(input, nondet)?.get(p) ?? null;
   const search = await searchFittedBound(params, samples, recount, options, program.procedures.get(p)!.pos.line, (bound) => {
     const asserted = withCallCounters(program, fn, recursive, new Map([[p, bound]]), pre);
-    return constraintEngine.run(asserted.program, {
-      function: asserted.wrapper,
-      deadline: options.deadline,
-      // The wrapper's own cut-set: the engine's default.
-      constraints: { ...constraintOptionsOf({ ...options, cutset: undefined }), ...proofProgress(options, (event) => ({ kind: 'bound-proof', line: program.procedures.get(p)!.pos.line, bound: L.toC(bound), event })) },
+    // The wrapper's own cut-set: the engine's default.
+    return constraintEngine.run(Problem.of(asserted.program, asserted.wrapper), withCutset(options.settings, 'paths'), {
+      constraints: proofSearch(options, (event) => ({ kind: 'bound-proof', line: program.procedures.get(p)!.pos.line, bound: L.toC(bound), event })),
     });
   }, options.deadline);
   if (!search.proved) return { reason: search.reason };

@@ -32,7 +32,8 @@ import type { Counterexample, InvariantReport } from '../problem/result.js';
 import { loopFreeFailingCondition } from '../falsify/failing-condition.js';
 import { everyRunFails, valuesPinnedBy } from '../falsify/bmc.js';
 import { guessedSummaries } from '../falsify/guessed-summaries.js';
-import { CONDITION_SEARCH_TIMEOUT_MS, Deadline } from '../limits.js';
+import type { Deadline } from '../limits.js';
+import type { Settings } from '../settings.js';
 
 export interface CexCondition extends ConditionAnswer {
   /** Values of the condition's variables (the parameters, and nondet_K for whole programs). */
@@ -116,13 +117,13 @@ function instrument(program: Program, fn: string, options: Instrumentation): Pro
   return withIterationCounters(b1, fn, bounds, { keepAssertions: true }).program;
 }
 
-export async function cex(program: Program, options: CexOptions = {}): Promise<CexResult> {
-  const fn = Problem.of(program, options.function).function;
+export async function cex(problem: Problem, settings: Settings, options: CexOptions = {}): Promise<CexResult> {
+  const { program, function: fn } = problem;
   const whole = nondetAsParameters(program, fn);
   const target = whole.program;
   if (target.procedures.get(fn)!.params.length === 0) return withoutInputs(program, fn, options.onCounterexample);
   const started = Date.now();
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, started);
+  const { deadline } = settings;
   const { found: first, runs: sampledRuns } = firstFailure(program, whole, fn, options.concreteSteps ?? CEX_FAILURE_STEPS);
   if (first) options.onCounterexample?.(first);
   const instrumented = instrument(target, fn, options);
@@ -141,7 +142,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
   // model checking) may find the failing input that sampling missed; the search then starts from it.
   let seed: (ConcreteCounterexample & { wholeInput: ReadonlyMap<string, bigint> }) | null = null;
   if (!first && options.proveFirst !== false) {
-    const proof = await verify(program, { function: fn, cutset: options.cutset, deadline, observedBounds: 'second', ...(options.backend ? { backend: options.backend } : {}) });
+    const proof = await verify(problem, settings, { observedBounds: 'second' });
     if (proof.verdict === 'safe' && proof.certified) {
       const stats: ConditionStats = { queries: [], iterations: 0, concreteRuns: sampledRuns, millis: Date.now() - started };
       return { function: fn, nondetInputs: whole.inputs, instrumented, conditions: [], dropped: [], provedSafe: { invariants: proof.invariants }, reason: 'no input fails an assertion: verify proved every assertion with certified invariants', stats };
@@ -151,7 +152,7 @@ export async function cex(program: Program, options: CexOptions = {}): Promise<C
       if (seed) options.onCounterexample?.(seed);
     }
   }
-  const result = await wp(instrumented, { maxAnswers: 4, ...options, function: fn, deadline, ...(seed ? { seedInputs: [seed.wholeInput] } : {}) });
+  const result = await wp(Problem.of(instrumented, fn), settings, { maxAnswers: 4, ...options, ...(seed ? { seedInputs: [seed.wholeInput] } : {}) });
   const runner = inputRunner(target, fn, [], { maxSteps: CEX_INPUT_RUN_STEPS, seed: 5 });
   const conditions: CexCondition[] = [];
   const dropped: { expression: string; reason: string }[] = [];

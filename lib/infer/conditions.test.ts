@@ -9,6 +9,8 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import { wp } from './wp.js';
 import { sp } from './sp.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const parseFormula = (text: string, vars: string[]): Formula => parseCExpression(text, Object.fromEntries(vars.map((v) => [v, v])), 'test');
@@ -21,7 +23,7 @@ async function equivalentTo(_t: unknown, actual: Formula, expected: string, vars
 
 test('wp (neighbourhood) on Fig. 4(a): i >= j and i <= 0, certified, each neighbour refuted by a replayed failing input', async (t) => {
   const program = load('benchmarks/conditions/wp1.c');
-  const r = await wp(program, { timeoutMs: 240_000 });
+  const r = await wp(Problem.of(program), resolveSettings({ timeoutMs: 240_000 }));
   t.is(r.preconditions.length, 2);
   const found = await Promise.all(['i >= j', 'i <= 0'].map(async (e) => {
     for (const a of r.preconditions) if (await equivalentTo(t, a.formula, e, ['i', 'j'])) return true;
@@ -46,7 +48,7 @@ test('wp: the binary strategy (Fig. 5) and the neighbourhood strategy cover the 
   const program = load('benchmarks/conditions/wp1.c');
   // The embedded MiniSat's models: where the binary search stops depends on them (with an installed
   // cadical raced on the larger queries it stopped at i >= j + 62, a weaker local optimum).
-  const [binary, neighbourhood] = [await wp(program, { strategy: 'binary', timeoutMs: 240_000, backend: 'minisat' }), await wp(program, { timeoutMs: 240_000, backend: 'minisat' })];
+  const [binary, neighbourhood] = [await wp(Problem.of(program), resolveSettings({ timeoutMs: 240_000, backend: 'minisat' }), { strategy: 'binary' }), await wp(Problem.of(program), resolveSettings({ timeoutMs: 240_000, backend: 'minisat' }))];
   t.is(binary.strategy, 'binary');
   t.true(binary.preconditions.length >= 2);
   t.true(binary.preconditions.every((a) => a.certified));
@@ -59,7 +61,7 @@ test('wp: the binary strategy (Fig. 5) and the neighbourhood strategy cover the 
 });
 
 test('wp on Fig. 7(a) (Swap): x <= 8, with x = 9 failing in the shifted neighbour', async (t) => {
-  const r = await wp(load('benchmarks/conditions/swap.c'), { timeoutMs: 120_000 });
+  const r = await wp(Problem.of(load('benchmarks/conditions/swap.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.preconditions.length, 1);
   const [a] = r.preconditions;
   t.true(await equivalentTo(t, a!.formula, 'x <= 8', ['x']));
@@ -67,12 +69,12 @@ test('wp on Fig. 7(a) (Swap): x <= 8, with x = 9 failing in the shifted neighbou
 });
 
 test('wp of a program that is safe for every input is `true`', async (t) => {
-  const r = await wp(load('benchmarks/paper/fig1.c'), { timeoutMs: 120_000 });
+  const r = await wp(Problem.of(load('benchmarks/paper/fig1.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.deepEqual(r.preconditions.map((a) => [a.expression, a.certified]), [['1', true]]);
 });
 
 test('sp: counting to n ends with x == n, certified; each neighbour is violated by a reproduced reachable state', async (t) => {
-  const r = await sp(load('benchmarks/conditions/count-to-n.c'), { timeoutMs: 120_000 });
+  const r = await sp(Problem.of(load('benchmarks/conditions/count-to-n.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.truthy(r.postcondition, r.reason);
   const post = r.postcondition!;
   t.true(post.certified);
@@ -84,7 +86,7 @@ test('sp: counting to n ends with x == n, certified; each neighbour is violated 
 });
 
 test('sp on Fig. 2 with a symbolic bound: a certified, locally strongest postcondition that gives x == 2*m + 2 and y == -1', async (t) => {
-  const r = await sp(load('benchmarks/paper/fig2-general.c'), { timeoutMs: 120_000 });
+  const r = await sp(Problem.of(load('benchmarks/paper/fig2-general.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.truthy(r.postcondition, r.reason);
   t.true(r.postcondition!.certified);
   t.true(r.postcondition!.locallyOptimal);
@@ -95,7 +97,7 @@ test('sp on Fig. 2 with a symbolic bound: a certified, locally strongest postcon
 test('sp on the speedometer (Fig. 7(b)): certified, locally strongest, and at least as strong as the paper\'s s + d + t >= 0 && d <= s + 5*t', async (t) => {
   // d <= s + 5*t has coefficient 5 and passes through states only whole seconds of increments reach:
   // hull facets of breadth-first explored runs propose it, Houdini proves it.
-  const r = await sp(load('benchmarks/conditions/speedometer.c'), { timeoutMs: 120_000 });
+  const r = await sp(Problem.of(load('benchmarks/conditions/speedometer.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.truthy(r.postcondition, r.reason);
   t.true(r.postcondition!.certified);
   t.true(r.postcondition!.locallyOptimal);
@@ -105,7 +107,7 @@ test('sp on the speedometer (Fig. 7(b)): certified, locally strongest, and at le
 
 test('nonterm on Fig. 11(a)\'s shape: the runs that never return propose x >= 0 && y >= 0 and Houdini proves it, with no solver query', async (t) => {
   const { nonterm } = await import('./nonterm.js');
-  const r = await nonterm(load('benchmarks/conditions/nonterm-drift.c'), { timeoutMs: 120_000 });
+  const r = await nonterm(Problem.of(load('benchmarks/conditions/nonterm-drift.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'non-terminating');
   t.deepEqual(r.conditions.map((c) => [c.expression, c.certified, c.locallyOptimal]), [['x >= 0 && y >= 0', true, true]]);
   t.is(r.stats.queries.length, 0);
@@ -113,7 +115,7 @@ test('nonterm on Fig. 11(a)\'s shape: the runs that never return propose x >= 0 
 
 test('nonterm: a function that returns on every input gets "terminates" with its certified bounds, not the vacuous n <= -1 that assume(n >= 0) blocks', async (t) => {
   const { nonterm } = await import('./nonterm.js');
-  const r = await nonterm(load('benchmarks/conditions/count-to-n.c'), { timeoutMs: 120_000 });
+  const r = await nonterm(Problem.of(load('benchmarks/conditions/count-to-n.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'terminates');
   t.deepEqual(r.conditions, []);
   t.deepEqual(r.bounds?.map((l) => [l.bound, l.certified]), [['n', true]]);
@@ -122,7 +124,7 @@ test('nonterm: a function that returns on every input gets "terminates" with its
 test('cex: B2 (loop bounds) keeps non-terminating inputs out of the failing condition: 1 <= y <= 4, and y <= 4 without it', async (t) => {
   const { cex } = await import('./cex.js');
   const program = load('benchmarks/conditions/spin-or-fail.c');
-  const [withB2, withoutB2] = [await cex(program, { timeoutMs: 120_000 }), await cex(program, { timeoutMs: 120_000, loopBounds: false })];
+  const [withB2, withoutB2] = [await cex(Problem.of(program), resolveSettings({ timeoutMs: 120_000 })), await cex(Problem.of(program), resolveSettings({ timeoutMs: 120_000 }), { loopBounds: false })];
   const exprs = async (r: typeof withB2, e: string) => {
     for (const c of r.conditions) if (await equivalentTo(t, c.formula, e, ['y'])) return true;
     return false;
@@ -142,7 +144,7 @@ test('cex on a whole program: the nondet read becomes nondet_1, and the conditio
   const rewritten = nondetAsParameters(program, 'main');
   t.deepEqual(rewritten.inputs.map((i) => [i.parameter, i.target, i.line]), [['nondet_1', 'x', 6]]);
   const concrete: bigint[][] = [];
-  const r = await cex(program, { timeoutMs: 120_000, onCounterexample: (c) => concrete.push([...c.nondet]) });
+  const r = await cex(Problem.of(program), resolveSettings({ timeoutMs: 120_000 }), { onCounterexample: (c) => concrete.push([...c.nondet]) });
   // The first sampled failure is reported as a run of the original program: the nondet value, not nondet_1.
   t.is(concrete.length, 1);
   t.is(runProgram(program, { entry: 'main', nondet: concrete[0]!, nondetDefault: null }).outcome.kind, 'assertion-failed');
@@ -172,14 +174,10 @@ test('cex reports a replayed concrete counterexample on Fig. 10 (Bug1) before th
   const program = load('benchmarks/conditions/bug1.c');
   const events: string[] = [];
   const found: { input: ReadonlyMap<string, bigint>; line: number; steps: number }[] = [];
-  await cex(program, {
-    timeoutMs: 2000,
-    onProgress: (e) => events.push(e.kind),
-    onCounterexample: (c) => {
+  await cex(Problem.of(program), resolveSettings({ timeoutMs: 2000 }), { onProgress: (e) => events.push(e.kind), onCounterexample: (c) => {
       events.push('counterexample');
       found.push({ input: c.input, line: c.line, steps: c.run.trace?.length ?? 0 });
-    },
-  });
+    } });
   t.is(found.length, 1);
   t.is(events[0], 'counterexample');
   const { input, line, steps } = found[0]!;
@@ -196,7 +194,7 @@ test('cex on a safe program: no input fails, verify proves it, and the search en
   const { cex } = await import('./cex.js');
   const program = load('benchmarks/paper/fig1.c');
   // The default timeout (minutes): the answer comes from the proof, not from running out of time.
-  const r = await cex(program, { onProgress: (e) => t.fail(`no failing-condition search runs (${e.kind})`) });
+  const r = await cex(Problem.of(program), resolveSettings(), { onProgress: (e) => t.fail(`no failing-condition search runs (${e.kind})`) });
   t.deepEqual(r.conditions, []);
   t.truthy(r.provedSafe, r.reason);
   t.deepEqual(r.provedSafe!.invariants.map((i) => i.expression), ['x <= 0']);
@@ -206,7 +204,7 @@ test('cex on a safe program: no input fails, verify proves it, and the search en
 test('cex: B1 (the error variable) finds n >= 6 for an assertion checked in a loop; negating the assertion instead gives the paper\'s useless n <= 0', async (t) => {
   const { cex } = await import('./cex.js');
   const program = load('benchmarks/conditions/first-check.c');
-  const [withB1, withoutB1] = [await cex(program, { timeoutMs: 120_000 }), await cex(program, { timeoutMs: 120_000, errorVariable: false })];
+  const [withB1, withoutB1] = [await cex(Problem.of(program), resolveSettings({ timeoutMs: 120_000 })), await cex(Problem.of(program), resolveSettings({ timeoutMs: 120_000 }), { errorVariable: false })];
   t.deepEqual(withB1.conditions.map((c) => c.expression), ['n >= 6']);
   t.deepEqual(withoutB1.conditions, []);
   t.deepEqual(withoutB1.dropped.map((d) => d.expression), ['n <= 0']);
@@ -214,7 +212,7 @@ test('cex: B1 (the error variable) finds n >= 6 for an assertion checked in a lo
 
 test('wp follows a neighbour it cannot refute: drain3 gets y + 3*x >= 12, which holds on x=3, y=3 outside the other answers', async (t) => {
   const program = parseProgram('void drain3(int x, int y) { while (x > 0) { x = x - 1; y = y + 3; } assert(y >= 12); }\n', 'drain3.c');
-  const r = await wp(program, { timeoutMs: 240_000 });
+  const r = await wp(Problem.of(program), resolveSettings({ timeoutMs: 240_000 }));
   const matches = await Promise.all(r.preconditions.map((a) => equivalentTo(t, a.formula, 'y + 3*x >= 12', ['x', 'y'])));
   t.true(matches.includes(true), r.preconditions.map((a) => a.expression).join('; '));
   const answer = r.preconditions[matches.indexOf(true)]!;
@@ -226,7 +224,7 @@ test('wp follows a neighbour it cannot refute: drain3 gets y + 3*x >= 12, which 
 test('nonterm: the invariants printed have each conjunct once (the precondition and the template gave i >= 1 twice)', async (t) => {
   const { nonterm } = await import('./nonterm.js');
   const program = parseProgram('int f(int i) {\n  while (i > 0) {\n    i = i + 1;\n  }\n  return 0;\n}\n', 'incr.c');
-  const r = await nonterm(program, { timeoutMs: 120_000 });
+  const r = await nonterm(Problem.of(program), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'non-terminating');
   const printed = r.conditions.flatMap((c) => c.invariants.map((i) => i.expression));
   t.true(printed.length > 0);

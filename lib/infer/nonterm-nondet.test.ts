@@ -3,6 +3,8 @@ import { parseProgram } from '../frontend/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { loopEdges, runCountingIterations } from './bounds-guard.js';
 import { nonterm } from './nonterm.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -24,7 +26,7 @@ int f(int a) {
 
 test('nonterm: a bound\'s tight input replays on the original program, and the reads it names are listed', async (t) => {
   const program = parseProgram(SOURCE, 'read.c');
-  const result = await nonterm(program, { function: 'f', timeoutMs: 60_000 });
+  const result = await nonterm(Problem.of(program, 'f'), resolveSettings({ timeoutMs: 60_000 }));
   t.is(result.verdict, 'terminates', result.reason);
   t.deepEqual(result.nondetInputs?.map((i) => [i.parameter, i.line, i.target]), [['nondet_1', 4, 's']]);
   const loop = result.bounds?.find((b) => b.tight);

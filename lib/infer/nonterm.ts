@@ -13,7 +13,9 @@ import { runProgram } from '../interpreter/index.js';
 import { statesAlong, type State } from '../observe/samples.js';
 import { withFalseAtExit } from './instrument.js';
 import { candidateInputs } from './points.js';
-import { wp, type WpOptions } from './wp.js';
+import { wp } from './wp.js';
+import type { ConditionOptions } from './search.js';
+import { withDeadline, type Settings } from '../settings.js';
 import type { ConditionAnswer, ConditionStats } from './types.js';
 import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
@@ -21,7 +23,7 @@ import type { RankedLoop } from './ranking.js';
 import type { RankedProcedure } from './recursion-ranking.js';
 import { nondetFixedByParameters, type NondetInput } from './nondet-inputs.js';
 import { sampledRunGoesOn, terminationProofs, type TerminationProof } from './termination-proof.js';
-import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
+import { type Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
 export interface IterationShown {
   readonly line: number;
@@ -49,19 +51,19 @@ export interface NontermResult {
   readonly stats: ConditionStats;
 }
 
-export async function nonterm(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<NontermResult> {
-  const fn = Problem.of(program, options.function).function;
+export async function nonterm(problem: Problem, settings: Settings, options: ConditionOptions = {}): Promise<NontermResult> {
+  const { program, function: fn } = problem;
   const proc = program.procedures.get(fn)!;
   if (proc.params.length === 0) {
     // A whole program reads its inputs with __VERIFIER_nondet_*(): the termination property is its question.
     throw new InputError('error', `function '${fn}' has no parameters: a non-termination condition is over the function's parameters (choose one with --function; for a whole program, 'farkas verify --property termination')`, proc.pos);
   }
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+  const { deadline } = settings;
   const started = Date.now();
   // "terminates" needs a certified bound or ranking function for every loop and recursion. When no
   // sampled run goes on, that proof goes first with 70% of the time; else the conditions get 60%
   // first, and the proof what is left when none was found. The order only saves time.
-  const proofs = terminationProofs(program, fn, options);
+  const proofs = terminationProofs(program, fn, settings, options);
   const terminates = (proof: TerminationProof, stats: ConditionStats): NontermResult => ({
     function: fn,
     verdict: 'terminates',
@@ -80,7 +82,7 @@ export async function nonterm(program: Program, options: Omit<WpOptions, 'strate
     reasons.push(proof);
   }
   const instrumented = withFalseAtExit(program, fn);
-  const result = await wp(instrumented, { ...options, function: fn, deadline: runsGoOn ? deadline.part(0.6) : deadline });
+  const result = await wp(Problem.of(instrumented, fn), runsGoOn ? withDeadline(settings, deadline.part(0.6)) : settings, options);
   // The exit is also unreachable where an assume() blocks every run: such a condition is only kept
   // with an input inside it whose run really goes on (past the step budget).
   const conditions = result.preconditions.map((a) => ({ ...a, ...shownRun(program, fn, result.parameters, a.formula) })).filter((c) => c.input !== undefined);

@@ -19,8 +19,9 @@ import { constraintEngine } from '../engines/index.js';
 import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from './counters.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { firstContradiction, measured, nondetRead, runText } from '../guard/runs.js';
-import { constraintOptionsOf, proofProgress, type ConditionOptions } from './search.js';
-import { Deadline, CONDITION_SEARCH_TIMEOUT_MS, PHASED_RANKING_CANDIDATES, RANKING_CANDIDATES, RANKING_FILTER_STEPS } from '../limits.js';
+import { proofSearch, type ConditionOptions } from './search.js';
+import type { Settings } from '../settings.js';
+import { PHASED_RANKING_CANDIDATES, RANKING_CANDIDATES, RANKING_FILTER_STEPS } from '../limits.js';
 
 export interface RankedLoop {
   readonly line: number;
@@ -51,8 +52,8 @@ export interface RankingResult {
  * summaries): the loop is ranked on the runs where the call returns, and the recursion itself is
  * ranked apart (recursion-ranking.ts).
  */
-export async function rankLoops(program: Program, fn: string, skip: readonly LoopPosition[], options: ConditionOptions): Promise<RankingResult> {
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+export async function rankLoops(program: Program, fn: string, skip: readonly LoopPosition[], settings: Settings, options: ConditionOptions = {}): Promise<RankingResult> {
+  const { deadline } = settings;
   const problem = Problem.of(program, fn);
   const inlined = problem.inlined.program;
   const proc = inlined.procedures.get(fn)!;
@@ -70,10 +71,8 @@ export async function rankLoops(program: Program, fn: string, skip: readonly Loo
       // A few runs rule out most candidates before the engine is asked (the guard runs in full after a proof).
       if (failsOnRuns(ghost, fn, RANKING_FILTER_STEPS)) continue;
       proved++;
-      const result = await constraintEngine.run(ghost, {
-        function: fn,
-        deadline,
-        constraints: { ...constraintOptionsOf(options), ...proofProgress(options, (event) => ({ kind: 'ranking-proof', line: pos.line, ranking: phasesText(phases), event })) },
+      const result = await constraintEngine.run(Problem.of(ghost, fn), settings, {
+        constraints: proofSearch(options, (event) => ({ kind: 'ranking-proof', line: pos.line, ranking: phasesText(phases), event })),
       });
       if (result.verdict !== 'safe' || !result.certified) continue;
       const text = phasesText(phases);

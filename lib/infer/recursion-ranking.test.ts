@@ -5,6 +5,7 @@ import * as L from '../ir/linear.js';
 import { Problem } from '../problem/prepare.js';
 import { positionCandidates, rankRecursion, recursiveCycles, withRecursionChecks } from './recursion-ranking.js';
 import { termination } from './termination.js';
+import { resolveSettings } from '../settings.js';
 
 const HEADER = 'extern int __VERIFIER_nondet_int(void); extern void abort(void);\n';
 const lower = (body: string) => parseProgram(HEADER + body, 't.c', { property: 'termination' });
@@ -19,7 +20,7 @@ test('recursion ranking: fib is ranked by n - 1 from its own tests, checked with
   t.deepEqual(recursiveCycles(inlined, 'main'), [['fib']]);
   const candidates = positionCandidates([inlined.procedures.get('fib')!]).map((r) => L.toC(r));
   t.true(candidates.includes('#0 - 1'), candidates.join(', '));
-  const result = await rankRecursion(program, 'main', { timeoutMs: 60_000 });
+  const result = await rankRecursion(program, 'main', resolveSettings({ timeoutMs: 60_000 }));
   t.true(result.complete, result.reason);
   t.deepEqual(result.ranked.map((p) => [p.procedure, p.ranking]), [['fib', 'n - 1']]);
 });
@@ -37,12 +38,12 @@ test('recursion ranking: mutual recursion on the callers\' n >= 0, and gcd by th
   const evenOdd = lower(`int odd(int n); int even(int n) { if (n == 0) return 1; return odd(n - 1); }
     int odd(int n) { if (n == 0) return 0; return even(n - 1); }
     int main() { int n = __VERIFIER_nondet_int(); if (n < 0) return 0; return even(n); }`);
-  const r1 = await rankRecursion(evenOdd, 'main', { timeoutMs: 60_000 });
+  const r1 = await rankRecursion(evenOdd, 'main', resolveSettings({ timeoutMs: 60_000 }));
   t.true(r1.complete, r1.reason);
   t.deepEqual(r1.ranked.map((p) => [p.procedure, p.ranking]), [['even', 'n'], ['odd', 'n']]);
   const gcd = lower(`int gcd(int a, int b) { if (a <= 0 || b <= 0) return 0; if (a == b) return a; if (a > b) return gcd(a - b, b); return gcd(a, b - a); }
     int main() { int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int(); return gcd(a, b); }`);
-  const r2 = await rankRecursion(gcd, 'main', { timeoutMs: 60_000 });
+  const r2 = await rankRecursion(gcd, 'main', resolveSettings({ timeoutMs: 60_000 }));
   t.true(r2.complete, r2.reason);
   t.deepEqual(r2.ranked.map((p) => p.ranking), ['a + b - 2']);
 });
@@ -51,14 +52,14 @@ test('recursion ranking: a recursion that does not end on some input gets none, 
   // down(n) for n < 0 calls down(n - 2) for ever.
   const program = lower(`int down(int n) { if (n == 0) return 0; return down(n - 2); }
     int main() { int n = __VERIFIER_nondet_int(); if (n > 100) return 0; return down(n); }`);
-  const ranking = await rankRecursion(program, 'main', { timeoutMs: 20_000 });
+  const ranking = await rankRecursion(program, 'main', resolveSettings({ timeoutMs: 20_000 }));
   t.false(ranking.complete);
-  const result = await termination(program, { timeoutMs: 30_000 });
+  const result = await termination(Problem.of(program), resolveSettings({ timeoutMs: 30_000 }));
   t.not(result.verdict, 'terminates');
   // With the test n <= 0 every input ends: ranked by n (or bounded).
   const ends = lower(`int down(int n) { if (n <= 0) return 0; return down(n - 2); }
     int main() { int n = __VERIFIER_nondet_int(); if (n > 100) return 0; return down(n); }`);
-  const proved = await termination(ends, { timeoutMs: 60_000 });
+  const proved = await termination(Problem.of(ends), resolveSettings({ timeoutMs: 60_000 }));
   t.is(proved.verdict, 'terminates', proved.reason);
   t.true((proved.rankedRecursion ?? []).length > 0 || (proved.bounds ?? []).length > 0);
   t.is(runProgram(ends, { entry: 'main', inputs: values({}), nondet: [99n], nondetDefault: 0n }).outcome.kind, 'exit');
@@ -68,7 +69,7 @@ test('recursion ranking: a recursive analysed function that never returns from o
   // f(-5000) calls itself for ever. Termination instruments f with assertions; the summary engine's
   // preparation of an analysed function that is recursive itself once grew without end (out of heap).
   const program = lower(`int f(int n) { if (n <= 0) { if (n == -5000) return f(n); return 0; } return f(n - 1); }`);
-  const ranking = await rankRecursion(program, 'f', { timeoutMs: 10_000 });
+  const ranking = await rankRecursion(program, 'f', resolveSettings({ timeoutMs: 10_000 }));
   t.false(ranking.complete);
   t.is(runProgram(program, { entry: 'f', inputs: values({ n: -5000 }), maxSteps: 10_000 }).outcome.kind, 'step-limit');
 });

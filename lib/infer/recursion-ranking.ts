@@ -20,8 +20,8 @@ import { recursiveProcedures } from '../ir/inline.js';
 import { Problem } from '../problem/prepare.js';
 import { constraintEngine } from '../engines/index.js';
 import { assertionsAssumed, atomsOf, editing, failsOnRuns, ghostName } from './ranking.js';
-import { constraintOptionsOf, type ConditionOptions } from './search.js';
-import { Deadline, CONDITION_SEARCH_TIMEOUT_MS, RANKING_CANDIDATES, RECURSION_RANKING_CANDIDATES } from '../limits.js';
+import type { Settings } from '../settings.js';
+import { RANKING_CANDIDATES, RECURSION_RANKING_CANDIDATES } from '../limits.js';
 
 export interface RankedProcedure {
   readonly procedure: string;
@@ -40,8 +40,8 @@ export interface RecursionRanking {
 /** A parameter position as a variable of a candidate: `#0`, `#1`, … */
 const position = (k: number): string => `#${k}`;
 
-export async function rankRecursion(program: Program, fn: string, options: ConditionOptions): Promise<RecursionRanking> {
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+export async function rankRecursion(program: Program, fn: string, settings: Settings): Promise<RecursionRanking> {
+  const { deadline } = settings;
   const inlined = Problem.of(program, fn).inlined.program;
   const ranked: RankedProcedure[] = [];
   for (const cycle of recursiveCycles(inlined, fn)) {
@@ -63,12 +63,12 @@ export async function rankRecursion(program: Program, fn: string, options: Condi
         const ghost = withRecursionChecks(inlined, cycle, r, mode === 'entered' ? fn : undefined);
         if (mode === 'entered' && failsOnRuns(ghost, fn)) continue;
         const checked = mode === 'entered' ? [fn, ...cycle.filter((p) => p !== fn)] : cycle;
-        if (await everyProcedureChecked(contextFree(ghost, checked, recursiveProcedures(inlined)), checked, options, deadline)) found = r;
+        if (await everyProcedureChecked(contextFree(ghost, checked, recursiveProcedures(inlined)), checked, settings)) found = r;
       }
     }
     for (const r of survivors.slice(0, found ? 0 : RANKING_CANDIDATES)) {
       if (deadline.passed) break;
-      const result = await constraintEngine.run(withRecursionChecks(inlined, cycle, r), { function: fn, deadline, constraints: constraintOptionsOf(options) });
+      const result = await constraintEngine.run(Problem.of(withRecursionChecks(inlined, cycle, r), fn), settings, { constraints: { observedBounds: 'second' } });
       if (result.verdict === 'safe' && result.certified) {
         found = r;
         break;
@@ -222,9 +222,9 @@ function callersOf(program: Program, fn: string, cycle: readonly string[]): stri
 
 /** Whether each of `procs`, run alone from any parameters, passes its checks (contextFree: calls of
  * recursive procedures return any value). */
-async function everyProcedureChecked(free: Program, procs: readonly string[], options: ConditionOptions, deadline: Deadline): Promise<boolean> {
+async function everyProcedureChecked(free: Program, procs: readonly string[], settings: Settings): Promise<boolean> {
   for (const name of procs) {
-    const result = await constraintEngine.run(free, { function: name, deadline, constraints: constraintOptionsOf(options) });
+    const result = await constraintEngine.run(Problem.of(free, name), settings, { constraints: { observedBounds: 'second' } });
     if (result.verdict !== 'safe' || !result.certified) return false;
   }
   return true;

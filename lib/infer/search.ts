@@ -3,11 +3,9 @@
 import type { Formula } from '../ir/formula.js';
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
-import { loadSchedule, type Schedule, type ScheduleStep } from '../constraints/schedule.js';
-import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
+import type { ScheduleStep } from '../constraints/schedule.js';
 import type { SatBackend } from '../sat/types.js';
 import { checkInvariants } from '../certify/certificate.js';
-import type { CutsetStrategy } from '../vc/cutset.js';
 import { constantBitsNeeded } from '../problem/prepare.js';
 import { solveConditionQuery, type ConditionQuery, type QueryOutcome, type QueryStats } from './query.js';
 import type { ConditionProblem } from './condition-problem.js';
@@ -16,47 +14,24 @@ import { constantsOf } from '../ir/constants.js';
 import { readableInvariants } from '../certify/readable.js';
 import type { ConditionEvent } from './types.js';
 import type { ProgressEvent } from '../problem/result.js';
-import { CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, satStepLimits } from '../limits.js';
+import { READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, satStepLimits, type Deadline } from '../limits.js';
+import type { Settings } from '../settings.js';
+import type { VerifySearch } from '../engines/constraint/verify.js';
 
+/** What a condition search asks beyond its problem and settings. */
 export interface ConditionOptions {
-  readonly function?: string;
-  readonly cutset?: CutsetStrategy;
-  readonly schedule?: string | Schedule;
-  readonly backend?: string | SatBackend;
-  /** Bound on the whole search (default 300 s). */
-  readonly timeoutMs?: number;
-  /** The deadline of a caller that runs several searches (bounds, nonterm): handed down as it is,
-   * in place of timeoutMs and signal, so that the whole command has one clock. */
-  readonly deadline?: Deadline;
-  /** Time limit of one solver query (default: none but the search's). */
-  readonly queryTimeoutMs?: number;
-  /** Conflict budget of one solver query (default CONDITION_QUERY_CONFLICTS, lib/limits.ts). */
-  readonly queryConflicts?: number;
-  /** Propagation budget of one solver query (default CONDITION_QUERY_PROPAGATIONS). */
-  readonly queryPropagations?: number;
   /** Most conjuncts tried for the answer's template (default 4). */
   readonly maxConjuncts?: number;
   readonly onProgress?: (e: ConditionEvent) => void;
 }
 
-/** The constraint engine's options a condition search hands on when it proves a program of its own
- * (an instrumented one): the user's cut-set, schedule and back end. */
-export function constraintOptionsOf(options: Pick<ConditionOptions, 'cutset' | 'schedule' | 'backend'>): { cutset?: CutsetStrategy; schedule?: string | Schedule; backend?: string | SatBackend; observedBounds: 'second' } {
-  return {
-    // Their many small proofs (a bound's, a ranking function's) the first template step usually
-    // settles: the observed bounds after it, as before verify put them first.
-    observedBounds: 'second',
-    ...(options.cutset ? { cutset: options.cutset } : {}),
-    ...(options.schedule ? { schedule: options.schedule } : {}),
-    ...(options.backend ? { backend: options.backend } : {}),
-  };
-}
-
-/** The steps of a constraint-engine proof that a search runs on a program of its own (a bound's, a
- * ranking function's), passed on as the search's progress events; nothing without a listener. */
-export function proofProgress(options: Pick<ConditionOptions, 'onProgress'>, wrap: (event: ProgressEvent) => ConditionEvent): { onProgress?: (e: ProgressEvent) => void } {
+/** The constraint engine's options for a proof a condition search runs on a program of its own (a
+ * bound's, a ranking function's): its steps passed on as the search's progress events (nothing
+ * without a listener), and the observed bounds after the first template step, whose many small
+ * proofs it usually settles. */
+export function proofSearch(options: Pick<ConditionOptions, 'onProgress'>, wrap: (event: ProgressEvent) => ConditionEvent): VerifySearch {
   const listener = options.onProgress;
-  return listener ? { onProgress: (event) => listener(wrap(event)) } : {};
+  return { observedBounds: 'second', ...(listener ? { onProgress: (event: ProgressEvent) => listener(wrap(event)) } : {}) };
 }
 
 export class SearchContext {
@@ -70,11 +45,12 @@ export class SearchContext {
   constructor(
     readonly program: Program,
     readonly problem: ConditionProblem,
+    readonly settings: Settings,
     readonly options: ConditionOptions,
   ) {
-    this.deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS, undefined, this.started);
-    this.backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? DEFAULT_BACKEND_SPEC);
-    const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
+    this.deadline = settings.deadline;
+    this.backend = settings.backend;
+    const { schedule } = settings;
     const constantBits = constantBitsNeeded(problem.prepared);
     this.steps = schedule.steps
       .filter((s) => (s.summaries ?? 1) === 1)
@@ -104,10 +80,10 @@ export class SearchContext {
     const index = this.queries.length;
     this.options.onProgress?.({ kind: 'query-start', index, conjuncts: q.conjuncts, template: `${q.step.shape.disjuncts}x${q.step.shape.conjuncts}`, purpose });
     const work = {
-      conflicts: q.step.conflicts ?? this.options.queryConflicts ?? CONDITION_QUERY_CONFLICTS,
-      propagations: q.step.propagations ?? this.options.queryPropagations ?? CONDITION_QUERY_PROPAGATIONS,
+      conflicts: q.step.conflicts ?? this.settings.limits.queryConflicts,
+      propagations: q.step.propagations ?? this.settings.limits.queryPropagations,
     };
-    const limits = satStepLimits(work, q.step.timeLimitMs ?? this.options.queryTimeoutMs, this.deadline);
+    const limits = satStepLimits(work, q.step.timeLimitMs ?? this.settings.limits.queryTimeLimitMs, this.deadline);
     const outcome = await solveConditionQuery({ ...q, problem: this.problem, backend: this.backend, limits });
     this.queries.push(outcome.stats);
     this.options.onProgress?.({ kind: 'query-done', index, stats: outcome.stats });

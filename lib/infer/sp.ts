@@ -20,7 +20,8 @@ import { stateKey, statesAlong, type State } from '../observe/samples.js';
 import { affineHull } from '../observe/equalities.js';
 import { postconditionProblem } from './condition-problem.js';
 import { equivalentOverRationals } from '../certify/rational-implication.js';
-import { AnalysisUnsupported, Problem } from '../problem/prepare.js';
+import { AnalysisUnsupported, type Problem } from '../problem/prepare.js';
+import type { Settings } from '../settings.js';
 import { PathExplosionError } from '../vc/cutset.js';
 import { reachableStates, type ReachedState } from './points.js';
 import { conjunction, neighbours } from './neighbours.js';
@@ -34,17 +35,17 @@ export interface SpOptions extends ConditionOptions {
   readonly atLine?: number;
 }
 
-export async function sp(program: Program, options: SpOptions = {}): Promise<SpResult> {
-  const analysed = Problem.of(program, options.function);
+export async function sp(analysed: Problem, settings: Settings, options: SpOptions = {}): Promise<SpResult> {
+  const { program } = analysed;
   let problem;
   try {
-    problem = postconditionProblem(analysed, options.cutset ?? 'paths', options.atLine);
+    problem = postconditionProblem(analysed, settings.cutset, options.atLine);
   } catch (e) {
     if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
     const fn = analysed.function;
     return { function: fn, line: program.procedures.get(fn)!.pos.line, at: 'exit', variables: [], postcondition: null, reason: e.message, stats: { queries: [], iterations: 0, concreteRuns: 0, millis: 0 } };
   }
-  const ctx = new SearchContext(program, problem, options);
+  const ctx = new SearchContext(program, problem, settings, options);
   const { prepared, target } = problem;
   const fn = prepared.function;
   const variables = problem.targetVariables;

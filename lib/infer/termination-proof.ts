@@ -5,7 +5,8 @@ import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
 import { candidateInputs } from './points.js';
-import type { WpOptions } from './wp.js';
+import type { ConditionOptions } from './search.js';
+import { withDeadline, type Settings } from '../settings.js';
 import { Problem } from '../problem/prepare.js';
 import { bounds, type LoopBound } from './bounds.js';
 import { rankLoops, type RankedLoop } from './ranking.js';
@@ -33,7 +34,7 @@ export interface TerminationProofs {
 
 /** The two orders of the search; a recursion's ranking is searched once for both. Each returns the
  * proof, or why there is none. */
-export function terminationProofs(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): TerminationProofs {
+export function terminationProofs(program: Program, fn: string, settings: Settings, options: ConditionOptions): TerminationProofs {
   let recursionRanking: Promise<RecursionRanking> | undefined;
 
   // The bounds are over the parameters and the reads outside loops (each read once per call: the
@@ -43,7 +44,7 @@ export function terminationProofs(program: Program, fn: string, options: Omit<Wp
   async function bounded(within: Deadline, rankAfter = true): Promise<TerminationProof | string> {
     const once = nondetAsParameters(program, fn);
     const share = rankAfter ? within.part(0.5) : within;
-    const b = await boundedForEveryInput(once.program, fn, { ...options, deadline: share });
+    const b = await boundedForEveryInput(once.program, fn, withDeadline(settings, share), options);
     boundsTimedOut = !b.complete && share.passed;
     const onOriginal = b.bounded.map((bound) => tightOnOriginal(program, once, fn, bound));
     if (b.complete) return { bounds: onOriginal, nondetInputs: once.inputs };
@@ -62,12 +63,12 @@ export function terminationProofs(program: Program, fn: string, options: Omit<Wp
       const looping = cycles.flat().find((p) => problem.inlined.program.procedures.get(p)!.locations.some((l) => l.loopHeader));
       if (looping) return `no certified bound on a recursion, and ${looping} has a loop: recursion is ranked only without loops`;
       // Searched once: the bounds search's fallback does not repeat what ranking first found.
-      recursionRanking ??= rankRecursion(program, fn, { ...options, deadline: within.part(0.5) });
+      recursionRanking ??= rankRecursion(program, fn, withDeadline(settings, within.part(0.5)));
       const recursion = await recursionRanking;
       if (!recursion.complete) return `no certified bound or ranking function for a recursion (${recursion.reason})`;
       rankedRecursion = recursion.ranked;
     }
-    const ranking = await rankLoops(program, fn, bounded, { ...options, deadline: within });
+    const ranking = await rankLoops(program, fn, bounded, withDeadline(settings, within), options);
     if (ranking.complete) {
       return {
         ...(bounded.length > 0 ? { bounds: bounded } : {}),
@@ -105,8 +106,8 @@ export interface EveryInputBounds {
   readonly complete: boolean;
 }
 
-export async function boundedForEveryInput(program: Program, fn: string, options: Omit<WpOptions, 'strategy'>): Promise<EveryInputBounds> {
-  const proved = await bounds(program, { ...options, function: fn });
+export async function boundedForEveryInput(program: Program, fn: string, settings: Settings, options: ConditionOptions): Promise<EveryInputBounds> {
+  const proved = await bounds(Problem.of(program, fn), settings, options);
   const unconditional = (b: { certified: boolean; precondition: string }) => b.certified && b.precondition === '1';
   // A loop is bounded for every input by one unconditional bound, or by the cases of a split
   // (a loop is its line and column: two loops may share a line).

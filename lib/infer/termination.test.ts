@@ -8,6 +8,8 @@ import { termination } from './termination.js';
 import { phasedCandidates, rankLoops, rankingCandidates, withRankingChecks, type Phase } from './ranking.js';
 import { backEdges, loopsOf, naturalLoop } from './counters.js';
 import * as L from '../ir/linear.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 const HEADER = 'extern int __VERIFIER_nondet_int(void); extern void abort(void); extern void __VERIFIER_assert(int);\n';
 const lower = (body: string) => parseProgram(HEADER + body, 't.c', { property: 'termination' });
@@ -66,20 +68,20 @@ test('blocking as failure: the assumption that defines a ghost quotient is not a
 });
 
 test('termination: a counting loop over a nondet bound terminates, with its bound', async (t) => {
-  const r = await termination(lower('int main() { int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) i++; return i; }'), { timeoutMs: 120_000 });
+  const r = await termination(Problem.of(lower('int main() { int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) i++; return i; }')), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'terminates', r.reason);
   t.is(r.bounds?.length, 1);
   t.true(r.bounds!.every((b) => b.certified));
 });
 
 test('termination: a failing assertion ends the run', async (t) => {
-  const r = await termination(lower('int main() { int x = __VERIFIER_nondet_int(); while (x > 0) { __VERIFIER_assert(x < 0); } return 0; }'), { timeoutMs: 120_000 });
+  const r = await termination(Problem.of(lower('int main() { int x = __VERIFIER_nondet_int(); while (x > 0) { __VERIFIER_assert(x < 0); } return 0; }')), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'terminates', r.reason);
 });
 
 test('termination: a loop that aborts above 10 runs for ever below it; the recurrent condition leaves the aborting inputs out', async (t) => {
   const program = lower('int main() { int x = __VERIFIER_nondet_int(); while (x >= 0) { if (x > 10) abort(); x = 5; } return 0; }');
-  const r = await termination(program, { timeoutMs: 180_000 });
+  const r = await termination(Problem.of(program), resolveSettings({ timeoutMs: 180_000 }));
   t.is(r.verdict, 'non-terminating', r.reason);
   const condition = r.endless!.condition.formula;
   const inside = (v: number) => F.evaluate(condition, (name) => (name === 'nondet_1' ? BigInt(v) : 0n));
@@ -93,14 +95,14 @@ test('termination: a loop that aborts above 10 runs for ever below it; the recur
 });
 
 test('termination: while (*) does not terminate: the choice is fixed to go on', async (t) => {
-  const r = await termination(lower('int main() { int x = 0; while (__VERIFIER_nondet_int()) { x = 1 - x; } return x; }'), { timeoutMs: 180_000 });
+  const r = await termination(Problem.of(lower('int main() { int x = 0; while (__VERIFIER_nondet_int()) { x = 1 - x; } return x; }')), resolveSettings({ timeoutMs: 180_000 }));
   t.is(r.verdict, 'non-terminating', r.reason);
   t.true(r.endless!.nondet.every((v) => v !== 0n));
 });
 
 test('termination: a loop too long to count by runs is ranked by its exit condition', async (t) => {
   const program = lower('int main() { unsigned int x = 0; while (x < 0x0fffffff) { x = x + 2; } return 0; }');
-  const r = await termination(program, { timeoutMs: 180_000 });
+  const r = await termination(Problem.of(program), resolveSettings({ timeoutMs: 180_000 }));
   t.is(r.verdict, 'terminates', r.reason);
   t.deepEqual(r.ranked?.map((l) => l.ranking), ['-x + 268435454']);
 });
@@ -129,7 +131,7 @@ test('ranking checks measure r at the head: a first statement that raises r by w
   const [header] = loopsOf(proc);
   const ghost = withRankingChecks(program, 'main', header!, naturalLoop(proc, header!, back), back, [{ cond: F.TRUE, r: L.variable('x') }]);
   t.is(runProgram(ghost, { entry: 'main', inputs: new Map(), nondet: [5n], nondetDefault: 0n, maxSteps: 1000 }).outcome.kind, 'assertion-failed');
-  const r = await termination(program, { timeoutMs: 120_000 });
+  const r = await termination(Problem.of(program), resolveSettings({ timeoutMs: 120_000 }));
   t.not(r.verdict, 'terminates', JSON.stringify(r.ranked));
 });
 
@@ -158,7 +160,7 @@ test('multiphase ranking: y while y >= 0, then x - 1 ranks x = x + y; y = y - 1,
   // x - 1 alone does not fall while y > 0, and -y (while y <= 0) rises as y falls.
   t.is(run([{ cond: F.TRUE, r: x1 }], 10, 5), 'assertion-failed');
   t.is(run([{ cond: F.geqZero(L.variable('y', -1n)), r: L.variable('y', -1n) }, { cond: F.TRUE, r: x1 }], 10, -1), 'assertion-failed');
-  const ranked = await rankLoops(program, 'f', [], { timeoutMs: 60_000 });
+  const ranked = await rankLoops(program, 'f', [], resolveSettings({ timeoutMs: 60_000 }));
   t.true(ranked.complete, ranked.reason);
   t.is(ranked.ranked[0]!.ranking, 'y while y >= 0, then x - 1');
 });
@@ -167,7 +169,7 @@ test("termination: the program's own assume after a read is kept: runs it blocks
   const program = lower('extern void __VERIFIER_assume(int);\nint main() { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 5); while (x > 0) { x = 7; } return 0; }');
   const fixed = nondetFixedByParameters(program, 'main');
   t.true(fixed.program.procedures.get('main')!.edges.some((e) => e.stmt.kind === 'assume' && F.toC(e.stmt.cond) === 'x >= 6'));
-  const r = await termination(program, { timeoutMs: 180_000 });
+  const r = await termination(Problem.of(program), resolveSettings({ timeoutMs: 180_000 }));
   t.is(r.verdict, 'non-terminating', r.reason);
   const inside = (v: number) => F.evaluate(r.endless!.condition.formula, (name) => (name === 'nondet_1' ? BigInt(v) : 0n));
   t.false(inside(0));

@@ -15,7 +15,9 @@ import { runProgram } from '../interpreter/index.js';
 import { withBlockingAsFailure, withFalseAtExit } from './instrument.js';
 import { nondetFixedByParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
 import { candidateInputs } from './points.js';
-import { wp, type WpOptions } from './wp.js';
+import { wp } from './wp.js';
+import type { ConditionOptions } from './search.js';
+import { withDeadline, type Settings } from '../settings.js';
 import type { ConditionAnswer } from './types.js';
 import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
@@ -23,7 +25,7 @@ import type { RankedLoop } from './ranking.js';
 import type { RankedProcedure } from './recursion-ranking.js';
 import { sampledRunGoesOn, terminationProofs, type TerminationProof } from './termination-proof.js';
 import { guardRecurrentSets } from './conditions-guard.js';
-import { CONDITION_SEARCH_TIMEOUT_MS, Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
+import { type Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
 
 export interface EndlessRun {
   /** The certified condition over the parameters and the fixed nondet values (`nondet_K`). */
@@ -54,9 +56,9 @@ export interface TerminationResult {
   readonly millis: number;
 }
 
-export async function termination(program: Program, options: Omit<WpOptions, 'strategy'> = {}): Promise<TerminationResult> {
-  const fn = Problem.of(program, options.function).function;
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs ?? CONDITION_SEARCH_TIMEOUT_MS);
+export async function termination(problem: Problem, settings: Settings, options: ConditionOptions = {}): Promise<TerminationResult> {
+  const { program, function: fn } = problem;
+  const { deadline } = settings;
   const started = Date.now();
   const done = (r: Found): TerminationResult => ({ function: fn, ...r, millis: Date.now() - started });
   const fixed = nondetFixedByParameters(program, fn);
@@ -69,7 +71,7 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
   // bound on a recursion is rarely found, and a ranking function is cheap to check), then the bounds,
   // then the recurrent set. The order only saves time.
   const runsGoOn = sampledRunGoesOn(fixed.program, fn);
-  const proofs = terminationProofs(program, fn, options);
+  const proofs = terminationProofs(program, fn, settings, options);
   const proved = (search: (within: Deadline) => Promise<TerminationProof | string>) => async (within: Deadline): Promise<Found | string> => {
     const found = await search(within);
     return typeof found === 'string' ? found : { verdict: 'terminates', ...found };
@@ -101,7 +103,7 @@ export async function termination(program: Program, options: Omit<WpOptions, 'st
   async function recurrentSet(within: Deadline): Promise<Found | string> {
     if (!overParameters) return 'no recurrent set: the function has no input or nondet read to state one over';
     const instrumented = withFalseAtExit(withBlockingAsFailure(fixed.program), fn);
-    const result = await wp(instrumented, { ...options, function: fn, deadline: within });
+    const result = await wp(Problem.of(instrumented, fn), withDeadline(settings, within), options);
     for (const answer of result.preconditions) {
       if (!answer.certified) continue;
       const shown = endlessRun(program, fixed, fn, answer.formula);

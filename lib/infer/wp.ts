@@ -24,7 +24,8 @@ import { replayed } from '../guard/replay.js';
 import { stateKey, type State } from '../observe/samples.js';
 import type { ScheduleStep } from '../constraints/schedule.js';
 import { preconditionProblem } from './condition-problem.js';
-import { AnalysisUnsupported, Problem } from '../problem/prepare.js';
+import { AnalysisUnsupported, type Problem } from '../problem/prepare.js';
+import type { Settings } from '../settings.js';
 import { PathExplosionError } from '../vc/cutset.js';
 import { affineHull } from '../observe/equalities.js';
 import { candidateInputs, failingInputIn, inputRunner, type InputRun, type InputRunner } from './points.js';
@@ -59,19 +60,19 @@ interface Attempt {
   readonly facts: ReadonlyMap<number, Formula>;
 }
 
-export async function wp(program: Program, options: WpOptions = {}): Promise<WpResult> {
+export async function wp(analysed: Problem, settings: Settings, options: WpOptions = {}): Promise<WpResult> {
   const strategy = options.strategy ?? 'neighbourhood';
-  const analysed = Problem.of(program, options.function);
+  const { program } = analysed;
   let problem;
   try {
-    problem = preconditionProblem(analysed, options.cutset ?? 'paths');
+    problem = preconditionProblem(analysed, settings.cutset);
   } catch (e) {
     // Recursion (no summaries in the condition searches yet) and path explosion are "no answer", not crashes.
     if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
     const fn = analysed.function;
     return { function: fn, strategy, parameters: [...program.procedures.get(fn)!.params], preconditions: [], reason: e.message, stats: { queries: [], iterations: 0, concreteRuns: 0, millis: 0 } };
   }
-  const ctx = new SearchContext(program, problem, options);
+  const ctx = new SearchContext(program, problem, settings, options);
   const fn = problem.prepared.function;
   const params = problem.targetVariables;
   const runner = inputRunner(problem.prepared.preparedProgram, fn, problem.prepared.unknownCutpoints);

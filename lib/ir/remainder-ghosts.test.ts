@@ -6,6 +6,8 @@ import { parseProgram } from '../frontend/index.js';
 import { runProgram } from '../interpreter/index.js';
 import { mulberry32 } from '../random.js';
 import { withRemainderGhosts } from './remainder-ghosts.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 const STEPS = `int main() {
   int n = __VERIFIER_nondet_int();
@@ -63,7 +65,7 @@ test('no division, no ghosts', (t) => {
 test('verify proves i % 3 == 0 after a loop adding 6 or 3, with the invariant i == 3 * (i / 3)', async (t) => {
   const { verify } = await import('../index.js');
   const source = readFileSync('lib/ir/testing/multiple-of-three.c', 'utf8');
-  const r = await verify(parseProgram(source, 'multiple.c'), { timeoutMs: 60_000 });
+  const r = await verify(Problem.of(parseProgram(source, 'multiple.c')), resolveSettings({ timeoutMs: 60_000 }));
   t.is(r.verdict, 'safe', r.reason);
   t.true(r.certified);
   t.true(r.invariants.some((inv) => inv.expression.includes('i == 3 * (i / 3)')), r.invariants.map((i) => i.expression).join('; '));

@@ -11,6 +11,8 @@ import { equivalent } from '../certify/lia.js';
 import { branchAtoms, candidateConjuncts, heldGuards, inductiveSubset, minimalConjuncts, splitCandidates, substituteEqualities, unitDirections, unsignedUpperBounds, wrappedEqualities } from './houdini.js';
 import { prepareAnalysis } from '../problem/prepare.js';
 import { verify } from '../index.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -79,7 +81,7 @@ const PV2 = `void PV2() {
 `;
 
 test('verify answers Fig. 2 from the observed bounds, minimised and certified, before any template step', async (t) => {
-  const r = await verify(parseProgram(PV2, 'pv2.c'));
+  const r = await verify(Problem.of(parseProgram(PV2, 'pv2.c')), resolveSettings());
   t.is(r.verdict, 'safe');
   t.true(r.certified);
   t.true(r.houdini?.proved);
@@ -108,13 +110,13 @@ function parseInvariant(text: string): F.Formula {
 
 test('the observed bounds go first by default, after the first template attempt with second, and not at all with never', async (t) => {
   const pv1 = () => parseProgram('void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }\n', 'pv1.c');
-  const first = await verify(pv1());
+  const first = await verify(Problem.of(pv1()), resolveSettings());
   t.is(first.verdict, 'safe');
   t.true(first.houdini?.proved);
   t.is(first.stats.length, 0);
   // With 'second' the first attempt proves it, and the observed bounds are not tried.
   for (const observedBounds of ['second', 'never'] as const) {
-    const r = await verify(pv1(), { observedBounds });
+    const r = await verify(Problem.of(pv1()), resolveSettings(), { observedBounds });
     t.is(r.verdict, 'safe');
     t.is(r.houdini, undefined, observedBounds);
     t.is(r.stats.length, 1);
@@ -217,7 +219,7 @@ int main() {
 `;
 
 test('an unsigned loop whose equality holds only modulo 2^32 is proved by the wrapped equality', async (t) => {
-  const result = await verify(parseProgram(WRAPPING, 'wrapping.c'), { cutset: 'headers' });
+  const result = await verify(Problem.of(parseProgram(WRAPPING, 'wrapping.c')), resolveSettings({ cutset: 'headers' }));
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.houdini?.proved);
   t.true(result.invariants.some((i) => i.expression.includes('4294967296')), result.invariants.map((i) => i.expression).join('; '));
@@ -255,7 +257,7 @@ test('unit directions: intervals, then octagons, then three-term sums, each with
 });
 
 test('with loop-header cut-points, Fig. 2 needs a disjunctive invariant: candidates split by x <= 50 give it', async (t) => {
-  const result = await verify(parseProgram(PV2, 'pv2.c'), { cutset: 'headers' });
+  const result = await verify(Problem.of(parseProgram(PV2, 'pv2.c')), resolveSettings({ cutset: 'headers' }));
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   t.true(result.houdini?.proved);

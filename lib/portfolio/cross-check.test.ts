@@ -7,6 +7,8 @@ import { parseProgram } from '../frontend/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { crossCheck, formatCrossCheck, strength } from './cross-check.js';
 import { CONSTRAINT_ENGINE, engineByName, type Engine } from '../engines/index.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(() => shutdownZ3());
 
@@ -39,7 +41,7 @@ function counted(...names: string[]): { engines: Engine[]; runs: Map<string, num
 
 test('every engine agrees on a safe loop; invariants compared at the loop head', async (t) => {
   const program = parseProgram(COUNT, 'count.c');
-  const r = await crossCheck(program, { engines: [engineByName(CONSTRAINT_ENGINE)!, engineByName('lazy-annotation')!] });
+  const r = await crossCheck(Problem.of(program), resolveSettings(), { engines: [engineByName(CONSTRAINT_ENGINE)!, engineByName('lazy-annotation')!] });
   t.deepEqual(r.rows.map((row) => row.engine), ['constraints', 'lazy-annotation']);
   t.deepEqual(r.disagreements, []);
   t.is(r.consensus, 'safe');
@@ -52,15 +54,10 @@ test('every engine agrees on a safe loop; invariants compared at the loop head',
 
 test('a precomputed result is not computed again: the constraint engine does not run, the others do, each announced', async (t) => {
   const program = parseProgram(COUNT, 'count.c');
-  const precomputed = await engineByName(CONSTRAINT_ENGINE)!.run(program);
+  const precomputed = await engineByName(CONSTRAINT_ENGINE)!.run(Problem.of(program), resolveSettings());
   const { engines, runs } = counted(CONSTRAINT_ENGINE, 'lazy-annotation');
   const events: string[] = [];
-  const r = await crossCheck(program, {
-    engines,
-    results: new Map([[CONSTRAINT_ENGINE, precomputed]]),
-    onEngineStarted: (engine) => events.push(`started ${engine}`),
-    onEngineFinished: (row) => events.push(`finished ${row.engine}: ${row.verdict}`),
-  });
+  const r = await crossCheck(Problem.of(program), resolveSettings(), { engines, results: new Map([[CONSTRAINT_ENGINE, precomputed]]), onEngineStarted: (engine) => events.push(`started ${engine}`), onEngineFinished: (row) => events.push(`finished ${row.engine}: ${row.verdict}`) });
   t.deepEqual([...runs], [[CONSTRAINT_ENGINE, 0], ['lazy-annotation', 1]]);
   t.deepEqual(events, ['started lazy-annotation', 'finished lazy-annotation: safe']);
   t.is(r.rows[0]!.result, precomputed);
@@ -74,16 +71,13 @@ test('an engine that throws: reported to onEngineFailed and left out while the n
   const program = parseProgram(COUNT, 'count.c');
   const broken: Engine = { name: 'broken', description: 'throws, for this test', run: () => Promise.reject(new Error('broken on purpose')) };
   const failed: string[] = [];
-  const r = await crossCheck(program, {
-    engines: [broken, engineByName('lazy-annotation')!],
-    onEngineFailed: (engine, e) => failed.push(`${engine}: ${(e as Error).message}`),
-  });
+  const r = await crossCheck(Problem.of(program), resolveSettings(), { engines: [broken, engineByName('lazy-annotation')!], onEngineFailed: (engine, e) => failed.push(`${engine}: ${(e as Error).message}`) });
   t.deepEqual(failed, ['broken: broken on purpose']);
   t.deepEqual(r.rows.map((row) => row.engine), ['lazy-annotation']);
   // No constraint engine among the rows: nothing to compare with, the function is the others'.
   t.deepEqual(r.comparisons, []);
   t.is(r.function, 'main');
-  await t.throwsAsync(crossCheck(program, { engines: [broken] }), { message: 'broken on purpose' });
+  await t.throwsAsync(crossCheck(Problem.of(program), resolveSettings(), { engines: [broken] }), { message: 'broken on purpose' });
 });
 
 test('an engine that contradicts a certified verdict is reported loudly', async (t) => {
@@ -91,7 +85,7 @@ test('an engine that contradicts a certified verdict is reported loudly', async 
   // A deliberately broken engine: claims a counterexample without one.
   const lazyAnnotation = engineByName('lazy-annotation')!;
   const liar: Engine = { name: 'liar', description: 'lazy annotation with its verdict turned', run: async (p, o) => ({ ...(await lazyAnnotation.run(p, o)), verdict: 'unsafe' }) };
-  const r = await crossCheck(program, { engines: [engineByName(CONSTRAINT_ENGINE)!, liar] });
+  const r = await crossCheck(Problem.of(program), resolveSettings(), { engines: [engineByName(CONSTRAINT_ENGINE)!, liar] });
   t.is(r.consensus, null);
   t.deepEqual(r.disagreements, ['constraints says safe but liar says unsafe']);
   t.regex(formatCrossCheck('count.c', r), /DISAGREEMENT/);

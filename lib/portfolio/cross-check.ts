@@ -6,12 +6,13 @@
 // as they come.
 import type { Formula } from '../ir/formula.js';
 import * as F from '../ir/formula.js';
-import type { Program } from '../ir/cfg.js';
 import type { Verdict } from '../problem/result.js';
 import { CONSTRAINT_ENGINE, registeredEngines, type Engine, type EngineOptions, type EngineResult } from '../engines/index.js';
 import { implies } from '../certify/lia.js';
 import { loopInvariants } from '../witness/loop-invariants.js';
-import { AnalysisUnsupported, Problem } from '../problem/prepare.js';
+import type { Program } from '../ir/cfg.js';
+import { AnalysisUnsupported, type Problem } from '../problem/prepare.js';
+import { withDeadline, type Settings } from '../settings.js';
 import { CROSS_CHECK_ENGINE_TIMEOUT_MS, INVARIANT_COMPARISON_TIMEOUT_MS } from '../limits.js';
 
 export interface CrossCheckRow {
@@ -49,15 +50,14 @@ export interface CrossCheckResult {
 }
 
 export interface CrossCheckOptions {
-  /** Given to every engine: the function, an abort signal, the constraint engine's own options
-   * (`constraints`: cut-set, schedule, back end, pins, …). The time bound is `engineTimeoutMs`. */
-  readonly engineOptions?: Omit<EngineOptions, 'timeoutMs'>;
-  /** Bound per engine. Without it the constraint engine has none, as in `farkas verify` (its search
-   * ends by its SAT work budget), and every other engine gets 60 s, so that no search that keeps
-   * refining holds up the table. */
-  readonly engineTimeoutMs?: number;
-  /** Bound per implication query of the comparison (default 10 s). */
-  readonly comparisonTimeoutMs?: number;
+  /** Given to every engine: the constraint engine's own options (pins, hooks). */
+  readonly engineOptions?: EngineOptions;
+  /** Time limit per engine, within the settings' deadline. Without it the constraint engine has none
+   * but the deadline, as in `farkas verify` (its search ends by its SAT work budget), and every other
+   * engine gets 60 s, so that no search that keeps refining holds up the table. */
+  readonly engineTimeLimitMs?: number;
+  /** Time limit per implication query of the comparison (default 10 s). */
+  readonly comparisonTimeLimitMs?: number;
   /** Compare the loop-head invariants (default true); a caller that shows only verdicts skips the z3 queries. */
   readonly compareInvariants?: boolean;
   /** The engines, in the order of the rows (default: every registered engine, the constraint engine first). */
@@ -72,7 +72,8 @@ export interface CrossCheckOptions {
   readonly onEngineFailed?: (engine: string, error: unknown) => void;
 }
 
-export async function crossCheck(program: Program, options: CrossCheckOptions = {}): Promise<CrossCheckResult> {
+export async function crossCheck(problem: Problem, settings: Settings, options: CrossCheckOptions = {}): Promise<CrossCheckResult> {
+  const { program } = problem;
   const rows: CrossCheckRow[] = [];
   for (const engine of options.engines ?? registeredEngines()) {
     const known = options.results?.get(engine.name);
@@ -80,11 +81,11 @@ export async function crossCheck(program: Program, options: CrossCheckOptions = 
       rows.push(row(engine.name, known));
       continue;
     }
-    const timeoutMs = options.engineTimeoutMs ?? (engine.name === CONSTRAINT_ENGINE ? undefined : CROSS_CHECK_ENGINE_TIMEOUT_MS);
+    const limit = options.engineTimeLimitMs ?? (engine.name === CONSTRAINT_ENGINE ? undefined : CROSS_CHECK_ENGINE_TIMEOUT_MS);
     options.onEngineStarted?.(engine.name);
     let result: EngineResult;
     try {
-      result = await engine.run(program, { ...options.engineOptions, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+      result = await engine.run(problem, limit === undefined ? settings : withDeadline(settings, settings.deadline.within(limit)), options.engineOptions);
     } catch (e) {
       if (!options.onEngineFailed) throw e;
       options.onEngineFailed(engine.name, e);
@@ -106,9 +107,9 @@ export async function crossCheck(program: Program, options: CrossCheckOptions = 
   const consensus = definite.length > 1 ? null : definite[0] ?? 'unknown';
   const reference = rows.find((r) => r.engine === CONSTRAINT_ENGINE);
   const comparisons = reference?.verdict === 'safe' && options.compareInvariants !== false
-    ? await compareInvariants(program, reference.result, rows.filter((r) => r !== reference && r.verdict === 'safe'), options.comparisonTimeoutMs ?? INVARIANT_COMPARISON_TIMEOUT_MS)
+    ? await compareInvariants(program, reference.result, rows.filter((r) => r !== reference && r.verdict === 'safe'), options.comparisonTimeLimitMs ?? INVARIANT_COMPARISON_TIMEOUT_MS)
     : [];
-  const fn = reference?.result.function ?? rows[0]?.result.function ?? Problem.of(program, options.engineOptions?.function).function;
+  const fn = reference?.result.function ?? rows[0]?.result.function ?? problem.function;
   return { function: fn, rows, disagreements, consensus, comparisons };
 }
 
@@ -124,7 +125,7 @@ const posKey = (line: number, col: number): string => `${line}:${col}`;
  * Per loop head where both engines state an invariant: the constraint engine's (its cut-point
  * invariants carried to the loop heads as in SV-COMP witnesses) against the other engine's.
  */
-async function compareInvariants(program: Program, constraint: EngineResult, others: readonly CrossCheckRow[], timeoutMs: number): Promise<InvariantComparison[]> {
+async function compareInvariants(program: Program, constraint: EngineResult, others: readonly CrossCheckRow[], timeLimitMs: number): Promise<InvariantComparison[]> {
   if (others.length === 0) return [];
   let heads: Awaited<ReturnType<typeof loopInvariants>>;
   try {
@@ -146,7 +147,7 @@ async function compareInvariants(program: Program, constraint: EngineResult, oth
         engine: other.engine,
         constraints: F.toC(head.formula),
         other: inv.expression,
-        strength: await strength(head.formula, inv.formula, timeoutMs),
+        strength: await strength(head.formula, inv.formula, timeLimitMs),
       });
     }
   }

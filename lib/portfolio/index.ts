@@ -4,24 +4,23 @@
 // accepts nothing else); the other workers are terminated. With one job it is the sequential search,
 // in this thread, unchanged.
 import { withOverflowNote } from '../observe/overflow-probe.js';
-import type { Program } from '../ir/cfg.js';
-import { loadSchedule } from '../constraints/schedule.js';
-import { createBackend, DEFAULT_BACKEND_SPEC } from '../sat/index.js';
-import { Problem } from '../problem/prepare.js';
+import type { Problem } from '../problem/prepare.js';
+import { settingsJob, type Settings } from '../settings.js';
 import type { ProgressEvent, StepStats } from '../problem/result.js';
-import { interpolationEngines, type InterpolationEngineName, type VerifyOptions } from '../engines/index.js';
+import { interpolationEngines, type InterpolationEngineName, type VerifySearch } from '../engines/index.js';
 import { configurationName, portfolioConfigurations, type Configuration } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob } from './protocol.js';
 import { race, type ConfigurationOutcome } from './race.js';
 import { runScheduleLane } from './schedule-lane.js';
-import { Deadline, WORKER_OVERRUN_GRACE_MS } from '../limits.js';
+import { WORKER_OVERRUN_GRACE_MS } from '../limits.js';
 import { DEFAULT_JOBS } from './jobs.js';
 
 export { portfolioConfigurations, configurationName, type Configuration } from './configurations.js';
 export { liveWorkers, isCertifiedAnswer } from './race.js';
 
-// No abort signal: the race ends its workers itself, and the sequential search has the time bound.
-export interface PortfolioOptions extends Omit<VerifyOptions, 'onProgress' | 'selectAttempt' | 'signal'> {
+/** The constraint search's own options (pins, a CNF dump, the order of the observed bounds) and the
+ * race's; the lanes are the portfolio's to choose. */
+export interface PortfolioOptions extends Omit<VerifySearch, 'onProgress' | 'selectAttempt'> {
   /** Parallel worker threads (default: the number of cores). 1 is the sequential search. */
   readonly jobs?: number;
   /** Engines raced besides the schedule's lanes (default: every registered engine but the constraint
@@ -49,44 +48,30 @@ export type PortfolioResult = ConfigurationResult & { readonly portfolio?: Portf
 
 export { DEFAULT_JOBS, MAX_JOBS } from './jobs.js';
 
-export async function verifyPortfolio(program: Program, options: PortfolioOptions = {}): Promise<PortfolioResult> {
+export async function verifyPortfolio(problem: Problem, settings: Settings, options: PortfolioOptions = {}): Promise<PortfolioResult> {
   const jobs = options.jobs ?? DEFAULT_JOBS();
-  const { jobs: _jobs, engines: _engines, onConfiguration: _onConfiguration, onProgress, function: fn, timeoutMs, ...constraintOptions } = options;
-  const sequential = (): Promise<PortfolioResult> => runScheduleLane(program, {
-    ...(fn !== undefined ? { function: fn } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    constraints: { ...constraintOptions, ...(onProgress ? { onProgress: (e) => onProgress(e) } : {}) },
-  });
-  // One job, an in-process back end object, a CNF dump per step, or an external solver (a child
-  // process that a terminated worker would leave running): the sequential search. Pinned invariants
-  // too: they belong to the constraint search, and a race with engines that ignore them would not
-  // answer the question the user asked (does the proof go through with the pins?).
-  if (jobs <= 1 || typeof options.backend === 'object' || options.onCnf || (options.knownInvariants?.size ?? 0) > 0 || (options.backend ?? DEFAULT_BACKEND_SPEC).trim().startsWith('dimacs:')) return sequential();
+  const { jobs: _jobs, engines: _engines, onConfiguration: _onConfiguration, onProgress, ...search } = options;
+  const { program } = problem;
+  const sequential = (): Promise<PortfolioResult> => runScheduleLane(problem, settings, { ...search, ...(onProgress ? { onProgress: (e) => onProgress(e) } : {}) });
+  // One job, a back end object (not a spec a worker can resolve), a CNF dump per step, or an external
+  // solver (a child process that a terminated worker would leave running): the sequential search.
+  // Pinned invariants too: they belong to the constraint search, and a race with engines that ignore
+  // them would not answer the question the user asked (does the proof go through with the pins?).
+  const spec = settings.backendSpec;
+  if (jobs <= 1 || options.onCnf || (options.knownInvariants?.size ?? 0) > 0 || spec.startsWith('dimacs:') || !['auto', 'minisat', 'z3'].includes(spec)) return sequential();
 
   const started = Date.now();
-  // Input errors belong to this thread, before any worker starts: a bad function, schedule or back end.
-  const problem = Problem.of(program, options.function);
-  const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
-  const spec = options.backend ?? DEFAULT_BACKEND_SPEC;
-  createBackend(spec);
   // The lanes run the embedded MiniSat alone: 'auto' races an external solver in a child process,
   // which a terminated lane would leave running (why 'dimacs:' runs sequentially, above), and the
   // lanes already take the cores.
-  const backend = spec.trim() === 'auto' ? 'minisat' : spec;
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs, undefined, started);
+  const job = settingsJob(settings, spec === 'auto' ? 'minisat' : spec);
+  const { deadline } = settings;
   const configurations = portfolioConfigurations(jobs, options.engines ?? interpolationEngines(), !problem.needsSummaries);
   const jobFor = (configuration: Configuration): PortfolioJob => ({
     program,
     configuration,
-    ...(options.function !== undefined ? { function: options.function } : {}),
-    cutset: options.cutset ?? 'paths',
-    schedule,
-    backend,
-    // Each configuration gets what is left of the whole bound when it starts.
-    ...(deadline.bounded ? { timeoutMs: Math.max(1, deadline.left) } : {}),
-    ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
-    ...(options.stepConflicts !== undefined ? { stepConflicts: options.stepConflicts } : {}),
-    ...(options.stepPropagations !== undefined ? { stepPropagations: options.stepPropagations } : {}),
+    function: problem.function,
+    settings: job,
     ...(options.observedBounds !== undefined ? { observedBounds: options.observedBounds } : {}),
   });
   const outcome = await race(configurations, {
@@ -117,8 +102,8 @@ export async function verifyPortfolio(program: Program, options: PortfolioOption
   // A configuration that crashed is a bug; with no certified answer to report, it must not be hidden.
   if (failure && failure.kind === 'failed') throw new Error(`${configurationName(failure.configuration)}: ${failure.message}`);
   const fallback: ConfigurationResult = {
-    verdict: 'unknown', certified: false, function: problem.function, cutset: options.cutset ?? 'paths',
-    schedule: schedule.name, cutpoints: 0, verificationConditions: 0, invariants: [], stats: [], millis,
+    verdict: 'unknown', certified: false, function: problem.function, cutset: settings.cutset,
+    schedule: settings.schedule.name, cutpoints: 0, verificationConditions: 0, invariants: [], stats: [], millis,
   };
   return withOverflowNote(program, { ...unknownResult(outcome.outcomes, outcome.timedOut, millis, fallback), portfolio: report });
 }

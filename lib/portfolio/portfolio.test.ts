@@ -11,7 +11,8 @@ import { parse } from 'yaml';
 import { parseProgram } from '../frontend/index.js';
 import { runProgram } from '../interpreter/index.js';
 import { checkInvariants } from '../certify/certificate.js';
-import { prepareAnalysis } from '../problem/prepare.js';
+import { prepareAnalysis, Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 import { Deadline } from '../limits.js';
 import { loadSchedule } from '../constraints/schedule.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
@@ -60,7 +61,7 @@ const FAKE = join(dir, 'fake-worker.mjs');
 writeFileSync(FAKE, `
 import { parentPort, workerData } from 'node:worker_threads';
 const c = workerData.configuration;
-const answer = workerData.schedule.answers?.[c.kind === 'schedule' ? 'lane' + c.lane : c.engine];
+const answer = workerData.settings.schedule.answers?.[c.kind === 'schedule' ? 'lane' + c.lane : c.engine];
 if (answer) {
   const result = { function: 'main', cutset: 'paths', schedule: 'fake', cutpoints: 0, verificationConditions: 0, invariants: [], stats: [], millis: 1, ...answer };
   setTimeout(() => parentPort.postMessage({ kind: 'result', result, attemptIndices: [] }), 50);
@@ -71,7 +72,8 @@ if (answer) {
 
 function fakeJob(answers: Record<string, object>): (c: Configuration) => PortfolioJob {
   const program = parseProgram('int main() { return 0; }', 'fake.c');
-  return (configuration) => ({ program, configuration, cutset: 'paths', schedule: { name: 'fake', description: '', steps: [], answers } as never, backend: 'minisat' });
+  const schedule = { name: 'fake', description: '', steps: [], answers } as never;
+  return (configuration) => ({ program, configuration, function: 'main', settings: { backend: 'minisat', schedule, cutset: 'paths', limits: resolveSettings().limits } });
 }
 
 test.serial('the first certified answer wins and every other worker, busy or not, is terminated', async (t) => {
@@ -100,7 +102,7 @@ const COUNT_UP = readFileSync(join(REPO, 'benchmarks/literature/count-up.c'), 'u
 
 test.serial('a schedule lane wins with invariants that the independent checker proves again', async (t) => {
   const program = parseProgram(COUNT_UP, 'count-up.c');
-  const result = await verifyPortfolio(program, { jobs: 2, engines: [], function: 'count_up', timeoutMs: 60_000 });
+  const result = await verifyPortfolio(Problem.of(program, 'count_up'), resolveSettings({ timeoutMs: 60_000 }), { jobs: 2, engines: [] });
   t.is(result.verdict, 'safe');
   t.true(result.certified);
   t.regex(result.portfolio?.winner ?? '', /^schedule lane [12]\/2$/); // no engines: two lanes
@@ -111,7 +113,7 @@ test.serial('a schedule lane wins with invariants that the independent checker p
 
 test.serial('an unsafe answer comes with a counterexample that fails when replayed', async (t) => {
   const program = parseProgram(readFileSync(join(REPO, 'benchmarks/literature/off-by-one.c'), 'utf8'), 'off-by-one.c');
-  const result = await verifyPortfolio(program, { jobs: 2, function: 'off_by_one', timeoutMs: 60_000 });
+  const result = await verifyPortfolio(Problem.of(program, 'off_by_one'), resolveSettings({ timeoutMs: 60_000 }), { jobs: 2 });
   t.is(result.verdict, 'unsafe');
   const cex = result.counterexample!;
   const run = runProgram(program, { entry: 'off_by_one', inputs: cex.inputs, nondet: cex.nondet, nondetDefault: null });
@@ -124,8 +126,10 @@ test.serial('the process ends by itself after the race, the losers cancelled', a
   writeFileSync(script, `
 import { parseProgram } from ${JSON.stringify(join(REPO, 'dist/lib/frontend/index.js'))};
 import { verifyPortfolio, liveWorkers } from ${JSON.stringify(join(REPO, 'dist/lib/portfolio/index.js'))};
+import { Problem } from ${JSON.stringify(join(REPO, 'dist/lib/problem/prepare.js'))};
+import { resolveSettings } from ${JSON.stringify(join(REPO, 'dist/lib/settings.js'))};
 const program = parseProgram(${JSON.stringify(COUNT_UP)}, 'count-up.c');
-const r = await verifyPortfolio(program, { jobs: 2, function: 'count_up', timeoutMs: 60000 });
+const r = await verifyPortfolio(Problem.of(program, 'count_up'), resolveSettings({ timeoutMs: 60000 }), { jobs: 2 });
 console.log(JSON.stringify({ verdict: r.verdict, winner: r.portfolio.winner, configurations: r.portfolio.configurations, live: liveWorkers() }));
 `);
   // No process.exit in the script: if a worker or a solver thread were left alive, it would not end.
@@ -147,9 +151,9 @@ test.serial('--jobs 1 and --jobs 2 agree on benchmarks/paper and benchmarks/lite
       const file = join(REPO, 'benchmarks', folder, name);
       const expect = parse(readFileSync(file.replace(/\.c$/, '.expect.yaml'), 'utf8')) as { verdict: 'safe' | 'unsafe'; function?: string };
       const program = parseProgram(readFileSync(file, 'utf8'), file);
-      const options = { schedule, timeoutMs: 5000, ...(expect.function ? { function: expect.function } : {}) };
-      const one = await verifyPortfolio(program, { ...options, jobs: 1 });
-      const two = await verifyPortfolio(program, { ...options, jobs: 2 });
+      const problem = Problem.of(program, expect.function);
+      const one = await verifyPortfolio(problem, resolveSettings({ schedule, timeoutMs: 5000 }), { jobs: 1 });
+      const two = await verifyPortfolio(problem, resolveSettings({ schedule, timeoutMs: 5000 }), { jobs: 2 });
       rows.push(`${folder}/${name}: expected ${expect.verdict}; 1 job ${one.verdict}; 2 jobs ${two.verdict} (${two.portfolio?.winner ?? two.reason})`);
       // Within a time bound either may miss an answer the other finds; a definite answer is never
       // contradicted, by the other run or by the truth.

@@ -1,8 +1,7 @@
 // Messages between the portfolio (main thread) and one worker running one configuration. Everything
 // here is structured-clone data (the IR is plain objects, Maps and bigints).
 import type { Program } from '../ir/cfg.js';
-import type { Schedule } from '../constraints/schedule.js';
-import type { CutsetStrategy } from '../vc/cutset.js';
+import type { SettingsJob } from '../settings.js';
 import type { ProgressEvent, VerifyResult } from '../problem/result.js';
 import type { EngineStats } from '../engines/types.js';
 import type { Configuration } from './configurations.js';
@@ -10,16 +9,9 @@ import type { Configuration } from './configurations.js';
 export interface PortfolioJob {
   readonly program: Program;
   readonly configuration: Configuration;
-  readonly function?: string;
-  readonly cutset: CutsetStrategy;
-  readonly schedule: Schedule;
-  /** SAT back-end spec ('auto', 'minisat', 'z3'). */
-  readonly backend: string;
-  /** What is left of the whole search's time bound when the worker starts. */
-  readonly timeoutMs?: number;
-  readonly stepTimeoutMs?: number;
-  readonly stepConflicts?: number;
-  readonly stepPropagations?: number;
+  readonly function: string;
+  /** The command's settings, which the worker resolves again (its deadline is the command's). */
+  readonly settings: SettingsJob;
   readonly observedBounds?: 'first' | 'second' | 'never';
 }
 

@@ -3,6 +3,8 @@
 // portfolio terminates the whole thread when another configuration has won.
 import { parentPort, workerData } from 'node:worker_threads';
 import { engineByName } from '../engines/index.js';
+import { Problem } from '../problem/prepare.js';
+import { settingsOfJob } from '../settings.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { inLane } from './configurations.js';
@@ -14,33 +16,23 @@ const post = (message: WorkerMessage): void => parentPort!.postMessage(message);
 
 async function run(): Promise<{ result: ConfigurationResult; attemptIndices: number[] }> {
   const c = job.configuration;
-  const common = {
-    ...(job.function !== undefined ? { function: job.function } : {}),
-    ...(job.timeoutMs !== undefined ? { timeoutMs: job.timeoutMs } : {}),
-  };
+  // The worker's settings and problem, made once: the command's, with the command's deadline.
+  const settings = settingsOfJob(job.settings);
+  const problem = Problem.of(job.program, job.function);
   if (c.kind === 'engine') {
     const engine = engineByName(c.engine);
     if (!engine) throw new Error(`engine '${c.engine}' is not available`);
-    return { result: await engine.run(job.program, common), attemptIndices: [] };
+    return { result: await engine.run(problem, settings), attemptIndices: [] };
   }
   // The lane's stats come back without their places in the full attempt sequence; the progress
   // events carry them, so that the portfolio can merge the lanes' stats in the sequential order.
   const attemptIndices: number[] = [];
-  const result = await runScheduleLane(job.program, {
-    ...common,
-    constraints: {
-      cutset: job.cutset,
-      schedule: job.schedule,
-      backend: job.backend,
-      ...(job.stepTimeoutMs !== undefined ? { stepTimeoutMs: job.stepTimeoutMs } : {}),
-      ...(job.stepConflicts !== undefined ? { stepConflicts: job.stepConflicts } : {}),
-      ...(job.stepPropagations !== undefined ? { stepPropagations: job.stepPropagations } : {}),
-      ...(job.observedBounds !== undefined ? { observedBounds: job.observedBounds } : {}),
-      ...(c.lanes > 1 ? { selectAttempt: (a) => inLane(c, a) } : {}),
-      onProgress: (event) => {
-        if (event.kind === 'step-done') attemptIndices.push(event.index);
-        post({ kind: 'progress', event });
-      },
+  const result = await runScheduleLane(problem, settings, {
+    ...(job.observedBounds !== undefined ? { observedBounds: job.observedBounds } : {}),
+    ...(c.lanes > 1 ? { selectAttempt: (a) => inLane(c, a) } : {}),
+    onProgress: (event) => {
+      if (event.kind === 'step-done') attemptIndices.push(event.index);
+      post({ kind: 'progress', event });
     },
   });
   return { result, attemptIndices };

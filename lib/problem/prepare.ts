@@ -60,7 +60,7 @@ export class Problem {
     this.function = fn;
   }
 
-  static of(program: Program, functionName: string | undefined): Problem {
+  static of(program: Program, functionName?: string): Problem {
     const fn = resolveFunction(program, functionName);
     const key = `${fn}\0${faultForTests() ?? ''}`;
     let byFunction = Problem.prepared.get(program);

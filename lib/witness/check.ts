@@ -53,7 +53,7 @@ export function readLoopInvariants(text: string): Array<{ function: string; line
 }
 
 /** Checks that the witness's loop invariants prove every assertion of `fn` (calls inlined). */
-export async function checkCorrectnessWitness(program: Program, fn: string, text: string, options: { timeoutMs?: number } = {}): Promise<WitnessCheck> {
+export async function checkCorrectnessWitness(program: Program, fn: string, text: string, deadline = new Deadline()): Promise<WitnessCheck> {
   const loops = readLoopInvariants(text);
   const source = program.procedures.get(fn);
   if (!source) return { valid: false, reason: `no function '${fn}'`, invariants: 0 };
@@ -77,6 +77,6 @@ export async function checkCorrectnessWitness(program: Program, fn: string, text
   const precondition = fn === program.entry
     ? F.and(...program.globals.map((g) => F.eqZero(L.sub(L.variable(g.name), L.constant(g.init)))))
     : F.TRUE;
-  const result = await checkInvariants(inlined, fn, invariants, { precondition, deadline: new Deadline(options.timeoutMs) });
+  const result = await checkInvariants(inlined, fn, invariants, { precondition, deadline });
   return result.valid ? { valid: true, invariants: loops.length } : { valid: false, reason: result.reason ?? 'not proved', invariants: loops.length };
 }

@@ -13,6 +13,8 @@ import { violationEntry } from './violation.js';
 import { sourceMap } from './source-map.js';
 import { witnessYaml } from './correctness.js';
 import { parseCExpression } from './c-expression.js';
+import { Problem } from '../problem/prepare.js';
+import { resolveSettings } from '../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -49,7 +51,7 @@ function assertMetadata(t: import('ava').ExecutionContext, metadata: Json, file:
 test('correctness witness of fig1: invariant_set with a loop_invariant at the while keyword, format 2.0 field by field', async (t) => {
   const source = readFileSync(FIG1, 'utf8');
   const program = parseProgram(source, FIG1);
-  const result = await verify(program, {});
+  const result = await verify(Problem.of(program), resolveSettings());
   t.is(result.verdict, 'safe');
   const outcome = await witnessFor({ program, file: FIG1, source, result });
   if (outcome.kind === 'none') return t.fail(outcome.reason);
@@ -83,7 +85,7 @@ test('correctness witness of fig1: invariant_set with a loop_invariant at the wh
 test('a correctness witness read back (C expressions through the front end) proves fig1 in the certificate checker', async (t) => {
   const source = readFileSync(FIG1, 'utf8');
   const program = parseProgram(source, FIG1);
-  const outcome = await witnessFor({ program, file: FIG1, source, result: await verify(program, {}) });
+  const outcome = await witnessFor({ program, file: FIG1, source, result: await verify(Problem.of(program), resolveSettings()) });
   if (outcome.kind === 'none') return t.fail(outcome.reason);
   const check = await checkCorrectnessWitness(program, 'PV1', outcome.text);
   t.true(check.valid, check.reason);
@@ -101,7 +103,7 @@ test('a correctness witness read back (C expressions through the front end) prov
 test('a proof with ghost quotients gives a witness that states i == 3 * (i / 3), read back through the ghosted program', async (t) => {
   const source = readFileSync('lib/ir/testing/multiple-of-three.c', 'utf8');
   const program = parseProgram(source, 'multiple.c');
-  const outcome = await witnessFor({ program, file: 'multiple.c', source, result: await verify(program, { timeoutMs: 60_000 }) });
+  const outcome = await witnessFor({ program, file: 'multiple.c', source, result: await verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 })) });
   if (outcome.kind !== 'correctness') return t.fail(outcome.kind === 'none' ? outcome.reason : outcome.kind);
   t.regex(outcome.text, /i == 3 \* \(i \/ 3\)/);
   t.true((await checkCorrectnessWitness(program, 'main', outcome.text)).valid);
@@ -123,7 +125,7 @@ test('violation witness of off-by-one: assumption on the input, the loop branchi
   const file = 'benchmarks/literature/off-by-one.c';
   const source = readFileSync(file, 'utf8');
   const program = parseProgram(source, file);
-  const result = await verify(program, {});
+  const result = await verify(Problem.of(program), resolveSettings());
   t.is(result.verdict, 'unsafe');
   const outcome = await witnessFor({ program, file, source, result });
   if (outcome.kind === 'none') return t.fail(outcome.reason);

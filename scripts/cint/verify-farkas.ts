@@ -9,6 +9,8 @@ import { verify } from '../../lib/index.js';
 import { parseProgram } from '../../lib/frontend/index.js';
 import { verifyPortfolio } from '../../lib/portfolio/index.js';
 import type { DataModel } from './types.js';
+import { Problem } from '../../lib/problem/prepare.js';
+import { resolveSettings } from '../../lib/settings.js';
 
 /** What farkas answered on a task. */
 export type FarkasAnswer =
@@ -39,8 +41,8 @@ export async function verifyJob(job: VerifyJob): Promise<FarkasAnswer> {
   try {
     const program = parseProgram(job.text, job.file, { dataModel: job.dataModel });
     const r = job.jobs > 1
-      ? await verifyPortfolio(program, { function: 'f', timeoutMs: job.timeoutMs, jobs: job.jobs })
-      : await verify(program, { function: 'f', timeoutMs: job.timeoutMs });
+      ? await verifyPortfolio(Problem.of(program, 'f'), resolveSettings({ timeoutMs: job.timeoutMs }), { jobs: job.jobs })
+      : await verify(Problem.of(program, 'f'), resolveSettings({ timeoutMs: job.timeoutMs }));
     const cex = r.counterexample;
     return {
       kind: 'verdict',

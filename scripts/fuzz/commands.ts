@@ -33,6 +33,8 @@ import type { ConditionAnswer, SpResult } from '../../lib/infer/types.js';
 /** What the checks read of a precondition, postcondition or condition. */
 export type Claimed = Pick<ConditionAnswer, 'expression' | 'formula' | 'certified'> & { readonly neighbours?: ConditionAnswer['neighbours'] };
 import { mulberry32 } from '../../lib/random.js';
+import { Problem } from '../../lib/problem/prepare.js';
+import { resolveSettings } from '../../lib/settings.js';
 
 /** `chc`: the program exported as Horn clauses (verify --emit chc) and solved by the CHC front end;
  * its sat must hold of the C program's runs (the export over-approximates them). */
@@ -519,19 +521,19 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
   if (commands.has('verify') && options.plainVerify) {
     // The command's defaults (cli/commands/verify.ts): the paths cut-set, the paper schedule, the auto back end.
     const jobs = options.plainVerify.jobs;
-    await run('verify', () => verifyPortfolio(program, { cutset: 'paths', schedule: 'paper', backend: 'auto', timeoutMs, jobs }), judgeVerify('verify'));
+    await run('verify', () => verifyPortfolio(Problem.of(program), resolveSettings({ cutset: 'paths', schedule: 'paper', backend: 'auto', timeoutMs }), { jobs }), judgeVerify('verify'));
   } else if (commands.has('verify')) {
     for (const name of options.engines ?? verifyEngines()) {
       const command = `verify/${name}`;
       const engine = engineByName(name);
       if (!engine) throw new Error(`no engine '${name}' (engines: ${verifyEngines().join(', ')})`);
-      await run(command, () => engine.run(program, { function: fn, timeoutMs }), judgeVerify(command));
+      await run(command, () => engine.run(Problem.of(program, fn), resolveSettings({ timeoutMs: timeoutMs })), judgeVerify(command));
     }
   }
   if (commands.has('chc')) {
     await run('chc', async (): Promise<ChcAnswer> => {
       const chc = readChc(exportProblem(program, 'chc', { function: fn }), `${program.file}.smt2`);
-      return chcAnswer(chc, await verify(chc.program, { cutset: 'headers', timeoutMs }));
+      return chcAnswer(chc, await verify(Problem.of(chc.program), resolveSettings({ cutset: 'headers', timeoutMs })));
     }, (r, context) => ({
       answer: r.verdict,
       detail: r.verdict + (r.reason ? ` (${r.reason})` : ''),
@@ -540,7 +542,7 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
     }));
   }
   if (commands.has('wp')) {
-    await run('wp', () => wp(program, { function: fn, timeoutMs }), (r, context) => {
+    await run('wp', () => wp(Problem.of(program, fn), resolveSettings({ timeoutMs })), (r, context) => {
       const certified = r.preconditions.filter((p) => p.certified);
       for (const p of certified) if (overParameters(p.formula, box.parameters)) preconditions.push({ command: 'wp', expression: p.expression, formula: p.formula });
       const answer = certified.some((p) => p.formula.kind === 'true') ? 'true' : certified.length > 0 ? 'found' : 'none';
@@ -548,13 +550,13 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
     });
   }
   if (commands.has('sp')) {
-    await run('sp', () => sp(program, { function: fn, timeoutMs }), (r, context) => {
+    await run('sp', () => sp(Problem.of(program, fn), resolveSettings({ timeoutMs })), (r, context) => {
       const post = r.postcondition;
       return { answer: post?.certified ? 'found' : 'none', detail: post ? `${post.expression}${post.certified ? '' : ' (not certified)'}` : `none (${r.reason ?? ''})`, found: checkSp(program, box, r, context) };
     });
   }
   if (commands.has('bounds')) {
-    await run('bounds', () => bounds(program, { function: fn, timeoutMs }), (r: BoundsResult, context) => {
+    await run('bounds', () => bounds(Problem.of(program, fn), resolveSettings({ timeoutMs })), (r: BoundsResult, context) => {
       const certified = r.loops.filter((l) => l.certified).length;
       const answer = r.loops.length === 0 ? 'no loops' : certified === r.loops.length ? 'all certified' : certified > 0 ? 'some certified' : 'none certified';
       const detail = r.loops.map((l) => `line ${l.line}: ${l.bound ?? 'none'}${l.precondition !== '1' ? ` under ${l.precondition}` : ''}${l.certified ? '' : ' (not certified)'}`).join(' ; ');
@@ -562,7 +564,7 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
     });
   }
   if (commands.has('cex')) {
-    await run('cex', () => cex(program, { function: fn, timeoutMs }), (r, context) => {
+    await run('cex', () => cex(Problem.of(program, fn), resolveSettings({ timeoutMs })), (r, context) => {
       if (r.provedSafe) safe.push('cex');
       const answer = r.conditions.length > 0 ? 'found' : r.provedSafe ? 'proved safe' : 'none';
       const detail = r.conditions.map((c) => `${c.expression}${c.certified ? '' : ' (not certified)'}: ${runText(c.input, c.nondet)}`).join(' ; ') || `none (${r.reason ?? ''})`;
@@ -570,7 +572,7 @@ export async function fuzzProgram(program: Program, options: FuzzOptions): Promi
     });
   }
   if (commands.has('nonterm')) {
-    await run('nonterm', () => nonterm(program, { function: fn, timeoutMs }), (r, context) => {
+    await run('nonterm', () => nonterm(Problem.of(program, fn), resolveSettings({ timeoutMs })), (r, context) => {
       for (const c of r.conditions) if (c.certified && overParameters(c.formula, box.parameters)) preconditions.push({ command: 'nonterm', expression: c.expression, formula: c.formula });
       return {
         answer: r.verdict,

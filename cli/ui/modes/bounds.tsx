@@ -1,7 +1,7 @@
 // Mode `bounds`: loop bounds over the parameters (paper 004, Claim 1), per loop the certified bound
 // (under a precondition when the loop does not terminate for every input), the input on which it is
 // attained, and the invariants that prove it. The selected loop (up/down) is shown first.
-import { type Program, bounds, type BoundsEvent, type BoundsResult } from '../../../lib/index.js';
+import { type Problem, type Settings, bounds, type BoundsEvent, type BoundsResult } from '../../../lib/index.js';
 import { boundsJson } from '../../report/bounds.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents } from './progress.js';
@@ -70,13 +70,9 @@ export function boundsEvents(emit: Emit): (e: BoundsEvent) => void {
   };
 }
 
-async function run(program: Program, job: Job, emit: Emit): Promise<void> {
+async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'search', event: { kind: 'phase', text: 'counting iterations on concrete runs' } });
-  const r = await bounds(program, {
-    ...(job.options.function !== undefined ? { function: job.options.function } : {}),
-    cutset: job.options.cutset,
-    schedule: job.options.schedule,
-    ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
+  const r = await bounds(problem, settings, {
     onBoundsProgress: boundsEvents(emit),
     // Each candidate's proof (the constraint engine's steps) and the weakest-precondition search of
     // conditional bounds (its queries): the Search pane's rows.

@@ -3,7 +3,7 @@
 // source pane. The most-general search can take minutes (Fig. 10); the first concrete failing run the
 // library finds (replayed by the interpreter) is shown at once, steppable, while the search goes on.
 import { Box } from 'ink';
-import { type Program, cex, type CexResult, type ConcreteCounterexample, Problem, runResultToJson } from '../../../lib/index.js';
+import { type Problem, type Program, type Settings, cex, type CexResult, type ConcreteCounterexample, runResultToJson } from '../../../lib/index.js';
 import { cexJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
 import { recordTrace, type TraceRow } from '../trace.js';
@@ -86,16 +86,12 @@ export function cexData(program: Program, file: string, r: CexResult, concrete?:
   };
 }
 
-async function run(program: Program, job: Job, emit: Emit): Promise<void> {
+async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'search', event: { kind: 'phase', text: 'looking for a failing input' } });
-  const fn = Problem.of(program, job.options.function).function;
+  const { program, function: fn } = problem;
   let concrete: ConcreteCounterexample | undefined;
-  const r = await cex(program, {
-    ...(job.options.function !== undefined ? { function: job.options.function } : {}),
+  const r = await cex(problem, settings, {
     maxAnswers: CEX_MAX_ANSWERS,
-    cutset: job.options.cutset,
-    schedule: job.options.schedule,
-    ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
     onProgress: conditionEvents(emit, CEX_MAX_ANSWERS),
     // The UI waits longer than the library's default for a first failing input: on a loaded machine
     // Bug1's (the 752nd sampled input) can take several seconds, and it is worth showing at once.

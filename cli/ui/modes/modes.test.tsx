@@ -16,6 +16,7 @@ import { nontermData, nontermMode } from './nonterm.js';
 import { boundsData, boundsEvents, boundsMode } from './bounds.js';
 import type { BoundsResult } from '../../../lib/infer/bounds.js';
 import { parseProgram } from '../../../lib/frontend/index.js';
+import { Problem, resolveSettings } from '../../../lib/index.js';
 import { runProgram } from '../../../lib/interpreter/index.js';
 import type { Program } from '../../../lib/ir/cfg.js';
 import type { CexCondition, CexResult } from '../../../lib/infer/cex.js';
@@ -258,7 +259,7 @@ test('bounds progress: sampling, each candidate and each loop\'s result as the s
 test('verify: the Engines pane fills from the shared cross-check, one engine at a time, then the certificate check', async (t) => {
   const source = 'int main() { int x = 0; while (x < 5) { x = x + 1; } assert(x == 5); return 0; }\n';
   const sent: WorkerMessage[] = [];
-  await verifyMode.run(parseProgram(source, 'tiny.c'), { mode: 'verify', file: 'tiny.c', source, options: { cutset: 'paths', schedule: 'paper' } }, (m) => sent.push(m));
+  await verifyMode.run(Problem.of(parseProgram(source, 'tiny.c')), resolveSettings(), { mode: 'verify', file: 'tiny.c', source, options: { cutset: 'paths', schedule: 'paper' } }, (m) => sent.push(m));
   const panes = sent.flatMap((m) => (m.type === 'engines' ? [m.rows] : []));
   t.deepEqual(panes[0]!.map((r) => r.name), ['constraint/SAT', 'lazy-abstraction', 'symbolic', 'lazy-annotation', 'certificate check']);
   // The constraint engine's row is the search's own answer (done at once), not a second run.

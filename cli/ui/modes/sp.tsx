@@ -1,6 +1,6 @@
 // Mode `sp`: the strongest postcondition at the function's exit (paper 004, Section 4), with the
 // reachable states that show each tighter neighbour is violated.
-import { type Program, sp, type SpResult } from '../../../lib/index.js';
+import { type Problem, type Program, type Settings, sp, type SpResult } from '../../../lib/index.js';
 import type { Emit, Job } from '../protocol.js';
 import type { ConditionView } from './wp.js';
 import { conditionEvents } from './progress.js';
@@ -47,16 +47,13 @@ export function spData(r: SpResult): SpData {
   };
 }
 
-async function run(program: Program, job: Job, emit: Emit): Promise<void> {
+async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
+  const { program } = problem;
   // The cut-points, so that one can be selected for `l` (sp at its line).
   emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
   emit({ type: 'search', event: { kind: 'phase', text: 'sampling runs' } });
-  const r = await sp(program, {
+  const r = await sp(problem, settings, {
     ...(job.options.atLine !== undefined ? { atLine: job.options.atLine } : {}),
-    ...(job.options.function !== undefined ? { function: job.options.function } : {}),
-    cutset: job.options.cutset,
-    schedule: job.options.schedule,
-    ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
     // One postcondition: the answers bar ends at 1.
     onProgress: conditionEvents(emit, 1),
   });

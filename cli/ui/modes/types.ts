@@ -1,7 +1,7 @@
 // A mode of the UI (verify, wp, sp, …): one registry entry couples the library call that runs in the
 // analysis worker with the component that shows its result. Adding a mode is adding one entry.
 import type { ReactElement } from 'react';
-import type { Program } from '../../../lib/index.js';
+import type { Problem, Settings } from '../../../lib/index.js';
 import type { Emit, Job, SourceMark } from '../protocol.js';
 import type { TraceRow } from '../trace.js';
 import type { Pin } from '../state.js';
@@ -29,8 +29,9 @@ export interface Mode<R = any> {
   readonly key: string;
   readonly id: string;
   readonly name: string;
-  /** Worker side: runs the library, emits search progress and exactly one `result` with data R. */
-  run(program: Program, job: Job, emit: Emit): Promise<void>;
+  /** Worker side: runs the library on the job's problem with its settings (both made once by the
+   * worker), emits search progress and exactly one `result` with data R. */
+  run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void>;
   /** UI side. */
   readonly Result: (props: ResultProps<R>) => ReactElement;
   /** Source positions the result is about (invariant cut-points), for the source pane. */

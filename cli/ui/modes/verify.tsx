@@ -1,6 +1,6 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
-import { locationPos, type Formula, type Program, prepareAnalysis, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS } from '../../../lib/index.js';
+import { locationPos, type Formula, type Problem, type Program, type Settings, prepareAnalysis, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS } from '../../../lib/index.js';
 import { verifyJson } from '../../report/verify.js';
 import type { Emit, EngineRow, Job, SourceMark, WitnessOutcomeView } from '../protocol.js';
 import { RowNumbers, stepSearchEvent, widthsText } from './progress.js';
@@ -44,15 +44,12 @@ export function cutpointMarks(program: Program, job: Job): SourceMark[] {
   }
 }
 
-async function run(program: Program, job: Job, emit: Emit): Promise<void> {
+async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
+  const { program } = problem;
   emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
   const rows = new RowNumbers();
-  const result = await constraintEngine.run(program, {
-    ...(job.options.function !== undefined ? { function: job.options.function } : {}),
-    ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}),
+  const result = await constraintEngine.run(problem, settings, {
     constraints: {
-      cutset: job.options.cutset,
-      schedule: job.options.schedule,
       // The mode shows the paper's template search live, step by step: the observed bounds come
       // after its first attempt, where `farkas verify` tries them first (docs/ui.md).
       observedBounds: 'second',
@@ -62,7 +59,7 @@ async function run(program: Program, job: Job, emit: Emit): Promise<void> {
   });
   emit({ type: 'result', data: verifyData(program, job.file, result) });
   emit({ type: 'witness', witness: await witness(program, job, result) });
-  await secondOpinions(program, job, result, emit);
+  await secondOpinions(problem, settings, result, emit);
 }
 
 /** Pins by line (several at one line, e.g. at different columns, are conjoined). */
@@ -118,7 +115,8 @@ function doneRow(row: Pick<CrossCheckRow, 'engine' | 'verdict' | 'millis' | 'rea
 /** The Engines pane: the shared cross-check (every registered engine; the constraint engine's answer
  * is the search's own, not run again) row by row as each engine ends, then an independent re-check of
  * the constraint engine's invariants by the certificate checker. */
-async function secondOpinions(program: Program, job: Job, result: EngineResult, emit: Emit): Promise<void> {
+async function secondOpinions(problem: Problem, settings: Settings, result: EngineResult, emit: Emit): Promise<void> {
+  const { program } = problem;
   // The rows in the registry's order, which is the cross-check's.
   const engines: readonly string[] = availableEngines();
   const rows: EngineRow[] = [
@@ -131,10 +129,9 @@ async function secondOpinions(program: Program, job: Job, result: EngineResult, 
   };
   emit({ type: 'engines', rows: [...rows] });
   let engineStarted = Date.now();
-  await crossCheck(program, {
+  await crossCheck(problem, settings, {
     results: new Map([[CONSTRAINT_ENGINE, result]]),
-    ...(job.options.function !== undefined ? { engineOptions: { function: job.options.function } } : {}),
-    engineTimeoutMs: UI_CROSS_CHECK_ENGINE_TIMEOUT_MS,
+    engineTimeLimitMs: UI_CROSS_CHECK_ENGINE_TIMEOUT_MS,
     // The pane shows verdicts only: no z3 queries to compare invariants.
     compareInvariants: false,
     onEngineStarted: (engine) => {

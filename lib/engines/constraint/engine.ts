@@ -1,18 +1,13 @@
-// The constraint engine behind the common Engine interface: `verify` with the common options
-// (function, time bound, abort signal) and its own, and its schedule's work as engine statistics.
-import type { Program } from '../../ir/cfg.js';
+// The constraint engine behind the common Engine interface: `verify` with its own options, and its
+// schedule's work as engine statistics.
+import type { Problem } from '../../problem/prepare.js';
 import type { VerifyResult } from '../../problem/result.js';
+import type { Settings } from '../../settings.js';
 import { CONSTRAINT_ENGINE, type ConstraintEngineStats, type EngineOptions, type EngineResult } from '../types.js';
 import { verify } from './verify.js';
 
-export async function runConstraintEngine(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
-  const result = await verify(program, {
-    ...options.constraints,
-    ...(options.function !== undefined ? { function: options.function } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.deadline ? { deadline: options.deadline } : {}),
-  });
+export async function runConstraintEngine(problem: Problem, settings: Settings, options: EngineOptions = {}): Promise<EngineResult> {
+  const result = await verify(problem, settings, options.constraints);
   return { ...result, engineStats: constraintStats(result) };
 }
 

@@ -16,6 +16,7 @@ import { makeTemplate, templateUnknowns } from '../../constraints/template.js';
 import { encodeUnknowns } from '../../encode/system-encoder.js';
 import { addSeed, assertStateConditions, searchBySamples, seedOf, stateConditions, type StateConditions } from './sample-search.js';
 import { verify } from './verify.js';
+import { resolveSettings } from '../../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -112,11 +113,7 @@ test.serial('verify: a step whose SAT search runs out is refuted by the concrete
   t.deepEqual(step.shape, { disjuncts: 2, conjuncts: 3 });
   // Its Farkas CNF runs out of the default budget (50,000 conflicts); the sample search that follows,
   // with as much SAT work again, refutes it.
-  const result = await verify(parseProgram(readFileSync(root + rel, 'utf8'), rel), {
-    cutset: 'headers',
-    observedBounds: 'never',
-    schedule: { name: 'one step', description: 'the paper schedule\'s 2x3 step', steps: [step] },
-  });
+  const result = await verify(Problem.of(parseProgram(readFileSync(root + rel, 'utf8'), rel)), resolveSettings({ cutset: 'headers', schedule: { name: 'one step', description: 'the paper schedule\'s 2x3 step', steps: [step] } }), { observedBounds: 'never' });
   t.is(result.verdict, 'unknown');
   t.is(result.stats.length, 1);
   t.is(result.stats[0]!.result, 'unsat', result.stats[0]!.reason);

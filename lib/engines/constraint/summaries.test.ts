@@ -8,6 +8,7 @@ import { shutdownZ3 } from '../../sat/z3-context.js';
 import { prepareInterprocedural } from './summary-prepare.js';
 import { Problem } from '../../problem/prepare.js';
 import { verify } from './verify.js';
+import { resolveSettings } from '../../settings.js';
 
 test.after.always(async () => {
   await shutdownZ3();
@@ -34,8 +35,8 @@ int main() { int r = even(4, 0); assert(r == 0 || r == 1); return 0; }
 
 test('preparation: mutually recursive bodies, summary interfaces, input copies at the body entry', (t) => {
   const program = parseProgram(EVEN_ODD, 'eo.c');
-  t.true(Problem.of(program, undefined).needsSummaries);
-  const prepared = prepareInterprocedural(Problem.of(program, undefined), 'paths');
+  t.true(Problem.of(program).needsSummaries);
+  const prepared = prepareInterprocedural(Problem.of(program), 'paths');
   t.deepEqual(prepared.procedures.map((p) => p.name), ['even', 'odd']);
   for (const p of prepared.procedures) {
     t.deepEqual(p.inputs, ['n', 'p']);
@@ -55,19 +56,19 @@ test('preparation: mutually recursive bodies, summary interfaces, input copies a
 test('preparation: globals read are summary inputs; a global written is localised and returned by its own procedure', (t) => {
   // (main sets limit: a global nothing writes would be read as its constant initial value.)
   const reads = parseProgram('int limit;\nint climb(int n) { if (n >= limit) return n; return climb(n + 1); }\nint main() { limit = 10; int r = climb(0); assert(r >= 10); return 0; }\n', 'g.c');
-  const prepared = prepareInterprocedural(Problem.of(reads, undefined), 'paths');
+  const prepared = prepareInterprocedural(Problem.of(reads), 'paths');
   t.deepEqual(prepared.procedures[0]!.inputs, ['n', 'limit']);
   const call = prepared.entry.vcs.flatMap((vc) => vc.calls ?? [])[0]!;
   t.true(call.subst.has('limit'));
   const writes = parseProgram('int g;\nint f(int n) { g = n; if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(3); assert(r == 0); return 0; }\n', 'w.c');
-  const localised = prepareInterprocedural(Problem.of(writes, undefined), 'paths');
+  const localised = prepareInterprocedural(Problem.of(writes), 'paths');
   t.deepEqual(localised.procedures.map((p) => [p.name, p.inputs]), [['f', ['n', 'g!loc']], ['f!g', ['n', 'g!loc']]]);
   // The analysed function assigns the global from the call of f!g.
   const entryCalls = localised.entry.vcs.flatMap((vc) => vc.calls ?? []).map((c) => c.callee);
   t.deepEqual([...new Set(entryCalls)].sort(), ['f', 'f!g']);
   // An assertion in a summarised procedure becomes a ghost output checked by the caller.
   const asserts = parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c');
-  const ghost = prepareInterprocedural(Problem.of(asserts, undefined), 'paths');
+  const ghost = prepareInterprocedural(Problem.of(asserts), 'paths');
   t.deepEqual(ghost.procedures.map((p) => p.name), ['f', 'f!err']);
   t.true(ghost.procedures.every((p) => p.body.cut.proc.edges.every((e) => e.stmt.kind !== 'assert')));
   t.true(ghost.entry.vcs.some((vc) => vc.conclusion.kind === 'assertion'));
@@ -75,7 +76,7 @@ test('preparation: globals read are summary inputs; a global written is localise
 
 test('a recursive sum is proved safe with a certified summary that holds on real calls', async (t) => {
   const program = parseProgram(SUM, 'sum.c');
-  const result = await verify(program);
+  const result = await verify(Problem.of(program), resolveSettings());
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   const summary = result.summaries?.find((s) => s.procedure === 'sum');
@@ -93,16 +94,16 @@ test('a recursive sum is proved safe with a certified summary that holds on real
 
 test('a false claim about a recursive sum is unsafe, with a replayed counterexample', async (t) => {
   const program = parseProgram('int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }\nint main() { int r = sum(3); assert(r != 6); return 0; }\n', 'bad.c');
-  const result = await verify(program);
+  const result = await verify(Problem.of(program), resolveSettings());
   t.is(result.verdict, 'unsafe');
   t.is(result.counterexample?.line, 2);
   t.true(result.counterexample?.replayed);
   // An assertion inside a recursive procedure that fails: the run of the original program is the counterexample.
-  const inner = await verify(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c'));
+  const inner = await verify(Problem.of(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(-5); return 0; }\n', 'a.c')), resolveSettings());
   t.is(inner.verdict, 'unsafe');
   t.is(inner.counterexample?.line, 1);
   // With every call inside the assertion's range, the ghost error output proves it.
-  const innerSafe = await verify(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(5); return 0; }\n', 'b.c'));
+  const innerSafe = await verify(Problem.of(parseProgram('int f(int n) { assert(n >= 0); if (n <= 0) return 0; return f(n - 1); }\nint main() { int r = f(5); return 0; }\n', 'b.c')), resolveSettings());
   t.is(innerSafe.verdict, 'safe', innerSafe.reason);
   t.true(innerSafe.certified);
   t.truthy(innerSafe.summaries?.find((s) => s.procedure === 'f!err'));
@@ -118,20 +119,20 @@ test('an analysed function that is recursive itself: its calls reach a summarise
   t.deepEqual(prepared.procedures.map((p) => p.name), ['f!err', 'f!rec']);
   t.true(prepared.procedures.every((p) => p.body.cut.proc.edges.every((e) => e.stmt.kind !== 'assert')));
   t.deepEqual([...new Set(prepared.entry.vcs.flatMap((vc) => vc.calls ?? []).map((c) => c.callee))].sort(), ['f!err', 'f!rec']);
-  const result = await verify(program, { function: 'f' });
+  const result = await verify(Problem.of(program, 'f'), resolveSettings());
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   // The copy's summary is printed as the function's.
   t.deepEqual(result.summaries?.map((s) => s.procedure).sort(), ['f', 'f!err']);
   // A false assertion there is found by a run.
-  const bad = await verify(parseProgram(source.replace('r == 0', 'r == 1'), 'bad.c'), { function: 'f' });
+  const bad = await verify(Problem.of(parseProgram(source.replace('r == 0', 'r == 1'), 'bad.c'), 'f'), resolveSettings());
   t.is(bad.verdict, 'unsafe');
   t.true(bad.counterexample?.replayed);
 });
 
 test('McCarthy 91 (Fig. 3(b)) is proved with two pairs guessed from its calls, true of the function', async (t) => {
   const program = parseProgram('int M(int n) { if (n > 100) return n - 10; return M(M(n + 11)); }\nvoid IP2() { int result = M(19) + M(119); assert(result == 200); }\n', 'm91.c');
-  const result = await verify(program, { function: 'IP2' });
+  const result = await verify(Problem.of(program, 'IP2'), resolveSettings());
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   const pairs = result.summaries?.find((s) => s.procedure === 'M')?.pairs ?? [];

@@ -38,7 +38,7 @@ export interface SummarySearch {
   /** A step's SAT budget unless the step sets its own (lib/limits.ts); all steps together get
    * VERIFY_SAT_WORK. */
   readonly stepWork: SatWork;
-  readonly stepTimeoutMs?: number;
+  readonly stepTimeLimitMs?: number;
   readonly onCnf?: (index: number, cnf: import('../../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
 }
@@ -133,12 +133,12 @@ export async function verifyWithSummaries(problem: Problem, search: SummarySearc
     search.onCnf?.(index, cnf);
     // A guess that is wrong usually shows quickly (unsat); it gets half of the step's budget only.
     const share = guided ? 2 : 1;
-    const stepTimeoutMs = step.timeLimitMs ?? search.stepTimeoutMs;
+    const stepTimeLimitMs = step.timeLimitMs ?? search.stepTimeLimitMs;
     const work = satWork.next({
       conflicts: Math.ceil((step.conflicts ?? search.stepWork.conflicts) / share),
       propagations: Math.ceil((step.propagations ?? search.stepWork.propagations) / share),
     });
-    const sat = await backend.solve(cnf, satStepLimits(work, stepTimeoutMs === undefined ? undefined : stepTimeoutMs / share, deadline));
+    const sat = await backend.solve(cnf, satStepLimits(work, stepTimeLimitMs === undefined ? undefined : stepTimeLimitMs / share, deadline));
     satWork.charge(sat);
     const stepStats: StepStats = {
       template, disjuncts: step.shape.disjuncts, conjuncts: step.shape.conjuncts, widths: step.widths,

@@ -13,6 +13,8 @@ import { verify } from './verify.js';
 import { cutpointsByLine } from './pins.js';
 import * as L from '../../ir/linear.js';
 import type { VerifyResult } from '../../problem/result.js';
+import { Problem } from '../../problem/prepare.js';
+import { resolveSettings } from '../../settings.js';
 
 const PV1 = 'void PV1(int y) { int x = -50; while (x < 0) { x = x + y; y++; } assert(y > 0); }\n';
 
@@ -77,7 +79,7 @@ for (const cutset of ['paths', 'headers'] as const) {
   test(`Fig. 1 is safe with certified invariants (cut-set ${cutset})`, async (t) => {
     const program = pv1();
     const events: string[] = [];
-    const result = await verify(program, { cutset, observedBounds: 'never', onProgress: (e) => events.push(e.kind) });
+    const result = await verify(Problem.of(program), resolveSettings({ cutset }), { observedBounds: 'never', onProgress: (e) => events.push(e.kind) });
     t.is(result.verdict, 'safe', result.reason);
     t.true(result.certified);
     t.is(result.function, 'PV1');
@@ -105,7 +107,7 @@ for (const cutset of ['paths', 'headers'] as const) {
 
 test('an unsafe program is unsafe with a counterexample that fails when replayed on the original', async (t) => {
   const program = parseProgram(UNSAFE, 'unsafe.c');
-  const result = await verify(program);
+  const result = await verify(Problem.of(program), resolveSettings());
   t.is(result.verdict, 'unsafe', result.reason);
   t.true(result.certified);
   const ce = result.counterexample!;
@@ -134,7 +136,7 @@ const PHASES = (assertion: string) => `int main() {
 
 test('a function without inputs runs to its end: a failure after 600,000 steps is found and replayed', async (t) => {
   const program = parseProgram(PHASES('y != x'), 'phases.c');
-  const result = await verify(program, { timeoutMs: 60_000 });
+  const result = await verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }));
   t.is(result.verdict, 'unsafe', result.reason);
   t.is(result.counterexample?.line, 7);
   const replay = runProgram(program, { nondet: [], nondetDefault: null, maxSteps: 1_000_000 });
@@ -145,7 +147,7 @@ test('a failure past the traced runs of a function that reads input is found by 
   // The observed bounds go first and cannot prove it; the long runs, taken then, find the failure.
   const source = 'int main() { int k = __VERIFIER_nondet_int(); int i = 0; while (i < 60000) { i++; assert(k < 0 || i != 50000); } return 0; }\n';
   const program = parseProgram(source, 'long-input.c');
-  const result = await verify(program, { timeoutMs: 60_000 });
+  const result = await verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }));
   t.is(result.verdict, 'unsafe', result.reason);
   const k = result.counterexample?.nondet[0];
   t.true(k !== undefined && k >= 0n, `k = ${k}`);
@@ -155,7 +157,7 @@ test('a failure past the traced runs of a function that reads input is found by 
 
 test('a function without inputs whose failure comes after 400 million steps is found: its loop runs in closed form', async (t) => {
   const program = parseProgram('int main() { unsigned int x = 0; while (x < 0x0fffffff) { x += 2; } assert(x % 2); return 0; }\n', 'long.c');
-  const result = await verify(program, { timeoutMs: 60_000 });
+  const result = await verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }));
   t.is(result.verdict, 'unsafe', result.reason);
   t.true((result.counterexample?.steps ?? 0) > 400_000_000, `${result.counterexample?.steps} steps`);
   // The run that replays it, with its loop run in closed form, interprets a few hundred of them.
@@ -165,7 +167,7 @@ test('a function without inputs whose failure comes after 400 million steps is f
 });
 
 test('a function without inputs is proved with the bounds of its whole run, phase by phase', async (t) => {
-  const result = await verify(parseProgram(PHASES('y == 200000'), 'phases.c'), { timeoutMs: 60_000 });
+  const result = await verify(Problem.of(parseProgram(PHASES('y == 200000'), 'phases.c')), resolveSettings({ timeoutMs: 60_000 }));
   t.is(result.verdict, 'safe', result.reason);
   t.is(result.houdini?.proved, true);
   // The second phase's invariant reaches the run's end (x = y = 200000), which no early state shows.
@@ -173,14 +175,14 @@ test('a function without inputs is proved with the bounds of its whole run, phas
 });
 
 test('a recursive function that writes a global is proved with the global returned by its own summary', async (t) => {
-  const result = await verify(parseProgram(RECURSIVE, 'rec.c'));
+  const result = await verify(Problem.of(parseProgram(RECURSIVE, 'rec.c')), resolveSettings());
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   t.true((result.summaries ?? []).some((s) => s.procedure.startsWith('sum!')));
 });
 
 test('a tiny time limit gives unknown (timeout)', async (t) => {
-  const result = await verify(pv1(), { timeoutMs: 1 });
+  const result = await verify(Problem.of(pv1()), resolveSettings({ timeoutMs: 1 }));
   t.is(result.verdict, 'unknown');
   t.false(result.certified);
   t.regex(result.reason ?? '', /timeout/i);
@@ -205,7 +207,7 @@ test('a SAT back end returning wrong models never yields safe', async (t) => {
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) & 1) === 1;
   for (const backend of [lyingBackend('all-false', () => false), lyingBackend('all-true', () => true), lyingBackend('random', random)]) {
     for (const cutset of ['paths', 'headers'] as const) {
-      const result = await verify(pv1(), { backend, cutset, observedBounds: 'never' });
+      const result = await verify(Problem.of(pv1()), resolveSettings({ backend, cutset }), { observedBounds: 'never' });
       t.not(result.verdict, 'safe', `${backend.name}/${cutset}`);
       t.false(result.certified, `${backend.name}/${cutset}`);
       t.true(backend.calls > 0, 'the lying back end was consulted');
@@ -231,13 +233,13 @@ test('a back end that never answers gives unknown with its reason; one that says
   // x >= 2*y needs a coefficient 2, which the observed bounds (unit directions and hull equalities,
   // proved without the SAT back end) cannot state, so only the back end could prove it.
   const twoOrThree = () => parseProgram(TWO_OR_THREE, 'two-or-three.c');
-  const r1 = await verify(twoOrThree(), { backend: silent });
+  const r1 = await verify(Problem.of(twoOrThree()), resolveSettings({ backend: silent }));
   t.is(r1.verdict, 'unknown');
   t.false(r1.certified);
   t.regex(r1.reason ?? '', /out of memory \(simulated\)/);
   t.true(r1.stats.every((s) => s.result === 'unknown'));
   const refusing: SatBackend = { name: 'refusing', solve: async () => ({ status: 'unsat', millis: 0, backend: 'refusing' }) };
-  const r2 = await verify(twoOrThree(), { backend: refusing, schedule: 'conjunctive' });
+  const r2 = await verify(Problem.of(twoOrThree()), resolveSettings({ backend: refusing, schedule: 'conjunctive' }));
   t.is(r2.verdict, 'unknown');
   t.false(r2.certified);
   t.regex(r2.reason ?? '', /no invariant found/);
@@ -268,7 +270,7 @@ test('a correct pinned invariant is a certified conjunct of the invariant at its
   const cutLine = cutpointLine(program, 'headers');
   // Implied by the paper's invariant (x < 0 || y > 0), and not inductive on its own.
   const pinned = F.or(F.geqZero(L.sub(L.constant(-1n), L.variable('x'))), F.geqZero(L.sub(L.variable('y'), L.constant(1n))));
-  const result = await verify(program, { cutset: 'headers', knownInvariants: new Map([[cutLine, pinned]]) });
+  const result = await verify(Problem.of(program), resolveSettings({ cutset: 'headers' }), { knownInvariants: new Map([[cutLine, pinned]]) });
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   t.deepEqual(result.pinned, [{ line: cutLine, expression: F.toC(pinned) }]);
@@ -292,7 +294,7 @@ for (const cutset of ['paths', 'headers'] as const) {
     // Two steps keep the test short: under the path cut-set no sampled run refutes the pin (it sits
     // before x = x + y, where only runs ending within 4 of zero leave x > -5), so the search itself fails.
     const paper = loadSchedule('paper');
-    const result = await verify(program, { cutset, schedule: { ...paper, steps: paper.steps.slice(0, 2) }, knownInvariants: new Map([[line, wrong]]) });
+    const result = await verify(Problem.of(program), resolveSettings({ cutset, schedule: { ...paper, steps: paper.steps.slice(0, 2) } }), { knownInvariants: new Map([[line, wrong]]) });
     t.is(result.verdict, 'unknown');
     t.false(result.certified);
     t.regex(result.reason ?? '', new RegExp(`pinned invariant.*line ${line}.*x <= -5`));
@@ -301,7 +303,7 @@ for (const cutset of ['paths', 'headers'] as const) {
 }
 
 test('a pin at a line without a cut-point gives unknown', async (t) => {
-  const result = await verify(parseProgram(FIG1, 'fig1.c'), { cutset: 'headers', knownInvariants: new Map([[7, F.TRUE]]) });
+  const result = await verify(Problem.of(parseProgram(FIG1, 'fig1.c')), resolveSettings({ cutset: 'headers' }), { knownInvariants: new Map([[7, F.TRUE]]) });
   t.is(result.verdict, 'unknown');
   t.regex(result.reason ?? '', /no cut-point at line 7/);
 });
@@ -310,7 +312,7 @@ test('a branch on 13 disjunctions (2^13 cases) is proved with the guard weakened
   // Before the size limits (lib/limits.ts) building this program's first step ran out of memory.
   const conds = Array.from({ length: 13 }, (_, k) => `(a > ${k} || b > ${k})`).join(' && ');
   const source = `void f(int a, int b) {\n  int i = 0;\n  while (i < 10) {\n    if (${conds}) i = i + 2; else i = i + 1;\n  }\n  __VERIFIER_assert(i <= 11);\n}\n`;
-  const safe = await verify(parseProgram(source, 'wide.c'), { function: 'f', timeoutMs: 240_000 });
+  const safe = await verify(Problem.of(parseProgram(source, 'wide.c'), 'f'), resolveSettings({ timeoutMs: 240_000 }));
   t.is(safe.verdict, 'safe', safe.reason);
   t.true(safe.certified);
 });
@@ -321,7 +323,7 @@ test('Fig. 2 on the path cut-set: the template search alone proves it at its fir
   // x == y before the turn and x + y == 102 after it fix y: what is left for the 1x2 template is
   // 0 <= x <= 50 and 51 <= x <= 102, which Farkas' lemma shows with multipliers of one bit (2x >= 100
   // from x >= 50 needs a multiplier of 2, unless the atom is tightened to x >= 50 first).
-  const result = await verify(program, { observedBounds: 'never', backend: 'minisat' });
+  const result = await verify(Problem.of(program), resolveSettings({ backend: 'minisat' }), { observedBounds: 'never' });
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   t.deepEqual(result.stats.map((s) => `${s.template} ${s.result}`), ['1x2+eq sat']);

@@ -8,12 +8,9 @@ import type { Formula } from '../../ir/formula.js';
 import type { Program } from '../../ir/cfg.js';
 import { stepSystem, widenedStep, type StepSystem } from '../../problem/step-system.js';
 import { decodeTemplate } from '../../constraints/template.js';
-import { loadSchedule, type Schedule } from '../../constraints/schedule.js';
 import { satisfies } from '../../constraints/system.js';
 import { encodeUnknowns } from '../../encode/system-encoder.js';
 import { orderTemplatePositions } from '../../encode/symmetry.js';
-import { createBackend, DEFAULT_BACKEND_SPEC } from '../../sat/index.js';
-import type { SatBackend } from '../../sat/types.js';
 import { checkInvariants } from '../../certify/certificate.js';
 import { warmUpChecker } from '../../certify/lia-solver.js';
 import { simplifyInvariant } from '../../ir/simplify.js';
@@ -29,6 +26,7 @@ import { branchAtoms, candidateConjuncts, guardsOver, heldGuards, proveByObserve
 import { IntTypes, typingOf } from '../../frontend/ctypes.js';
 import type { Counterexample, HoudiniReport, InvariantReport, OverflowReport, ProgressEvent, StepStats, VerifyResult } from '../../problem/result.js';
 import { verifyWithSummaries } from './verify-summaries.js';
+import type { Settings } from '../../settings.js';
 import { assertStateConditions, searchBySamples, stateConditions } from './sample-search.js';
 import type { ScheduleStep } from '../../constraints/schedule.js';
 import { conjoinFacts, cutpointPosition, describePins, placePins } from './pins.js';
@@ -37,32 +35,10 @@ import { guardSafe, guardSummaries } from '../../guard/verify-guard.js';
 import { Falsifier } from '../../falsify/bmc.js';
 import { guessedSummaries } from '../../falsify/guessed-summaries.js';
 import { replayed, replayNondet, replayOnOriginal } from '../../guard/replay.js';
-import { Deadline, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, HOUDINI_HEADERS_FIRST_VC_RATIO, GHOSTED_HEADERS_MAX_PATHS, type SatWork } from '../../limits.js';
+import { type Deadline, satStepLimits, SatWorkBudget, stepBuildStopped, VERIFY_SAT_WORK, READABLE_CHECK_WORK, READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, HOUDINI_HEADERS_FIRST_VC_RATIO, GHOSTED_HEADERS_MAX_PATHS, type SatWork } from '../../limits.js';
 
-export interface VerifyOptions {
-  readonly function?: string;
-  readonly cutset?: CutsetStrategy;
-  /** Schedule name or file, or a loaded schedule. */
-  readonly schedule?: string | Schedule;
-  /** SAT back-end spec: 'auto' (default), 'minisat', 'z3', 'dimacs:CMD' (lib/sat/index.ts). */
-  readonly backend?: string | SatBackend;
-  /** Bound on the whole search. */
-  readonly timeoutMs?: number;
-  /** Aborting ends the search with unknown ("aborted"): it stops the running SAT solve, and no
-   * further step starts. A certificate check or Houdini pass under way ends by its own bounds. */
-  readonly signal?: AbortSignal;
-  /** The deadline of a caller that runs several searches (bounds, nonterm): handed down as it is,
-   * in place of timeoutMs and signal, so that the whole command has one clock. */
-  readonly deadline?: Deadline;
-  /** Time limit of one schedule step's SAT solve unless the step sets its own (default: none but
-   * the --timeout); a step that runs out is skipped and the next, larger one is tried. */
-  readonly stepTimeoutMs?: number;
-  /** Conflict budget of one schedule step's SAT solve unless the step sets its own (default
-   * SAT_STEP_CONFLICTS, lib/limits.ts): the step's work, the same at any load. */
-  readonly stepConflicts?: number;
-  /** Propagation budget of the same (default SAT_STEP_PROPAGATIONS): conflicts alone do not bound
-   * the time of a step of millions of clauses. */
-  readonly stepPropagations?: number;
+/** What a verify call asks beyond its problem and settings: hooks, pins and the order of the search. */
+export interface VerifySearch {
   /** Write each step's CNF here (DIMACS) — `--emit-dimacs`. */
   readonly onCnf?: (index: number, cnf: import('../../sat/types.js').Cnf) => void;
   readonly onProgress?: (e: ProgressEvent) => void;
@@ -93,22 +69,17 @@ export interface AttemptInfo {
   readonly hull: boolean;
 }
 
-/** With 'second' (VerifyOptions.observedBounds): a first step with more clauses than this is
+/** With 'second' (VerifySearch.observedBounds): a first step with more clauses than this is
  * expensive (seconds of SAT at least), and Houdini goes before it. */
 const LARGE_STEP_CLAUSES = 150_000;
 /** With 'second': template constants wider than this (bits) make the first template step expensive,
  * and Houdini goes first. */
 const WIDE_CONSTANT_BITS = 24;
 
-export async function verify(program: Program, options: VerifyOptions = {}): Promise<VerifyResult> {
+export async function verify(problem: Problem, settings: Settings, options: VerifySearch = {}): Promise<VerifyResult> {
   const started = Date.now();
-  const deadline = options.deadline ?? new Deadline(options.timeoutMs, options.signal, started);
-  // The one resolution of the function (a bad name is the user's input error) and its preparation,
-  // shared with every layer below.
-  const problem = Problem.of(program, options.function);
-  const strategy = options.cutset ?? 'paths';
-  const schedule = typeof options.schedule === 'object' ? options.schedule : loadSchedule(options.schedule);
-  const backend = typeof options.backend === 'object' ? options.backend : createBackend(options.backend ?? DEFAULT_BACKEND_SPEC);
+  const { deadline, schedule, backend, cutset: strategy } = settings;
+  const { program } = problem;
   const base = {
     function: problem.function,
     cutset: strategy,
@@ -153,8 +124,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
     const summarised = await verifyWithSummaries(problem, {
       strategy, schedule, backend, deadline,
-      stepWork: stepWork(options),
-      ...(options.stepTimeoutMs !== undefined ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
+      stepWork: stepWork(settings),
+      ...(settings.limits.stepTimeLimitMs !== undefined ? { stepTimeLimitMs: settings.limits.stepTimeLimitMs } : {}),
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
@@ -413,8 +384,8 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // or a busy machine and the next ones (and Houdini) get their turn in the same order; wall clock
     // only as the user set it. All steps together get VERIFY_SAT_WORK, so that the search as a whole
     // ends by its work.
-    const work = satWork.next(stepWork(options, step));
-    const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeLimitMs ?? options.stepTimeoutMs, deadline));
+    const work = satWork.next(stepWork(settings, step));
+    const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeLimitMs ?? settings.limits.stepTimeLimitMs, deadline));
     satWork.charge(sat);
     const stepStats: StepStats = {
       template,
@@ -439,7 +410,7 @@ export async function verify(program: Program, options: VerifyOptions = {}): Pro
     // candidate. Only then: where the Farkas CNF answers, it is the cheaper of the two.
     const searchStart = Date.now();
     const searched = sat.status === 'unknown' && !deadline.passed && !deadline.aborted
-      ? await searchBySamples({ prepared, templates, widths: step.widths, facts, conditions, backend, work: satWork.next(stepWork(options, step)), deadline })
+      ? await searchBySamples({ prepared, templates, widths: step.widths, facts, conditions, backend, work: satWork.next(stepWork(settings, step)), deadline })
       : null;
     if (searched) satWork.charge(searched);
     // The reason counts rounds, not milliseconds: the same on every run (the time is statesMillis).
@@ -666,10 +637,10 @@ function reportInvariants(prepared: PreparedAnalysis, invariants: ReadonlyMap<nu
 }
 
 /** One schedule step's SAT budget: the step's own, else the options', else lib/limits.ts's. */
-function stepWork(options: VerifyOptions, step?: ScheduleStep): SatWork {
+function stepWork(settings: Settings, step?: ScheduleStep): SatWork {
   return {
-    conflicts: step?.conflicts ?? options.stepConflicts ?? SAT_STEP_CONFLICTS,
-    propagations: step?.propagations ?? options.stepPropagations ?? SAT_STEP_PROPAGATIONS,
+    conflicts: step?.conflicts ?? settings.limits.stepConflicts,
+    propagations: step?.propagations ?? settings.limits.stepPropagations,
   };
 }
 

@@ -1,7 +1,7 @@
 // Per-run bookkeeping shared by the engines: the deadline and abort signal, statistics, and integer
 // satisfiability / entailment through z3 (with cheap syntactic shortcuts first).
 import type { CheckLimits } from '../../certify/lia-solver.js';
-import { Deadline, ENGINE_MAX_NODES, ENGINE_QUERY_WORK } from '../../limits.js';
+import { ENGINE_MAX_NODES, ENGINE_QUERY_WORK, type Deadline } from '../../limits.js';
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { isSatisfiable } from '../../certify/lia.js';
@@ -18,8 +18,8 @@ export class EngineContext {
   readonly maxNodes: number;
   readonly stats: InterpolationEngineStats;
 
-  constructor(engine: InterpolationEngineName, options: EngineOptions) {
-    this.deadline = options.deadline ?? new Deadline(options.timeoutMs, options.signal, this.started);
+  constructor(engine: InterpolationEngineName, deadline: Deadline, options: EngineOptions) {
+    this.deadline = deadline;
     this.maxNodes = options.maxNodes ?? ENGINE_MAX_NODES;
     this.stats = { engine, nodes: 0, refinements: 0, restarts: 0, covered: 0, solverCalls: 0 };
   }

@@ -13,6 +13,8 @@ import { crossCheck } from '../../portfolio/cross-check.js';
 import { lazyAnnotation } from './lazy-annotation.js';
 import { CONSTRAINT_ENGINE, type EngineResult } from '../types.js';
 import { engineByName } from '../index.js';
+import { Problem } from '../../problem/prepare.js';
+import { resolveSettings } from '../../settings.js';
 
 test.after.always(() => shutdownZ3());
 
@@ -28,7 +30,7 @@ function assertReplays(t: import('ava').ExecutionContext, program: ReturnType<ty
 
 test.serial('sum.c (recursive sum, r >= k) is proved with a certified negative summary that real calls satisfy', async (t) => {
   const program = bench('sum');
-  const result = await lazyAnnotation(program, { timeoutMs: 30_000 });
+  const result = await lazyAnnotation(Problem.of(program), resolveSettings({ timeoutMs: 30_000 }));
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   const sum = result.summaries?.find((s) => s.procedure === 'sum');
@@ -45,48 +47,48 @@ test.serial('sum.c (recursive sum, r >= k) is proved with a certified negative s
 });
 
 test.serial('add.c (paper 004 Fig. 3a, Add(5, 3) == 8) is proved', async (t) => {
-  const result = await lazyAnnotation(bench('add'), { function: 'IP1', timeoutMs: 30_000 });
+  const result = await lazyAnnotation(Problem.of(bench('add'), 'IP1'), resolveSettings({ timeoutMs: 30_000 }));
   t.is(result.verdict, 'safe', result.reason);
   t.true(result.certified);
   t.is(result.engineStats.engine, 'lazy-annotation');
 });
 
 test.serial('even-odd.c (mutual recursion) is proved with summaries for both procedures', async (t) => {
-  const result = await lazyAnnotation(bench('even-odd'), { timeoutMs: 30_000 });
+  const result = await lazyAnnotation(Problem.of(bench('even-odd')), resolveSettings({ timeoutMs: 30_000 }));
   t.is(result.verdict, 'safe', result.reason);
   t.deepEqual(result.summaries?.map((s) => s.procedure).sort(), ['even', 'odd']);
 });
 
 test.serial('broken-sum.c (sum(3) != 6) is unsafe with a replayed run', async (t) => {
   const program = bench('broken-sum');
-  assertReplays(t, program, await lazyAnnotation(program, { timeoutMs: 30_000 }));
+  assertReplays(t, program, await lazyAnnotation(Problem.of(program), resolveSettings({ timeoutMs: 30_000 })));
 });
 
 test.serial('a nondet input reaching the failure through four recursive calls is found (sum(k) != 10 fails for k = 4)', async (t) => {
   const program = parseProgram(`extern int __VERIFIER_nondet_int(void);
     int sum(int n) { if (n <= 0) return 0; return n + sum(n - 1); }
     int main() { int k = __VERIFIER_nondet_int(); if (k < 0) return 0; int r = sum(k); assert(r != 10); return 0; }`, 'sum10.c');
-  const result = await lazyAnnotation(program, { timeoutMs: 30_000 });
+  const result = await lazyAnnotation(Problem.of(program), resolveSettings({ timeoutMs: 30_000 }));
   assertReplays(t, program, result);
   t.deepEqual(result.counterexample!.nondet, [4n]);
 });
 
 test.serial('a recursive procedure with an assertion or a global write is unknown with the reason', async (t) => {
-  const inner = await lazyAnnotation(bench('inner-assert'), { timeoutMs: 10_000 });
+  const inner = await lazyAnnotation(Problem.of(bench('inner-assert')), resolveSettings({ timeoutMs: 10_000 }));
   t.is(inner.verdict, 'unknown');
   t.regex(inner.reason ?? '', /contains an assertion/);
-  const counter = await lazyAnnotation(bench('call-counter'), { timeoutMs: 10_000 });
+  const counter = await lazyAnnotation(Problem.of(bench('call-counter')), resolveSettings({ timeoutMs: 10_000 }));
   t.is(counter.verdict, 'unknown');
   t.regex(counter.reason ?? '', /writes global 'calls'/);
 });
 
 test.serial('cross-check: the constraint engine and lazy annotation agree on sum.c and broken-sum.c', async (t) => {
   const engines = [engineByName(CONSTRAINT_ENGINE)!, engineByName('lazy-annotation')!];
-  const safe = await crossCheck(bench('sum'), { engines });
+  const safe = await crossCheck(Problem.of(bench('sum')), resolveSettings(), { engines });
   t.deepEqual(safe.rows.map((r) => r.verdict), ['safe', 'safe']);
   t.deepEqual(safe.disagreements, []);
   t.is(safe.consensus, 'safe');
-  const unsafe = await crossCheck(bench('broken-sum'), { engines });
+  const unsafe = await crossCheck(Problem.of(bench('broken-sum')), resolveSettings(), { engines });
   t.deepEqual(unsafe.rows.map((r) => r.verdict), ['unsafe', 'unsafe']);
   t.is(unsafe.consensus, 'unsafe');
 });

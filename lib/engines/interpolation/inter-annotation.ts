@@ -46,7 +46,8 @@ import { AXIOM, currentName, dedupe, Labels, learn, retreatingTransitions, stepO
 import { unknownResult, unsafeResult } from './result.js';
 import { fromSsa, ssaName } from './trace.js';
 import type { EngineOptions, EngineResult } from '../types.js';
-import { Problem } from '../../problem/prepare.js';
+import type { Problem } from '../../problem/prepare.js';
+import type { Settings } from '../../settings.js';
 
 const MAX_TTL = 64;
 /** Cubes a call's query (or a call label's refutation) may be split into before the search gives up. */
@@ -72,9 +73,8 @@ interface State {
 
 type Outcome = { readonly kind: 'exit' | 'error'; readonly state: State } | { readonly kind: 'blocked' };
 
-export async function interproceduralLazyAnnotation(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
-  const ctx = new EngineContext('lazy-annotation', options);
-  const problem = Problem.of(program, options.function);
+export async function interproceduralLazyAnnotation(problem: Problem, settings: Settings, options: EngineOptions = {}): Promise<EngineResult> {
+  const ctx = new EngineContext('lazy-annotation', settings.deadline, options);
   const fn = problem.function;
   let model: InterModel;
   try {

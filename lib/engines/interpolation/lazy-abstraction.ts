@@ -11,7 +11,8 @@ import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { atomsOfConjunction, atomKey, cubeToFormula, type Atom } from '../../interpolate/constraints.js';
 import { sequenceInterpolants } from '../../interpolate/interpolate.js';
-import type { Program } from '../../ir/cfg.js';
+import type { Problem } from '../../problem/prepare.js';
+import type { Settings } from '../../settings.js';
 import type { EngineContext } from './context.js';
 import { ERROR, type EngineModel, type Transition } from './model.js';
 import { safeResult, unknownResult, unsafeResult } from './result.js';
@@ -31,8 +32,8 @@ interface ArtNode {
   expanded: boolean;
 }
 
-export function lazyAbstraction(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
-  return runEngine('lazy-abstraction', search, program, options);
+export function lazyAbstraction(problem: Problem, settings: Settings, options: EngineOptions = {}): Promise<EngineResult> {
+  return runEngine('lazy-abstraction', search, problem, settings, options);
 }
 
 async function search(model: EngineModel, ctx: EngineContext): Promise<EngineResult> {

@@ -30,13 +30,14 @@ import { safeResult, unsafeResult } from './result.js';
 import { runEngine } from './run.js';
 import { concretize, fromSsa, ssaName } from './trace.js';
 import type { EngineOptions, EngineResult } from '../types.js';
-import { Problem } from '../../problem/prepare.js';
+import type { Problem } from '../../problem/prepare.js';
+import type { Settings } from '../../settings.js';
 import { interproceduralLazyAnnotation } from './inter-annotation.js';
 
-export function lazyAnnotation(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
+export function lazyAnnotation(problem: Problem, settings: Settings, options: EngineOptions = {}): Promise<EngineResult> {
   // Calls that survive inlining are recursive: they get negative summaries (inter-annotation.ts).
-  if (Problem.of(program, options.function).needsSummaries) return interproceduralLazyAnnotation(program, options);
-  return runEngine('lazy-annotation', search, program, options);
+  if (problem.needsSummaries) return interproceduralLazyAnnotation(problem, settings, options);
+  return runEngine('lazy-annotation', search, problem, settings, options);
 }
 
 /** The time-to-live counter; '#' cannot occur in a C name. */

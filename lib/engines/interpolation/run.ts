@@ -1,19 +1,18 @@
 // Common driver: builds the engine model, runs one engine's search, and turns every stop (timeout,
 // abort, node budget, unsupported input, solver limit) into "unknown" with the reason.
-import type { Program } from '../../ir/cfg.js';
 import { EngineContext, SearchStopped } from './context.js';
 import { buildModel, Unsupported, type EngineModel } from './model.js';
 import { unknownResult } from './result.js';
 import type { EngineOptions, EngineResult, InterpolationEngineName } from '../types.js';
-import { Problem } from '../../problem/prepare.js';
+import type { Problem } from '../../problem/prepare.js';
+import type { Settings } from '../../settings.js';
 import { withOverflowNote } from '../../observe/overflow-probe.js';
 
 export type Search = (model: EngineModel, ctx: EngineContext) => Promise<EngineResult>;
 
-export async function runEngine(engine: InterpolationEngineName, search: Search, program: Program, options: EngineOptions = {}): Promise<EngineResult> {
-  const ctx = new EngineContext(engine, options);
-  const problem = Problem.of(program, options.function); // a bad --function is the user's input error
-  const fn = problem.function;
+export async function runEngine(engine: InterpolationEngineName, search: Search, problem: Problem, settings: Settings, options: EngineOptions = {}): Promise<EngineResult> {
+  const ctx = new EngineContext(engine, settings.deadline, options);
+  const { program, function: fn } = problem;
   let model: EngineModel;
   try {
     model = buildModel(problem);

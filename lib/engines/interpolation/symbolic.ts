@@ -14,7 +14,8 @@ import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { atomKey, atomsOfConjunction, cubeToFormula, negateAtom, renameAtom, substituteAtom, normalizeCube, type Atom } from '../../interpolate/constraints.js';
 import { binaryInterpolant, sequenceInterpolants } from '../../interpolate/interpolate.js';
-import type { Program } from '../../ir/cfg.js';
+import type { Problem } from '../../problem/prepare.js';
+import type { Settings } from '../../settings.js';
 import type { Counterexample } from '../../problem/result.js';
 import { realEntails, SearchStopped, type EngineContext } from './context.js';
 import { ERROR, type EngineModel, type Transition } from './model.js';
@@ -25,8 +26,8 @@ import { concretize, fromSsa, traceFormula } from './trace.js';
 import type { EngineOptions, EngineResult } from '../types.js';
 import { MAX_SYMBOLIC_PATH } from '../../limits.js';
 
-export function symbolic(program: Program, options: EngineOptions = {}): Promise<EngineResult> {
-  return runEngine('symbolic', search, program, options);
+export function symbolic(problem: Problem, settings: Settings, options: EngineOptions = {}): Promise<EngineResult> {
+  return runEngine('symbolic', search, problem, settings, options);
 }
 
 const MAX_RESTARTS = 40;

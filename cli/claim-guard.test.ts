@@ -1,8 +1,10 @@
-// The claim guard end to end (issue 19): with a transformation broken on purpose
-// (FARKAS_FAULT_FOR_TESTS, lib/ir/faults.ts), every command that would print a wrongly certified claim
+// The claim guard end to end (issue 19): with a transformation broken on purpose (lib/ir/faults.ts;
+// the command line of cli/testing/farkas-with-fault.ts marks every program it loads), every command that would print a wrongly certified claim
 // exits 4 with "internal error: a certified <kind> was contradicted by a run of the program: <input>",
 // and prints no verdict; without the fault the same commands answer.
 import test from 'ava';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +19,16 @@ function file(name: string, source: string): string {
   return path;
 }
 
+const WITH_FAULT = fileURLToPath(new URL('./testing/farkas-with-fault.js', import.meta.url));
+
+/** The farkas bin, or with `fault` the command line that marks every program it loads with it. */
 function farkas(fault: string | null, ...args: string[]): Promise<CliRun> {
-  const env = { ...process.env, ...(fault ? { FARKAS_FAULT_FOR_TESTS: fault } : {}) };
-  if (!fault) delete env['FARKAS_FAULT_FOR_TESTS'];
-  return runFarkas(args, { env });
+  if (!fault) return runFarkas(args);
+  return new Promise((done) => {
+    execFile(process.execPath, [WITH_FAULT, fault, ...args], { encoding: 'utf8', timeout: 240_000 }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
 }
 
 const rare = file('rare.c', 'void f(int x) {\n  int y = x + 1;\n  assert(y != 6);\n}\n');

@@ -43,6 +43,14 @@ export interface ProgramInputOptions {
 export const REACHABILITY_PROPERTIES: readonly Property[] = ['unreach-call', 'no-overflow'];
 
 /** `nonlinearChc`: the caller solves nonlinear Horn clauses (verify); for the others they are an input error. */
+/** What every loaded program goes through: nothing in the farkas bin; the claim guard's tests mark
+ * programs with a transformation fault (cli/testing/farkas-with-fault.ts). */
+let loadedProgramHook: (program: Program) => Program = (program) => program;
+
+export function setLoadedProgramHookForTests(hook: (program: Program) => Program): void {
+  loadedProgramHook = hook;
+}
+
 export function loadProgram(path: string, opts: ProgramInputOptions, accepted: readonly Property[] = REACHABILITY_PROPERTIES, nonlinearChc = false): ProgramInput {
   const task = /\.ya?ml$/i.test(path) ? readTask(path) : null;
   const dataModel = (opts.dataModel as DataModel | undefined) ?? task?.dataModel ?? 'ILP32';
@@ -59,9 +67,9 @@ export function loadProgram(path: string, opts: ProgramInputOptions, accepted: r
   if (isHornClauses(file, source)) {
     if (opts.property !== undefined && property !== 'unreach-call') throw new InputError('error', `--property ${property}: Horn clauses have one property, whether false is derivable`, null);
     if (opts.dataModel !== undefined) throw new InputError('error', '--data-model: Horn clauses are over the mathematical integers, not C types', null);
-    return { file, source, program: readChc(source, file, { nonlinear: nonlinearChc }).program, dataModel, property: 'unreach-call' };
+    return { file, source, program: loadedProgramHook(readChc(source, file, { nonlinear: nonlinearChc }).program), dataModel, property: 'unreach-call' };
   }
-  const program = parseProgram(source, file, { dataModel, property });
+  const program = loadedProgramHook(parseProgram(source, file, { dataModel, property }));
   const expected = task?.expected.get(property);
   return { file, source, program, dataModel, property, ...(expected !== undefined ? { expected } : {}) };
 }

@@ -37,62 +37,62 @@ const RARE = 'void f(int x) {\n  int y = x + 1;\n  assert(y != 6);\n}\n';
 /** A counter from 0 with a copy: `i == j` at the loop head, `i == j + 1` once `i = 0` becomes `i = 1`. */
 const COUNTER = 'void f(int n) {\n  int i = 0;\n  int j = 0;\n  while (i < n) {\n    i = i + 1;\n    j = j + 1;\n  }\n  assert(i >= j);\n}\n';
 
-test.serial('verify: with the assertions dropped from the prepared procedure, "safe" is stopped by a failing run', async (t) => {
+test('verify: with the assertions dropped from the prepared procedure, "safe" is stopped by a failing run', async (t) => {
   const program = parseProgram(RARE, 'rare.c');
-  const error = await t.throwsAsync(withFaultForTests('assertions-dropped', () => verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }))), { instanceOf: ClaimContradicted });
+  const error = await t.throwsAsync(verify(Problem.of(withFaultForTests(program, 'assertions-dropped')), resolveSettings({ timeoutMs: 60_000 })), { instanceOf: ClaimContradicted });
   t.is(error!.kind, 'safety proof');
   t.is(error!.input, 'x=5');
   t.is(error!.line, 3);
   t.regex(error!.message, /^a certified safety proof was contradicted by a run of the program: x=5 \(the assertion at line 3 fails\)$/);
 });
 
-test.serial('verify: with a constant shifted in the prepared procedure, a wrong invariant is stopped', async (t) => {
+test('verify: with a constant shifted in the prepared procedure, a wrong invariant is stopped', async (t) => {
   const program = parseProgram(COUNTER, 'counter.c');
   const right = await verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }));
   t.is(right.verdict, 'safe');
-  const error = await t.throwsAsync(withFaultForTests('constant-shifted', () => verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }))), { instanceOf: ClaimContradicted });
+  const error = await t.throwsAsync(verify(Problem.of(withFaultForTests(program, 'constant-shifted')), resolveSettings({ timeoutMs: 60_000 })), { instanceOf: ClaimContradicted });
   t.is(error!.kind, 'invariant');
   // The cut-point of the path cut-set is in the loop body, after the first iteration's increments
   // (the state shown is over the invariant's variables: the readable invariant is j + 1 == i alone).
   t.regex(error!.description, /^line 5: i = 0, j = 0 violates j \+ 1 == i/);
 });
 
-test.serial('the interpolation engines: "safe" of a wrongly built model is stopped', async (t) => {
+test('the interpolation engines: "safe" of a wrongly built model is stopped', async (t) => {
   const program = parseProgram(RARE, 'rare.c');
   for (const name of ['lazy-abstraction', 'symbolic', 'lazy-annotation'] as const) {
     const engine = engineByName(name)!;
-    const error = await t.throwsAsync(withFaultForTests('assertions-dropped', () => engine.run(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }))), { instanceOf: ClaimContradicted }, name);
+    const error = await t.throwsAsync(engine.run(Problem.of(withFaultForTests(program, 'assertions-dropped')), resolveSettings({ timeoutMs: 60_000 })), { instanceOf: ClaimContradicted }, name);
     t.is(error!.kind, 'safety proof', name);
   }
 });
 
-test.serial('wp: the precondition `1` of a wrongly built procedure is stopped', async (t) => {
+test('wp: the precondition `1` of a wrongly built procedure is stopped', async (t) => {
   const program = parseProgram(RARE, 'rare.c');
-  const error = await t.throwsAsync(withFaultForTests('assertions-dropped', () => wp(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }))), { instanceOf: ClaimContradicted });
+  const error = await t.throwsAsync(wp(Problem.of(withFaultForTests(program, 'assertions-dropped')), resolveSettings({ timeoutMs: 60_000 })), { instanceOf: ClaimContradicted });
   t.is(error!.kind, 'precondition');
   t.is(error!.input, 'x=5');
 });
 
-test.serial('sp: a postcondition of a wrongly built procedure is stopped', async (t) => {
+test('sp: a postcondition of a wrongly built procedure is stopped', async (t) => {
   const program = parseProgram('void f(int n) {\n  int x = 5;\n  if (n > 0) x = x + 1;\n}\n', 'five.c');
   const right = await sp(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }));
   t.true(right.postcondition?.certified);
-  const error = await t.throwsAsync(withFaultForTests('constant-shifted', () => sp(Problem.of(program), resolveSettings({ timeoutMs: 60_000 }))), { instanceOf: ClaimContradicted });
+  const error = await t.throwsAsync(sp(Problem.of(withFaultForTests(program, 'constant-shifted')), resolveSettings({ timeoutMs: 60_000 })), { instanceOf: ClaimContradicted });
   t.is(error!.kind, 'postcondition');
   t.regex(error!.description, /x = 5/);
 });
 
-test.serial('cex and nonterm: conditions certified on a wrongly built procedure are stopped', async (t) => {
+test('cex and nonterm: conditions certified on a wrongly built procedure are stopped', async (t) => {
   const failing = parseProgram('void f(int x) {\n  assert(x < 5);\n}\n', 'lt5.c');
-  const c = await t.throwsAsync(withFaultForTests('assertions-dropped', () => cex(Problem.of(failing), resolveSettings({ timeoutMs: 60_000 }))), { instanceOf: ClaimContradicted });
+  const c = await t.throwsAsync(cex(Problem.of(withFaultForTests(failing, 'assertions-dropped')), resolveSettings({ timeoutMs: 60_000 })), { instanceOf: ClaimContradicted });
   // The wp search inside guards its own answer on the instrumented program first, or cex on the original.
   t.true(['precondition', 'failing condition'].includes(c!.kind), c!.kind);
   const looping = parseProgram('void f(int x) {\n  while (x > 0) { x = x + 1; }\n}\n', 'up.c');
-  const n = await t.throwsAsync(withFaultForTests('assertions-dropped', () => nonterm(Problem.of(looping), resolveSettings({ timeoutMs: 60_000 }))), { instanceOf: ClaimContradicted });
+  const n = await t.throwsAsync(nonterm(Problem.of(withFaultForTests(looping, 'assertions-dropped')), resolveSettings({ timeoutMs: 60_000 })), { instanceOf: ClaimContradicted });
   t.true(['precondition', 'non-termination condition'].includes(n!.kind), n!.kind);
 });
 
-test.serial('witness: loop invariants that only the wrongly built procedure keeps are stopped before a witness is written', async (t) => {
+test('witness: loop invariants that only the wrongly built procedure keeps are stopped before a witness is written', async (t) => {
   const program = parseProgram(COUNTER, 'counter.c');
   const result = await verify(Problem.of(program), resolveSettings({ timeoutMs: 60_000, cutset: 'headers' }));
   t.is(result.verdict, 'safe');
@@ -102,7 +102,7 @@ test.serial('witness: loop invariants that only the wrongly built procedure keep
   const shifted = await verify(Problem.of(parseProgram(shiftedSource, 'counter.c')), resolveSettings({ timeoutMs: 60_000, cutset: 'headers' }));
   t.is(shifted.verdict, 'safe');
   // With the fault, the witness's own re-check (on the inlined program) accepts them: the guard must not.
-  const error = await t.throwsAsync(withFaultForTests('constant-shifted', () => witnessFor({ program, file: 'counter.c', source: COUNTER, result: shifted })), { instanceOf: ClaimContradicted });
+  const error = await t.throwsAsync(witnessFor({ program: withFaultForTests(program, 'constant-shifted'), file: 'counter.c', source: COUNTER, result: shifted }), { instanceOf: ClaimContradicted });
   t.is(error!.kind, 'invariant');
   t.regex(error!.description, /^line 4: i = 0, j = 0 violates /);
 });

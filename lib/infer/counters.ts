@@ -12,7 +12,6 @@ import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import { locationPos, type Edge, type Location, type Procedure, type Program, type SourcePos, type Stmt } from '../ir/cfg.js';
 import { loopHeaders, successors } from '../vc/cutset.js';
-import { faultForTests } from '../ir/faults.js';
 
 export interface CountedLoop {
   /** Head of the loop in the original procedure. */
@@ -104,7 +103,7 @@ export function withIterationCounters(
     // One edge may do both: from an outer loop's head straight into an inner loop's head it enters
     // the outer body (an iteration of the outer loop) and the inner loop (a fresh count there).
     const enters = entering.get(e.id);
-    const increments = enters && faultForTests() === 'outer-increment-dropped' ? undefined : intoBody.get(e.id);
+    const increments = enters && program.faultForTests === 'outer-increment-dropped' ? undefined : intoBody.get(e.id);
     if (!enters && !increments) {
       push(e.from, e.to, stmt, e.pos);
       continue;

@@ -119,6 +119,9 @@ export interface Program {
   /** Lowered from Horn clauses (lib/chc): every clause copies its predicate's arguments along, so the
    * invariant templates leave out the faint ones (read only to be copied into what nothing reads). */
   readonly fromHornClauses?: true;
+  /** A transformation broken on purpose, for the tests of the claim guard only (lib/ir/faults.ts):
+   * the preparation of this program applies it. Nothing but a test sets one. */
+  readonly faultForTests?: 'assertions-dropped' | 'constant-shifted' | 'outer-increment-dropped';
 }
 
 export function outgoing(proc: Procedure, loc: number): Edge[] {

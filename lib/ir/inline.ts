@@ -158,7 +158,7 @@ export function inlineCalls(program: Program, entry: string = program.entry): In
     if (!callee) throw new Error(`internal IR error: ${entry} calls undefined procedure ${next.stmt.callee}`);
     proc = inlineOne(program, proc, next.id, callee, taken, ++instance);
   }
-  proc = faultyForTests(proc);
+  proc = faultyForTests(program, proc);
   const procedures = new Map(program.procedures);
   procedures.set(entry, proc);
   const recursiveCalls = proc.edges.flatMap((e) => (e.stmt.kind === 'call' ? [{ edge: e, callee: e.stmt.callee }] : []));

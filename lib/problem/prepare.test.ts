@@ -49,12 +49,14 @@ test('an analysis held to fewer paths is its own: over them it throws, and the f
   t.is(problem.analysis('headers', 100).vcs.length, full.vcs.length);
 });
 
-test('a transformation fault injected by a test gets a problem of its own, not the clean one', async (t) => {
+test('a program a test marks with a transformation fault gets a problem of its own, prepared with the fault', (t) => {
   const program = parseProgram(SOURCE, 'p.c');
   const clean = Problem.of(program, 'f');
-  const faulty = await withFaultForTests('assertions-dropped', async () => Problem.of(program, 'f'));
+  const faulty = Problem.of(withFaultForTests(program, 'assertions-dropped'), 'f');
   t.not(faulty, clean);
   const asserts = (p: Problem): number => p.inlined.program.procedures.get('f')!.edges.filter((e) => e.stmt.kind === 'assert').length;
   t.true(asserts(clean) > 0);
-  t.is(await withFaultForTests('assertions-dropped', async () => asserts(faulty)), 0);
+  t.is(asserts(faulty), 0);
+  // The mark goes with every program transformed from the marked one.
+  t.is(faulty.inlined.program.faultForTests, 'assertions-dropped');
 });

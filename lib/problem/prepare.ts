@@ -7,7 +7,6 @@ import * as L from '../ir/linear.js';
 import type { Program } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
 import { inlineCalls, type InlineResult } from '../ir/inline.js';
-import { faultForTests } from '../ir/faults.js';
 import { liveVariables } from '../ir/liveness.js';
 import { prepareCutset, type CutsetStrategy, type PreparedCutset } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
@@ -49,7 +48,7 @@ function resolveFunction(program: Program, name: string | undefined): string {
  * Programs are never changed once built; a transformation makes a new one, and a new Problem.
  */
 export class Problem {
-  /** Per program, per function (and per transformation fault a test injects: lib/ir/faults.ts). */
+  /** Per program, per function. */
   private static readonly prepared = new WeakMap<Program, Map<string, Problem>>();
   private inlinedResult: InlineResult | undefined;
   private readonly analyses = new Map<string, { readonly analysis: PreparedAnalysis } | { readonly error: unknown }>();
@@ -62,11 +61,10 @@ export class Problem {
 
   static of(program: Program, functionName?: string): Problem {
     const fn = resolveFunction(program, functionName);
-    const key = `${fn}\0${faultForTests() ?? ''}`;
     let byFunction = Problem.prepared.get(program);
     if (!byFunction) Problem.prepared.set(program, (byFunction = new Map()));
-    let problem = byFunction.get(key);
-    if (!problem) byFunction.set(key, (problem = new Problem(program, fn)));
+    let problem = byFunction.get(fn);
+    if (!problem) byFunction.set(fn, (problem = new Problem(program, fn)));
     return problem;
   }
 

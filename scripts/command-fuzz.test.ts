@@ -10,7 +10,7 @@ import { mulberry32 } from '../lib/random.js';
 import { CommandProgramGenerator } from './fuzz/generate-commands.js';
 import { NEEDLE_FAMILIES, NeedleGenerator, needleMismatches } from './fuzz/generate-needles.js';
 import { bruteForce, checkCex, checkKnownFailures, checkLoopBounds, checkNonterm, checkSp, checkVerify, checkWp, streamBox, type KnownFailure } from './fuzz/commands.js';
-import type { LoopBound } from '../lib/infer/bounds.js';
+import type { LoopBound } from '../lib/termination/bounds.js';
 import { caseFile, fuzzCommands } from './command-fuzz.js';
 
 test.after.always(() => shutdownZ3());

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { parseProgram } from '../lib/frontend/index.js';
 import { Problem } from '../lib/problem/prepare.js';
-import { stepSystem } from '../lib/problem/step-system.js';
+import { stepSystem } from '../lib/engines/constraint/step-system.js';
 import { encodeUnknowns } from '../lib/encode/system-encoder.js';
 import { orderTemplatePositions } from '../lib/encode/symmetry.js';
 import { createBackend } from '../lib/sat/index.js';

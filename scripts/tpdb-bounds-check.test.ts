@@ -2,7 +2,7 @@
 // the checker's report is read (a run exceeding a certified bound must count as such).
 import test from 'ava';
 import * as F from '../lib/ir/formula.js';
-import type { LoopBound } from '../lib/infer/bounds.js';
+import type { LoopBound } from '../lib/termination/bounds.js';
 import { checkerExpression, readCheckerReport } from './tpdb-bounds-check.js';
 
 const answer = (bound: string | null, precondition = '1', certified = true, caseSplit = false): LoopBound => ({

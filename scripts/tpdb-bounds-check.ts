@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { InputError } from '../lib/diagnostics.js';
-import { bounds, type LoopBound } from '../lib/infer/bounds.js';
+import { bounds, type LoopBound } from '../lib/termination/bounds.js';
 import { parseProgram } from '../lib/frontend/index.js';
 import { shutdownZ3 } from '../lib/sat/z3-context.js';
 import { Problem } from '../lib/problem/prepare.js';

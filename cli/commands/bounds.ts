@@ -4,7 +4,7 @@
 // under it) when the loop does not terminate for every input.
 import type { Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption } from '../program-input.js';
-import { bounds, instrumentForBounds, type BoundsEvent, printProcedure } from '../../lib/index.js';
+import { ANALYSES, instrumentForBounds, type BoundsEvent, printProcedure } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { commonOptions, conditionSearch, type CommonCliOptions } from './conditions.js';
@@ -48,11 +48,10 @@ Exit codes:
         }
         const { problem, settings, options } = conditionSearch(prog, opts);
         const onBoundsProgress = boundsProgress(opts.quiet);
-        const result = await bounds(problem, settings, { ...options, ...(onBoundsProgress ? { onBoundsProgress } : {}) });
+        const result = await ANALYSES.bounds.run(problem, settings, { ...options, ...(onBoundsProgress ? { onBoundsProgress } : {}) });
         process.stdout.write(opts.json ? JSON.stringify(boundsJson(file, result), null, 2) + '\n' : formatBounds(file, result));
         // A function without loops or recursion has nothing unbounded: every loop (none) is bounded.
-        const complete = [...result.loops, ...result.procedures].every((l) => l.certified) && result.calleesWithLoops.length === 0;
-        return complete ? EXIT.OK : EXIT.UNKNOWN;
+        return ANALYSES.bounds.exitCode(result);
       }),
     );
 }

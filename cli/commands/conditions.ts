@@ -3,7 +3,7 @@
 // makes it locally weakest (strongest).
 import { Option, type Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { FURTHER_ANSWER_MIN_QUERIES, wp, sp, STRENGTHEN_QUERIES, nonterm, cex, instrumentForCex, printProcedure, Problem, type ConditionEvent, type Program, type Settings, InputError, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS } from '../../lib/index.js';
+import { ANALYSES, FURTHER_ANSWER_MIN_QUERIES, STRENGTHEN_QUERIES, instrumentForCex, printProcedure, Problem, type ConditionEvent, type Program, type Settings, InputError, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS } from '../../lib/index.js';
 import { cexJson, formatCex, formatNonterm, formatSp, formatWp, nontermJson, spJson, wpJson } from '../report/conditions.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
@@ -88,9 +88,9 @@ ${answerExitCodes('a precondition')}`)
         const maxAnswers = Number(opts.maxAnswers);
         if (!Number.isInteger(maxAnswers) || maxAnswers < 1) throw new InputError('error', `--max-answers expects a positive integer, got '${opts.maxAnswers}'`, null);
         const { problem, settings, options } = conditionSearch(prog, opts);
-        const result = await wp(problem, settings, { ...options, strategy: opts.strategy, maxAnswers });
+        const result = await ANALYSES.wp.run(problem, settings, { ...options, strategy: opts.strategy, maxAnswers });
         process.stdout.write(opts.json ? JSON.stringify(wpJson(file, result), null, 2) + '\n' : formatWp(file, result));
-        return result.preconditions.length > 0 ? EXIT.OK : EXIT.UNKNOWN;
+        return ANALYSES.wp.exitCode(result);
       }),
     );
 
@@ -125,9 +125,9 @@ ${answerExitCodes('a postcondition')}`)
           atLine = Number(opts.at);
         }
         const { problem, settings, options } = conditionSearch(prog, opts);
-        const result = await sp(problem, settings, { ...options, ...(atLine !== undefined ? { atLine } : {}) });
+        const result = await ANALYSES.sp.run(problem, settings, { ...options, ...(atLine !== undefined ? { atLine } : {}) });
         process.stdout.write(opts.json ? JSON.stringify(spJson(file, result), null, 2) + '\n' : formatSp(file, result));
-        return result.postcondition ? EXIT.OK : EXIT.UNKNOWN;
+        return ANALYSES.sp.exitCode(result);
       }),
     );
 }
@@ -150,14 +150,19 @@ shows for the first loop iterations, and each neighbour with an input on which t
 With no condition found, farkas bounds runs: when every loop has a certified bound for all inputs the
 verdict is "terminates" (the bounds are the ranking argument), otherwise unknown.
 
-${answerExitCodes('a non-termination condition')}`)
+Exit codes (as for verify --property termination):
+  0  terminates (certified bounds or ranking functions for every loop and recursion)
+  1  a certified non-termination condition, with an input inside it whose run goes on
+  2  neither (with the reason)
+  3  input error (syntax error, unsupported construct, bad option, unreadable file)
+  4  internal error (a bug in farkas: please report it)`)
     .action((path: string, opts: CommonCliOptions) =>
       runCommand(async () => {
         const { file, program: prog } = loadProgram(path, opts);
         const { problem, settings, options } = conditionSearch(prog, opts);
-        const result = await nonterm(problem, settings, options);
+        const result = await ANALYSES.nonterm.run(problem, settings, options);
         process.stdout.write(opts.json ? JSON.stringify(nontermJson(file, result), null, 2) + '\n' : formatNonterm(file, result));
-        return result.verdict === 'unknown' ? EXIT.UNKNOWN : EXIT.OK;
+        return ANALYSES.nonterm.exitCode(result);
       }),
     );
 }
@@ -197,9 +202,9 @@ assertion is proved (certified invariants: there is no counterexample); 2 when n
           return EXIT.OK;
         }
         const { problem, settings, options } = conditionSearch(prog, opts);
-        const result = await cex(problem, settings, { ...options, loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
+        const result = await ANALYSES.cex.run(problem, settings, { ...options, loopBounds: opts.loopBounds, errorVariable: opts.errorVariable });
         process.stdout.write(opts.json ? JSON.stringify(cexJson(file, result), null, 2) + '\n' : formatCex(file, result, opts.trace ? prog : undefined));
-        return result.conditions.length > 0 ? EXIT.UNSAFE : result.provedSafe ? EXIT.OK : EXIT.UNKNOWN;
+        return ANALYSES.cex.exitCode(result);
       }),
     );
 }

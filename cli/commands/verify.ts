@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { checkOutputFile } from '../output-paths.js';
 import { Option, type Command } from 'commander';
-import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type PortfolioOptions, Problem, verifyPortfolio, type ProgressEvent, type Settings, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, termination, chcOf, chcAnswer, solveHornClauses, type ChcProgram, type ChcAnswer } from '../../lib/index.js';
+import { type Program, EMIT_KINDS, exportProblem, type EmitKind, type PortfolioOptions, Problem, verifyPortfolio, type ProgressEvent, type Settings, type VerifyResult, toDimacs, witnessFor, InputError, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, CEX_AFTER_VERIFY_TIMEOUT_MS, refuteWithCex, ANALYSES, chcOf, chcAnswer, solveHornClauses, type ChcProgram, type ChcAnswer } from '../../lib/index.js';
 import { dataModelOption, loadProgram, propertyOption, PROPERTIES } from '../program-input.js';
 import { crossCheckCommand } from './cross-check.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -199,9 +199,9 @@ async function verifyTermination(file: string, program: Program, settings: Setti
   };
   const flags = Object.keys(given).filter((flag) => given[flag]);
   if (flags.length > 0) throw new InputError('error', `${flags.join(', ')}: not available with --property termination`, null);
-  const result = await termination(Problem.of(program, opts.function), settings);
+  const result = await ANALYSES.termination.run(Problem.of(program, opts.function), settings);
   process.stdout.write(opts.json ? JSON.stringify(terminationJson(file, result, program), null, 2) + '\n' : formatTermination(file, result, program));
-  return result.verdict === 'terminates' ? EXIT.OK : result.verdict === 'non-terminating' ? EXIT.UNSAFE : EXIT.UNKNOWN;
+  return ANALYSES.termination.exitCode(result);
 }
 
 function emitProblem(program: Program, opts: VerifyCliOptions, defaultCutset: boolean): string {

@@ -4,8 +4,8 @@
 // caller then asks the checker or does without.
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
-import { farkasCertificate } from '../interpolate/farkas-certificate.js';
-import type { Atom } from '../interpolate/constraints.js';
+import { farkasCertificate } from '../rational/farkas-certificate.js';
+import type { Atom } from '../rational/constraints.js';
 
 /**
  * `atoms` imply `atom` because `atoms ∧ ¬atom` has no rational solution (an exact Farkas certificate;

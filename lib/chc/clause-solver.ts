@@ -25,7 +25,7 @@ import { encodeUnknowns } from '../encode/system-encoder.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import type { SatBackend } from '../sat/types.js';
 import type { VerificationCondition } from '../vc/vc.js';
-import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '../problem/result.js';
+import type { InvariantReport, ProgressEvent, StepStats, VerifyResult } from '../result.js';
 import { constantBitsFor } from '../problem/prepare.js';
 import {
   CHC_UNFOLD_ROUND_WORK, CHC_UNFOLD_WORK, CHC_HOUDINI_CHECK_WORK, CHC_HOUDINI_GOAL_ATOMS, CHC_HOUDINI_QUERIES,

@@ -1,7 +1,7 @@
 // unsat's certificate: a derivation of false, a sequence of clause instances with values, read off a
 // failing run of the lowered clauses and then checked by evaluating the clauses as written.
 import { runProgram } from '../interpreter/index.js';
-import type { Counterexample } from '../problem/result.js';
+import type { Counterexample } from '../result.js';
 import { evaluate, EvaluationError, type ChcValue } from './evaluate.js';
 import type { ChcProgram } from './lower.js';
 import type { Clause, PredicateApp } from './system.js';

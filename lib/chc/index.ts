@@ -5,12 +5,12 @@
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
-import type { VerifyResult } from '../problem/result.js';
+import type { VerifyResult } from '../result.js';
 import { DEFAULT_MAX_STEPS } from '../interpreter/index.js';
 import { CHC_LINEAR_UNFOLD_WORK, type Deadline } from '../limits.js';
 import type { Settings } from '../settings.js';
 import { unsupported } from '../diagnostics.js';
-import type { ProgressEvent } from '../problem/result.js';
+import type { ProgressEvent } from '../result.js';
 import { solveOnClauses, type ClauseSolverOutcome } from './clause-solver.js';
 import { parseChc } from './parse.js';
 import { lowerChc, type ChcProgram } from './lower.js';

@@ -3,7 +3,7 @@
 // result contract plus its own search statistics, so that `farkas check`, the cross-check, the
 // portfolio and the UI can run any of them alike.
 import type { Problem } from '../problem/prepare.js';
-import type { VerifyResult } from '../problem/result.js';
+import type { VerifyResult } from '../result.js';
 import type { VerifySearch } from './constraint/verify.js';
 import type { Settings } from '../settings.js';
 

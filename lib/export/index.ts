@@ -5,7 +5,7 @@
 //            clauses the engine derives from sampled runs, which only prune)
 import type { Program } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
-import { stepSystem } from '../problem/step-system.js';
+import { stepSystem } from '../engines/constraint/step-system.js';
 import { loadSchedule, type Schedule } from '../constraints/schedule.js';
 import { encodeUnknowns } from '../encode/system-encoder.js';
 import { toDimacs } from '../sat/dimacs.js';

@@ -21,7 +21,7 @@ import { withLiaSolver, type LiaModel, type LiaSolver } from '../certify/lia-sol
 import { runProgram } from '../interpreter/index.js';
 import { replayed } from '../guard/replay.js';
 import type { Problem } from '../problem/prepare.js';
-import type { Counterexample, FalsifierReport } from '../problem/result.js';
+import type { Counterexample, FalsifierReport } from '../result.js';
 import { BMC_DEPTHS, BMC_CHECK_WORK, BMC_FIRST_ROUND_WORK, BMC_MAX_ASSERTIONS, BMC_ROUND_WORK, BMC_WORK, REPLAY_RUN_STEPS, type Deadline } from '../limits.js';
 
 /** The name a guessed summary gives the callee's return value. */

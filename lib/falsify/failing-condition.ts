@@ -12,7 +12,7 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import type { Edge, Procedure } from '../ir/cfg.js';
-import { cubesOf, normalizeCube, type Atom } from '../interpolate/constraints.js';
+import { cubesOf, normalizeCube, type Atom } from '../rational/constraints.js';
 import { impliedOverRationals } from '../certify/rational-implication.js';
 import { isSatisfiable } from '../certify/lia.js';
 import type { CallSummaries } from '../certify/region-encoding.js';

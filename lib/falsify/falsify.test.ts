@@ -4,7 +4,7 @@ import * as F from '../ir/formula.js';
 import { Problem } from '../problem/prepare.js';
 import { runProgram } from '../interpreter/index.js';
 import { verify } from '../engines/constraint/verify.js';
-import { cex } from '../infer/cex.js';
+import { cex } from '../conditions/cex.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
 import { Deadline } from '../limits.js';
 import { everyRunFails, Falsifier } from './bmc.js';

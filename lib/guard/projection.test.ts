@@ -32,19 +32,19 @@
 //  - withRemainderGhosts (lib/ir/remainder-ghosts.ts): the ghosts only add steps: the same outcome,
 //    globals and nondet values (a ghost never takes a value of the stream), visits projecting onto
 //    the original's (the ghost updates' locations map to none).
-//  - withIterationCounters (lib/infer/counters.ts): visits project onto the original's; the same
+//  - withIterationCounters (lib/conditions/counters.ts): visits project onto the original's; the same
 //    outcome, except that an assertion of fn that fails stops the run as a blocked assumption at the
 //    same line (unless keepAssertions); and at each visit of a loop head the loop's counter holds the
 //    body entries since the run last entered the loop, as counted from the original's steps (an entry
 //    edge restarts the count, an edge from the head into the body advances it: lib/guard's loopEdges;
 //    the body is the natural loop, so a condition evaluated in several steps is part of it), and its
 //    largest value just after an increment is the guard's `mostIterations` of the original run.
-//  - nondetAsParameters (lib/infer/nondet-inputs.ts): with each parameter nondet_K set to the
+//  - nondetAsParameters (lib/conditions/nondet-inputs.ts): with each parameter nondet_K set to the
 //    value the original's rewritten read took (any value in its range when the run does not reach it)
 //    and the other nondet values of the original run as the stream: the same outcome, globals and
 //    visits; `nondetStreamOf` maps the run back to exactly the original's nondet values. (A recursive
 //    function is left as it is.)
-//  - withErrorVariable (B1, lib/infer/instrument.ts): an original run that returns fails the
+//  - withErrorVariable (B1, lib/conditions/instrument.ts): an original run that returns fails the
 //    final `assert(err == 1)` and never sets err; one that fails an assertion of fn returns, having set
 //    err := 1 exactly once, at that assertion's position; any other outcome is the same. The globals
 //    are the same and the visits project onto the original's.
@@ -52,7 +52,7 @@
 //    exactly one of the two runs fails there. Without one, the same run.
 //  - withFalseAtExit: an original run that returns fails the new assertion at the exit; any other
 //    outcome is the same; the same visits.
-//  - The cex program (lib/infer/cex.ts): nondet reads as parameters, B1, and counters asserting a
+//  - The cex program (lib/conditions/cex.ts): nondet reads as parameters, B1, and counters asserting a
 //    bound (B2). With bounds of our choosing (constants and `parameter + c`), the run fails a bound
 //    assertion exactly when the original run enters that loop's body more often in one entry than the
 //    bound on the inputs allows, and then its visits are those of the original before that step; else
@@ -76,16 +76,16 @@ import { inlineCalls, recursiveProcedures } from '../ir/inline.js';
 import { withRemainderGhosts } from '../ir/remainder-ghosts.js';
 import { AnalysisUnsupported, prepareAnalysis } from '../problem/prepare.js';
 import { PathExplosionError, prepareCutset } from '../vc/cutset.js';
-import { withIterationCounters } from '../infer/counters.js';
+import { withIterationCounters } from '../conditions/counters.js';
 import { withFaultForTests, type TransformationFault } from '../ir/faults.js';
-import { nondetAsParameters, nondetStreamOf, type NondetParameters } from '../infer/nondet-inputs.js';
-import { withErrorVariable, withFalseAtExit, withNegatedAssertions } from '../infer/instrument.js';
-import { instrumentForCex } from '../infer/cex.js';
+import { nondetAsParameters, nondetStreamOf, type NondetParameters } from '../conditions/nondet-inputs.js';
+import { withErrorVariable, withFalseAtExit, withNegatedAssertions } from '../conditions/instrument.js';
+import { instrumentForCex } from '../conditions/cex.js';
 import { runProgram, type RunOutcome, type RunResult } from '../interpreter/index.js';
 import { foldInto } from '../interpreter/run.js';
 import { nondetStream } from '../observe/samples.js';
 import { mulberry32 } from '../random.js';
-import { completedSteps, loopEdges, mostIterations, type LoopEdges } from '../infer/bounds-guard.js';
+import { completedSteps, loopEdges, mostIterations, type LoopEdges } from './bounds-guard.js';
 import { ProgramGenerator } from '../../scripts/fuzz/generate.js';
 import { generateProgram, interestingValue } from '../../scripts/cint/generate.js';
 import { generateTask } from '../../scripts/cint/verify-task.js';

@@ -3,7 +3,7 @@
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunResult } from '../interpreter/types.js';
-import type { Counterexample } from '../problem/result.js';
+import type { Counterexample } from '../result.js';
 import { REPLAY_SLACK_STEPS, REPLAY_WORK, type Deadline } from '../limits.js';
 
 /** Runs a run's inputs and nondet values again on the original program (not the inlined,

@@ -10,7 +10,7 @@ import type { Procedure, Program } from '../ir/cfg.js';
 import { locationPos } from '../ir/cfg.js';
 import type { RunResult } from '../interpreter/index.js';
 import { inputCopyName, returnName } from '../ir/summary-names.js';
-import type { SummaryReport } from '../problem/result.js';
+import type { SummaryReport } from '../result.js';
 import { ClaimContradicted } from './claim.js';
 import { firstContradiction, measured, nondetRead, runText, type GuardRunOptions } from './runs.js';
 

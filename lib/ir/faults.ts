@@ -11,7 +11,7 @@ import type { Procedure, Program } from './cfg.js';
 export type TransformationFault = NonNullable<Program['faultForTests']>;
 // 'assertions-dropped' (inlining): every assertion of the analysed procedure is dropped, and any
 // program looks safe. 'constant-shifted' (inlining): the first assignment of a constant gets that
-// constant plus one. 'outer-increment-dropped' (the counter instrumentation, lib/infer/counters.ts):
+// constant plus one. 'outer-increment-dropped' (the counter instrumentation, lib/conditions/counters.ts):
 // the bug of issue 19 put back: an edge that enters an inner loop and the outer loop's body at once
 // keeps only the inner reset and drops the outer increment, and the outer loop is certified "at most
 // 0 iterations".

@@ -16,7 +16,7 @@ import { implies } from '../certify/lia.js';
 import { checkerWarm } from '../certify/lia-solver.js';
 import { simplifyInvariant } from '../ir/simplify.js';
 import type { PreparedAnalysis } from '../problem/prepare.js';
-import type { HoudiniReport } from '../problem/result.js';
+import type { HoudiniReport } from '../result.js';
 import type { State } from './samples.js';
 import { affineHull } from './equalities.js';
 import { impliedOverRationals } from '../certify/rational-implication.js';

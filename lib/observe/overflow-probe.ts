@@ -6,7 +6,7 @@ import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import { mulberry32 } from '../random.js';
 import { boundaryStream, nondetStream } from './samples.js';
-import type { OverflowReport } from '../problem/result.js';
+import type { OverflowReport } from '../result.js';
 import { SAMPLED_RUN_STEPS } from '../limits.js';
 
 const RANDOM_RUNS = 24;

@@ -6,7 +6,7 @@
 // as they come.
 import type { Formula } from '../ir/formula.js';
 import * as F from '../ir/formula.js';
-import type { Verdict } from '../problem/result.js';
+import type { Verdict } from '../result.js';
 import { CONSTRAINT_ENGINE, registeredEngines, type Engine, type EngineOptions, type EngineResult } from '../engines/index.js';
 import { implies } from '../certify/lia.js';
 import { loopInvariants } from '../witness/loop-invariants.js';

@@ -6,7 +6,7 @@
 import { withOverflowNote } from '../observe/overflow-probe.js';
 import type { Problem } from '../problem/prepare.js';
 import { settingsJob, type Settings } from '../settings.js';
-import type { ProgressEvent, StepStats } from '../problem/result.js';
+import type { ProgressEvent, StepStats } from '../result.js';
 import { interpolationEngines, type InterpolationEngineName, type VerifySearch } from '../engines/index.js';
 import { configurationName, portfolioConfigurations, type Configuration } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob } from './protocol.js';

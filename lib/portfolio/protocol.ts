@@ -2,7 +2,7 @@
 // here is structured-clone data (the IR is plain objects, Maps and bigints).
 import type { Program } from '../ir/cfg.js';
 import type { SettingsJob } from '../settings.js';
-import type { ProgressEvent, VerifyResult } from '../problem/result.js';
+import type { ProgressEvent, VerifyResult } from '../result.js';
 import type { EngineStats } from '../engines/types.js';
 import type { Configuration } from './configurations.js';
 

@@ -2,7 +2,7 @@
 // verdict; then terminates every other worker. Terminating is the only way to stop a SAT solve or a
 // z3 check (see /work/shared/notes/sat-backends.md), and it ends the worker's own solver threads too.
 import { Worker } from 'node:worker_threads';
-import type { ProgressEvent } from '../problem/result.js';
+import type { ProgressEvent } from '../result.js';
 import type { Configuration } from './configurations.js';
 import type { ConfigurationResult, PortfolioJob, WorkerMessage } from './protocol.js';
 import type { Deadline } from '../limits.js';

@@ -1,7 +1,7 @@
 // A schedule lane of the portfolio (or, with one job, the whole sequential search): the registry's
 // constraint engine, its answer reported as `farkas verify` reports it.
 import type { Problem } from '../problem/prepare.js';
-import type { VerifyResult } from '../problem/result.js';
+import type { VerifyResult } from '../result.js';
 import type { Settings } from '../settings.js';
 import { constraintEngine, type VerifySearch } from '../engines/index.js';
 

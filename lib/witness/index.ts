@@ -3,7 +3,7 @@
 // correctness witness's invariants, read back from the YAML text, must prove the program on their own
 // (certificate checker); the violation witness follows the interpreter's replay of the counterexample.
 import type { Program } from '../ir/cfg.js';
-import type { VerifyResult } from '../problem/result.js';
+import type { VerifyResult } from '../result.js';
 import { checkCorrectnessWitness } from './check.js';
 import { invariantSetEntry, witnessYaml } from './correctness.js';
 import { loopInvariants } from './loop-invariants.js';

@@ -13,7 +13,7 @@ import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import type { Program, SourcePos } from '../ir/cfg.js';
 import { prepareAnalysis } from '../problem/prepare.js';
-import type { InvariantReport } from '../problem/result.js';
+import type { InvariantReport } from '../result.js';
 import type { CutsetStrategy } from '../vc/cutset.js';
 import { enumeratePaths } from '../vc/paths.js';
 import { pathConditions } from '../vc/vc.js';

@@ -8,7 +8,7 @@
 // Entry-function parameters (farkas' own benchmarks take inputs as parameters) become assumptions at
 // the first statement.
 import type { Program, SourcePos } from '../ir/cfg.js';
-import type { Counterexample } from '../problem/result.js';
+import type { Counterexample } from '../result.js';
 import type { TraceStep } from '../interpreter/types.js';
 import { runProgram } from '../interpreter/index.js';
 import { witnessFileName, type WitnessMetadata } from './metadata.js';

@@ -11,24 +11,24 @@ import type { Formula } from '../../lib/ir/formula.js';
 import * as L from '../../lib/ir/linear.js';
 import type { Program } from '../../lib/ir/cfg.js';
 import { runProgram, type RunOutcome } from '../../lib/interpreter/index.js';
-import { completedSteps, loopEdges, mostIterations, runCountingIterations, type LoopEdges } from '../../lib/infer/bounds-guard.js';
+import { completedSteps, loopEdges, mostIterations, runCountingIterations, type LoopEdges } from '../../lib/guard/bounds-guard.js';
 import { runText } from '../../lib/guard/runs.js';
 import { ClaimContradicted } from '../../lib/guard/claim.js';
 import { InputError } from '../../lib/diagnostics.js';
 import { AnalysisUnsupported } from '../../lib/problem/prepare.js';
-import type { VerifyResult } from '../../lib/problem/result.js';
+import type { VerifyResult } from '../../lib/result.js';
 import { availableEngines, engineByName } from '../../lib/engines/index.js';
-import { wp } from '../../lib/infer/wp.js';
-import { sp } from '../../lib/infer/sp.js';
-import { cex, type CexCondition } from '../../lib/infer/cex.js';
-import { nondetAsParameters } from '../../lib/infer/nondet-inputs.js';
+import { wp } from '../../lib/conditions/wp.js';
+import { sp } from '../../lib/conditions/sp.js';
+import { cex, type CexCondition } from '../../lib/conditions/cex.js';
+import { nondetAsParameters } from '../../lib/conditions/nondet-inputs.js';
 import { verifyPortfolio } from '../../lib/portfolio/index.js';
 import { exportProblem } from '../../lib/export/index.js';
 import { chcAnswer, readChc, type ChcAnswer } from '../../lib/chc/index.js';
 import { verify } from '../../lib/engines/constraint/verify.js';
-import { nonterm, type NontermCondition, type NontermResult } from '../../lib/infer/nonterm.js';
-import { bounds, type BoundsResult, type LoopBound } from '../../lib/infer/bounds.js';
-import type { ConditionAnswer, SpResult } from '../../lib/infer/types.js';
+import { nonterm, type NontermCondition, type NontermResult } from '../../lib/termination/nonterm.js';
+import { bounds, type BoundsResult, type LoopBound } from '../../lib/termination/bounds.js';
+import type { ConditionAnswer, SpResult } from '../../lib/conditions/types.js';
 
 /** What the checks read of a precondition, postcondition or condition. */
 export type Claimed = Pick<ConditionAnswer, 'expression' | 'formula' | 'certified'> & { readonly neighbours?: ConditionAnswer['neighbours'] };
@@ -128,7 +128,7 @@ export function bruteForce(program: Program, fn: string, options: BoxOptions = {
 /** A box of chosen runs of a whole program (a function that reads its inputs with
  * __VERIFIER_nondet_*()): one run per nondet stream, exactly that stream (no default past it), each
  * recording the values its reads outside loops took under the names cex's conditions give them
- * (lib/infer/nondet-inputs.ts), so a failing condition over them can be held to the runs. */
+ * (lib/conditions/nondet-inputs.ts), so a failing condition over them can be held to the runs. */
 export function streamBox(program: Program, fn: string, streams: readonly (readonly bigint[])[], options: { readonly maxSteps?: number } = {}): Box {
   const proc = program.procedures.get(fn)!;
   const { byEdge } = nondetAsParameters(program, fn);

@@ -2,7 +2,7 @@
 // streams on the interpreter) and through engines; the disagreements found. An engine that says safe
 // while a concrete run fails, and two engines with opposite definite verdicts, are disagreements.
 import type { Program } from '../../lib/ir/cfg.js';
-import type { VerifyResult } from '../../lib/problem/result.js';
+import type { VerifyResult } from '../../lib/result.js';
 import { runProgram } from '../../lib/interpreter/index.js';
 import { mulberry32 } from '../../lib/random.js';
 

@@ -1,7 +1,7 @@
 // Mode `bounds`: loop bounds over the parameters (paper 004, Claim 1), per loop the certified bound
 // (under a precondition when the loop does not terminate for every input), the input on which it is
 // attained, and the invariants that prove it. The selected loop (up/down) is shown first.
-import { type Problem, type Settings, bounds, type BoundsEvent, type BoundsResult } from '../../../lib/index.js';
+import { type Problem, type Settings, ANALYSES, type BoundsEvent, type BoundsResult } from '../../../lib/index.js';
 import { boundsJson } from '../../report/bounds.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents } from './progress.js';
@@ -72,7 +72,7 @@ export function boundsEvents(emit: Emit): (e: BoundsEvent) => void {
 
 async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'search', event: { kind: 'phase', text: 'counting iterations on concrete runs' } });
-  const r = await bounds(problem, settings, {
+  const r = await ANALYSES.bounds.run(problem, settings, {
     onBoundsProgress: boundsEvents(emit),
     // Each candidate's proof (the constraint engine's steps) and the weakest-precondition search of
     // conditional bounds (its queries): the Search pane's rows.

@@ -3,7 +3,7 @@
 // source pane. The most-general search can take minutes (Fig. 10); the first concrete failing run the
 // library finds (replayed by the interpreter) is shown at once, steppable, while the search goes on.
 import { Box } from 'ink';
-import { type Problem, type Program, type Settings, cex, type CexResult, type ConcreteCounterexample, runResultToJson } from '../../../lib/index.js';
+import { type Problem, type Program, type Settings, ANALYSES, type CexResult, type ConcreteCounterexample, runResultToJson } from '../../../lib/index.js';
 import { cexJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
 import { recordTrace, type TraceRow } from '../trace.js';
@@ -90,7 +90,7 @@ async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): 
   emit({ type: 'search', event: { kind: 'phase', text: 'looking for a failing input' } });
   const { program, function: fn } = problem;
   let concrete: ConcreteCounterexample | undefined;
-  const r = await cex(problem, settings, {
+  const r = await ANALYSES.cex.run(problem, settings, {
     maxAnswers: CEX_MAX_ANSWERS,
     onProgress: conditionEvents(emit, CEX_MAX_ANSWERS),
     // The UI waits longer than the library's default for a first failing input: on a loaded machine

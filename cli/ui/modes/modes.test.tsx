@@ -7,20 +7,20 @@ import { conditionEvents } from './progress.js';
 import { verifyMode, type VerifyData } from './verify.js';
 import { spData, spMode } from './sp.js';
 import type { WorkerMessage } from '../protocol.js';
-import type { WpResult } from '../../../lib/infer/types.js';
+import type { WpResult } from '../../../lib/conditions/types.js';
 import * as F from '../../../lib/ir/formula.js';
 import { readFileSync } from 'node:fs';
 import { cexData, cexMode, concreteCexData } from './cex.js';
 import { LineList } from './line-list.js';
 import { nontermData, nontermMode } from './nonterm.js';
 import { boundsData, boundsEvents, boundsMode } from './bounds.js';
-import type { BoundsResult } from '../../../lib/infer/bounds.js';
+import type { BoundsResult } from '../../../lib/termination/bounds.js';
 import { parseProgram } from '../../../lib/frontend/index.js';
 import { Problem, resolveSettings } from '../../../lib/index.js';
 import { runProgram } from '../../../lib/interpreter/index.js';
 import type { Program } from '../../../lib/ir/cfg.js';
-import type { CexCondition, CexResult } from '../../../lib/infer/cex.js';
-import type { NontermResult } from '../../../lib/infer/nonterm.js';
+import type { CexCondition, CexResult } from '../../../lib/conditions/cex.js';
+import type { NontermResult } from '../../../lib/termination/nonterm.js';
 import { shutdownZ3 } from '../../../lib/sat/z3-context.js';
 
 test.after.always(() => shutdownZ3());
@@ -84,7 +84,7 @@ test('wp progress: query rows, answers, and a bar that fills as the binary searc
   t.is(bars[2]!.fraction, 1);
   t.is(bars[2]!.label, 'D1 in [3, 3]');
   t.like(bars[3], { label: 'answers 1/3' });
-  // The library's bounds are fractions in units of 1/2 (lib/infer/wp.ts, binary search on D).
+  // The library's bounds are fractions in units of 1/2 (lib/conditions/wp.ts, binary search on D).
   on({ kind: 'binary-step', entry: 'D[1][const]', low: '0/2', high: '128/2' });
   on({ kind: 'binary-step', entry: 'D[1][const]', low: '64/2', high: '128/2' });
   on({ kind: 'binary-step', entry: 'D[1][const]', low: '126/2', high: '127/2' });

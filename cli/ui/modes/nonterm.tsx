@@ -1,7 +1,7 @@
 // Mode `nonterm`: most-general counterexamples for termination (paper 004, Claim 3): conditions under
 // which the function never returns, each with its recurrent-set invariants and the first loop-head
 // states of a run from an input inside it.
-import { type Problem, type Settings, nonterm, type NontermResult } from '../../../lib/index.js';
+import { type Problem, type Settings, ANALYSES, type NontermResult } from '../../../lib/index.js';
 import { nontermJson } from '../../report/conditions.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents } from './progress.js';
@@ -53,7 +53,7 @@ export function nontermData(file: string, r: NontermResult): NontermData {
 
 async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
   emit({ type: 'search', event: { kind: 'phase', text: 'assert(false) at the exit; sampling inputs' } });
-  const r = await nonterm(problem, settings, {
+  const r = await ANALYSES.nonterm.run(problem, settings, {
     // The termination proof's bound and ranking-function proofs (steps of the constraint engine) and
     // the search's queries are rows.
     onProgress: conditionEvents(emit),

@@ -1,6 +1,6 @@
 // Mode `sp`: the strongest postcondition at the function's exit (paper 004, Section 4), with the
 // reachable states that show each tighter neighbour is violated.
-import { type Problem, type Program, type Settings, sp, type SpResult } from '../../../lib/index.js';
+import { type Problem, type Settings, ANALYSES, type SpResult } from '../../../lib/index.js';
 import type { Emit, Job } from '../protocol.js';
 import type { ConditionView } from './wp.js';
 import { conditionEvents } from './progress.js';
@@ -52,7 +52,7 @@ async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): 
   // The cut-points, so that one can be selected for `l` (sp at its line).
   emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
   emit({ type: 'search', event: { kind: 'phase', text: 'sampling runs' } });
-  const r = await sp(problem, settings, {
+  const r = await ANALYSES.sp.run(problem, settings, {
     ...(job.options.atLine !== undefined ? { atLine: job.options.atLine } : {}),
     // One postcondition: the answers bar ends at 1.
     onProgress: conditionEvents(emit, 1),

@@ -1,6 +1,6 @@
 // Mode `wp`: weakest preconditions (paper 004, Section 4), several answers as a list, each with the
 // replayed failing inputs that show its neighbours are not preconditions.
-import { type Problem, type Settings, wp, type WpResult } from '../../../lib/index.js';
+import { type Problem, type Settings, ANALYSES, type WpResult } from '../../../lib/index.js';
 import type { Emit, Job } from '../protocol.js';
 import { conditionEvents } from './progress.js';
 import type { Mode, ResultProps } from './types.js';
@@ -31,7 +31,7 @@ const MAX_ANSWERS = 3;
 async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
   const strategy = job.options.strategy === 'binary' ? 'binary' : 'neighbourhood';
   emit({ type: 'search', event: { kind: 'phase', text: `${strategy} search: sampling inputs` } });
-  const r = await wp(problem, settings, { strategy, maxAnswers: MAX_ANSWERS, onProgress: conditionEvents(emit, MAX_ANSWERS) });
+  const r = await ANALYSES.wp.run(problem, settings, { strategy, maxAnswers: MAX_ANSWERS, onProgress: conditionEvents(emit, MAX_ANSWERS) });
   emit({ type: 'result', data: wpData(r) });
 }
 

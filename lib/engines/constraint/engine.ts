@@ -1,7 +1,7 @@
 // The constraint engine behind the common Engine interface: `verify` with its own options, and its
 // schedule's work as engine statistics.
 import type { Problem } from '../../problem/prepare.js';
-import type { VerifyResult } from '../../problem/result.js';
+import type { VerifyResult } from '../../result.js';
 import type { Settings } from '../../settings.js';
 import { CONSTRAINT_ENGINE, type ConstraintEngineStats, type EngineOptions, type EngineResult } from '../types.js';
 import { verify } from './verify.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseProgram } from '../../frontend/index.js';
 import { Problem, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
-import { widenedStep } from '../../problem/step-system.js';
+import { widenedStep } from './step-system.js';
 import { loadSchedule } from '../../constraints/schedule.js';
 import { sampleBadStates, sampleStates, type State } from '../../observe/samples.js';
 import { createBackend } from '../../sat/index.js';

@@ -26,7 +26,7 @@ import { AnalysisUnsupported, type Problem } from '../../problem/prepare.js';
 import { prepareInterprocedural, type PreparedBody, type PreparedInterprocedural } from './summary-prepare.js';
 import { selfCopyName } from './summary-outputs.js';
 import { sampleCalls, sampleStates, type CallObservation } from '../../observe/samples.js';
-import type { InvariantReport, ProgressEvent, StepStats, SummaryReport, VerifyResult } from '../../problem/result.js';
+import type { InvariantReport, ProgressEvent, StepStats, SummaryReport, VerifyResult } from '../../result.js';
 
 export interface SummarySearch {
   readonly strategy: CutsetStrategy;

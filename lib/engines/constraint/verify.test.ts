@@ -12,7 +12,7 @@ import { prepareAnalysis } from '../../problem/prepare.js';
 import { verify } from './verify.js';
 import { cutpointsByLine } from './pins.js';
 import * as L from '../../ir/linear.js';
-import type { VerifyResult } from '../../problem/result.js';
+import type { VerifyResult } from '../../result.js';
 import { Problem } from '../../problem/prepare.js';
 import { resolveSettings } from '../../settings.js';
 

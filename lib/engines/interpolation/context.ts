@@ -5,8 +5,8 @@ import { ENGINE_MAX_NODES, ENGINE_QUERY_WORK, type Deadline } from '../../limits
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { isSatisfiable } from '../../certify/lia.js';
-import { atomKey, cubeToFormula, negateAtom, normalizeCube, type Atom } from '../../interpolate/constraints.js';
-import { farkasCertificate } from '../../interpolate/farkas-certificate.js';
+import { atomKey, cubeToFormula, negateAtom, normalizeCube, type Atom } from '../../rational/constraints.js';
+import { farkasCertificate } from '../../rational/farkas-certificate.js';
 import type { EngineOptions, InterpolationEngineName, InterpolationEngineStats } from '../types.js';
 
 /** Thrown inside an engine to stop the search; becomes "unknown" with its message. */

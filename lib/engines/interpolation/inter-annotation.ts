@@ -29,15 +29,15 @@ import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
 import { locationPos, type Program } from '../../ir/cfg.js';
-import { atomsOfConjunction, atomVariables, cubeToFormula, negateAtom, normalizeCube, renameAtom, substituteAtom, type Atom } from '../../interpolate/constraints.js';
-import { binaryInterpolant } from '../../interpolate/interpolate.js';
+import { atomsOfConjunction, atomVariables, cubeToFormula, negateAtom, normalizeCube, renameAtom, substituteAtom, type Atom } from '../../rational/constraints.js';
+import { binaryInterpolant } from '../../rational/interpolate.js';
 import { checkInvariants, type SummaryPairCertificate } from '../../certify/certificate.js';
 import { isSatisfiable } from '../../certify/lia.js';
 import { runProgram } from '../../interpreter/index.js';
 import { replayed } from '../../guard/replay.js';
 import { simplifyInvariant } from '../../ir/simplify.js';
 import { summaryVariableToC } from '../../ir/summary-names.js';
-import type { InvariantReport, SummaryReport } from '../../problem/result.js';
+import type { InvariantReport, SummaryReport } from '../../result.js';
 import { EngineContext, realEntails, SearchStopped } from './context.js';
 import { ERROR, Unsupported } from './model.js';
 import { buildInterModel, type InterModel, type InterTransition, type ProcModel } from './inter-model.js';
@@ -527,7 +527,7 @@ function splitKey(k: string): [string, number] {
 const cubeKey = (c: Cube): string => c.map((a) => `${a.rel}${L.key(a.expr)}`).sort().join(' & ');
 
 type Concrete =
-  | { readonly kind: 'counterexample'; readonly counterexample: import('../../problem/result.js').Counterexample }
+  | { readonly kind: 'counterexample'; readonly counterexample: import('../../result.js').Counterexample }
   | { readonly kind: 'unknown'; readonly reason: string };
 
 /**

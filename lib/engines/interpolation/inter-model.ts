@@ -13,7 +13,7 @@ import type { Linear } from '../../ir/linear.js';
 import { recursiveProcedures } from '../../ir/inline.js';
 import { returnName } from '../../ir/summary-names.js';
 import { Problem } from '../../problem/prepare.js';
-import type { Atom } from '../../interpolate/constraints.js';
+import type { Atom } from '../../rational/constraints.js';
 import { edgeTransitions, Unsupported, type Transition } from './model.js';
 
 export interface CallInfo {

@@ -9,8 +9,8 @@
 // independent checker must still prove.
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
-import { atomsOfConjunction, atomKey, cubeToFormula, type Atom } from '../../interpolate/constraints.js';
-import { sequenceInterpolants } from '../../interpolate/interpolate.js';
+import { atomsOfConjunction, atomKey, cubeToFormula, type Atom } from '../../rational/constraints.js';
+import { sequenceInterpolants } from '../../rational/interpolate.js';
 import type { Problem } from '../../problem/prepare.js';
 import type { Settings } from '../../settings.js';
 import type { EngineContext } from './context.js';

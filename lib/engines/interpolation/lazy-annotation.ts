@@ -21,8 +21,8 @@
 import * as F from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
 import type { Program } from '../../ir/cfg.js';
-import { atomKey, atomsOfConjunction, cubeToFormula, negateAtom, normalizeCube, renameAtom, substituteAtom, type Atom } from '../../interpolate/constraints.js';
-import { binaryInterpolant } from '../../interpolate/interpolate.js';
+import { atomKey, atomsOfConjunction, cubeToFormula, negateAtom, normalizeCube, renameAtom, substituteAtom, type Atom } from '../../rational/constraints.js';
+import { binaryInterpolant } from '../../rational/interpolate.js';
 import { realEntails, SearchStopped, type EngineContext } from './context.js';
 import { ERROR, type EngineModel, type Transition } from './model.js';
 import { post } from './projection.js';

@@ -7,7 +7,7 @@ import * as F from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
 import type { Linear } from '../../ir/linear.js';
 import type { Problem } from '../../problem/prepare.js';
-import { cubesOf, normalizeCube, type Atom } from '../../interpolate/constraints.js';
+import { cubesOf, normalizeCube, type Atom } from '../../rational/constraints.js';
 
 /** The error location: not a location of the procedure. */
 export const ERROR = -1;

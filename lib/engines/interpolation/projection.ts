@@ -4,7 +4,7 @@
 // bound, constraints are dropped: a weaker state is still a sound over-approximation.
 import * as L from '../../ir/linear.js';
 import type { Linear } from '../../ir/linear.js';
-import { normalizeCube, renameAtom, substituteAtom, type Atom } from '../../interpolate/constraints.js';
+import { normalizeCube, renameAtom, substituteAtom, type Atom } from '../../rational/constraints.js';
 import type { Transition } from './model.js';
 
 export type State = readonly Atom[] | 'false';

@@ -12,11 +12,11 @@
 // pins did not help is unrolled once more (selective unrolling); then the search restarts.
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
-import { atomKey, atomsOfConjunction, cubeToFormula, negateAtom, renameAtom, substituteAtom, normalizeCube, type Atom } from '../../interpolate/constraints.js';
-import { binaryInterpolant, sequenceInterpolants } from '../../interpolate/interpolate.js';
+import { atomKey, atomsOfConjunction, cubeToFormula, negateAtom, renameAtom, substituteAtom, normalizeCube, type Atom } from '../../rational/constraints.js';
+import { binaryInterpolant, sequenceInterpolants } from '../../rational/interpolate.js';
 import type { Problem } from '../../problem/prepare.js';
 import type { Settings } from '../../settings.js';
-import type { Counterexample } from '../../problem/result.js';
+import type { Counterexample } from '../../result.js';
 import { realEntails, SearchStopped, type EngineContext } from './context.js';
 import { ERROR, type EngineModel, type Transition } from './model.js';
 import { post, splitEqualities, type State } from './projection.js';

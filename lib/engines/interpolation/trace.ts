@@ -4,11 +4,11 @@
 import type { CheckLimits } from '../../certify/lia-solver.js';
 import * as F from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
-import { renameAtom, type Atom } from '../../interpolate/constraints.js';
+import { renameAtom, type Atom } from '../../rational/constraints.js';
 import { isSatisfiable } from '../../certify/lia.js';
 import { runProgram } from '../../interpreter/index.js';
 import { replayed } from '../../guard/replay.js';
-import type { Counterexample } from '../../problem/result.js';
+import type { Counterexample } from '../../result.js';
 import type { EngineModel, Transition } from './model.js';
 
 export const ssaName = (v: string, version: number): string => `${v}@${version}`;

@@ -1,5 +1,5 @@
 // The claim guard for loop bounds (issue 19). `bounds` proves `iterations <= bound` on a copy of the
-// program with iteration counters added (lib/infer/counters.ts): when the counters count wrongly,
+// program with iteration counters added (lib/conditions/counters.ts): when the counters count wrongly,
 // the certificate proves the wrong statement. Here every certified bound is checked on runs of the
 // ORIGINAL program instead: body entries are counted from the interpreter's trace, per entry into the
 // loop, from the edges the run took alone — no counter, no rewritten edge. The loops' shape (heads,
@@ -10,10 +10,9 @@ import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import { locationPos, type Procedure, type Program } from '../ir/cfg.js';
 import { runProgram, type RunOutcome, type RunResult, type TraceStep } from '../interpreter/index.js';
-import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from './counters.js';
-import type { BoundsResult, LoopBound } from './bounds.js';
-import { ClaimContradicted } from '../guard/claim.js';
-import { boundaryValues, firstContradiction, guardCost, measured, nondetRead, runText, type GuardRunOptions } from '../guard/runs.js';
+import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from '../vc/loops.js';
+import { ClaimContradicted } from './claim.js';
+import { boundaryValues, firstContradiction, guardCost, measured, nondetRead, runText, type GuardRunOptions } from './runs.js';
 import { COUNTED_RUN_STEPS, GUARD_RUN_STEPS, GUARD_STEPS } from '../limits.js';
 
 export interface LoopHead {
@@ -124,6 +123,27 @@ export function observedIterations(program: Program, fn: string, inputs: Readonl
   return out;
 }
 
+/** A loop bound as the guard reads it (the bounds search's LoopBound is one): where the loop is,
+ * whether it is certified, the bound over the parameters, the precondition it holds under, and the
+ * input it is said to be tight on. */
+export interface LoopBoundClaim {
+  readonly line: number;
+  readonly col: number;
+  readonly certified: boolean;
+  readonly bound: string | null;
+  readonly boundExpr: L.Linear | null;
+  readonly precondition: string;
+  readonly preconditionFormula: Formula;
+  readonly tight?: { readonly input: ReadonlyMap<string, bigint>; readonly nondet: readonly bigint[]; readonly iterations: bigint };
+}
+
+/** The claims of one bounds answer: the function, its parameters and its loops' bounds. */
+export interface LoopBoundClaims {
+  readonly function: string;
+  readonly parameters: readonly string[];
+  readonly loops: readonly LoopBoundClaim[];
+}
+
 export interface LoopBoundContradiction {
   readonly line: number;
   readonly col: number;
@@ -140,7 +160,7 @@ export interface LoopBoundContradiction {
 export type BoundsGuardOptions = Pick<GuardRunOptions, 'stepBudget' | 'maxStepsPerRun'>;
 
 interface CheckedClaim {
-  readonly loop: LoopBound;
+  readonly loop: LoopBoundClaim;
   readonly bound: L.Linear;
   /** Index into LoopEdges.loops. */
   readonly index: number;
@@ -153,7 +173,7 @@ interface CheckedClaim {
  * a claim's precondition test it; a claim whose bound or precondition names anything but parameters
  * cannot be evaluated on inputs and is not checked. Null when no run contradicts any claim.
  */
-export function findLoopBoundContradiction(program: Program, result: Pick<BoundsResult, 'function' | 'parameters' | 'loops'>, options: BoundsGuardOptions = {}): LoopBoundContradiction | null {
+export function findLoopBoundContradiction(program: Program, result: LoopBoundClaims, options: BoundsGuardOptions = {}): LoopBoundContradiction | null {
   const proc = program.procedures.get(result.function)!;
   const params = new Set(result.parameters);
   const edges = loopEdges(proc);
@@ -220,7 +240,7 @@ export function findLoopBoundContradiction(program: Program, result: Pick<Bounds
 
 /** Throws ClaimContradicted when a run of the original program breaks a certified loop bound of
  * `result`: the certificate is then about a wrongly built program, and no bound may be reported. */
-export function guardLoopBounds(program: Program, result: Pick<BoundsResult, 'function' | 'parameters' | 'loops'>, options: BoundsGuardOptions = {}): void {
+export function guardLoopBounds(program: Program, result: LoopBoundClaims, options: BoundsGuardOptions = {}): void {
   measured(() => {
     const found = findLoopBoundContradiction(program, result, options);
     if (found) throw new ClaimContradicted('loop bound', runText(found.input, found.nondet), found.description, found.line);

@@ -1,7 +1,7 @@
 // Result types shared by every engine and every report (CLI text, --json, UI, harness).
-import type { Formula } from '../ir/formula.js';
-import type { Widths } from '../constraints/system.js';
-import type { CutsetStrategy } from '../vc/cutset.js';
+import type { Formula } from './ir/formula.js';
+import type { Widths } from './constraints/system.js';
+import type { CutsetStrategy } from './vc/cutset.js';
 
 export type Verdict = 'safe' | 'unsafe' | 'unknown';
 
@@ -145,3 +145,7 @@ export type ProgressEvent =
   | { readonly kind: 'step-encoded'; readonly index: number; readonly variables: number; readonly clauses: number }
   | { readonly kind: 'step-done'; readonly index: number; readonly stats: StepStats }
   | { readonly kind: 'checking' };
+
+/** Whether every run of a function ends: the one status of `nonterm` and `verify --property
+ * termination`. */
+export type TerminationStatus = 'terminates' | 'non-terminating' | 'unknown';

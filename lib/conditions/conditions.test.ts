@@ -106,7 +106,7 @@ test('sp on the speedometer (Fig. 7(b)): certified, locally strongest, and at le
 });
 
 test('nonterm on Fig. 11(a)\'s shape: the runs that never return propose x >= 0 && y >= 0 and Houdini proves it, with no solver query', async (t) => {
-  const { nonterm } = await import('./nonterm.js');
+  const { nonterm } = await import('../termination/nonterm.js');
   const r = await nonterm(Problem.of(load('benchmarks/conditions/nonterm-drift.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'non-terminating');
   t.deepEqual(r.conditions.map((c) => [c.expression, c.certified, c.locallyOptimal]), [['x >= 0 && y >= 0', true, true]]);
@@ -114,7 +114,7 @@ test('nonterm on Fig. 11(a)\'s shape: the runs that never return propose x >= 0 
 });
 
 test('nonterm: a function that returns on every input gets "terminates" with its certified bounds, not the vacuous n <= -1 that assume(n >= 0) blocks', async (t) => {
-  const { nonterm } = await import('./nonterm.js');
+  const { nonterm } = await import('../termination/nonterm.js');
   const r = await nonterm(Problem.of(load('benchmarks/conditions/count-to-n.c')), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'terminates');
   t.deepEqual(r.conditions, []);
@@ -222,7 +222,7 @@ test('wp follows a neighbour it cannot refute: drain3 gets y + 3*x >= 12, which 
 });
 
 test('nonterm: the invariants printed have each conjunct once (the precondition and the template gave i >= 1 twice)', async (t) => {
-  const { nonterm } = await import('./nonterm.js');
+  const { nonterm } = await import('../termination/nonterm.js');
   const program = parseProgram('int f(int i) {\n  while (i > 0) {\n    i = i + 1;\n  }\n  return 0;\n}\n', 'incr.c');
   const r = await nonterm(Problem.of(program), resolveSettings({ timeoutMs: 120_000 }));
   t.is(r.verdict, 'non-terminating');

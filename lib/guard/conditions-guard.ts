@@ -12,14 +12,21 @@ import type { Formula } from '../ir/formula.js';
 import { locationPos, type Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
 import type { RunOutcomeKind } from '../interpreter/types.js';
-import type { ConditionAnswer } from './types.js';
-import { ClaimContradicted } from '../guard/claim.js';
-import { firstContradiction, measured, nondetRead, runText, type GuardInput, type GuardRunOptions } from '../guard/runs.js';
-import { invariantsAtOriginal, type PreparedLocations } from '../guard/verify-guard.js';
+import { ClaimContradicted } from './claim.js';
+import { firstContradiction, measured, nondetRead, runText, type GuardInput, type GuardRunOptions } from './runs.js';
+import { invariantsAtOriginal, type PreparedLocations } from './verify-guard.js';
 import { REPLAY_RUN_STEPS } from '../limits.js';
 
 /** Only certified answers are claims; the others are reported as guesses. */
-const claimed = (answers: readonly ConditionAnswer[]): ConditionAnswer[] => answers.filter((a) => a.certified);
+/** A condition as the guard reads it (a ConditionClaim of the condition searches is one): certified
+ * or not, its formula over the parameters, and the neighbours refuted by replayed inputs. */
+export interface ConditionClaim {
+  readonly certified: boolean;
+  readonly formula: Formula;
+  readonly expression: string;
+  readonly neighbours: readonly { readonly expression: string; readonly replayed: boolean; readonly input?: ReadonlyMap<string, bigint>; readonly nondet?: readonly bigint[] }[];
+}
+const claimed = (answers: readonly ConditionClaim[]): ConditionClaim[] => answers.filter((a) => a.certified);
 
 /** A condition over anything but the parameters (nondet_K inputs, ghosts) cannot be tried on inputs. */
 function overParameters(program: Program, fn: string, f: Formula): boolean {
@@ -28,7 +35,7 @@ function overParameters(program: Program, fn: string, f: Formula): boolean {
 }
 
 /** Preconditions of `wp`, and the witnesses its neighbours were refuted by. */
-export function guardPreconditions(program: Program, fn: string, answers: readonly ConditionAnswer[], options: GuardRunOptions = {}): void {
+export function guardPreconditions(program: Program, fn: string, answers: readonly ConditionClaim[], options: GuardRunOptions = {}): void {
   measured(() => {
     for (const answer of claimed(answers)) {
       for (const n of answer.neighbours) {
@@ -52,7 +59,7 @@ export function guardPreconditions(program: Program, fn: string, answers: readon
  * copies must satisfy it, when that location has no other copy (a copy is reached by some paths only).
  * Runs that fail an assertion count up to the failure: sp assumes the assertions.
  */
-export function guardPostcondition(program: Program, fn: string, prepared: PreparedLocations, target: number, answer: ConditionAnswer, options: GuardRunOptions = {}): void {
+export function guardPostcondition(program: Program, fn: string, prepared: PreparedLocations, target: number, answer: ConditionClaim, options: GuardRunOptions = {}): void {
   measured(() => {
     if (!answer.certified) return;
     const atOriginal = invariantsAtOriginal(program, fn, prepared, new Map([[target, answer.formula]]));
@@ -72,7 +79,7 @@ export function guardPostcondition(program: Program, fn: string, prepared: Prepa
 
 /** A failing condition of `cex`, with the input it was replayed on. */
 export interface FailingConditionClaim {
-  readonly answer: ConditionAnswer;
+  readonly answer: ConditionClaim;
   readonly input: ReadonlyMap<string, bigint>;
   readonly nondet: readonly bigint[];
 }
@@ -98,7 +105,7 @@ export function guardFailingConditions(program: Program, fn: string, conditions:
 
 /** Recurrent sets of `nonterm`: no run from inside one returns (or, with `runEnds`, ends otherwise:
  * under the termination property a blocked run ends too). */
-export function guardRecurrentSets(program: Program, fn: string, answers: readonly ConditionAnswer[], options: GuardRunOptions & { readonly runEnds?: (kind: RunOutcomeKind) => boolean } = {}): void {
+export function guardRecurrentSets(program: Program, fn: string, answers: readonly ConditionClaim[], options: GuardRunOptions & { readonly runEnds?: (kind: RunOutcomeKind) => boolean } = {}): void {
   const ends = options.runEnds ?? ((kind: RunOutcomeKind) => kind === 'exit');
   measured(() => {
     for (const answer of claimed(answers)) {

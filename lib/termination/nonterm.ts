@@ -5,25 +5,26 @@
 // it whose run the interpreter shows for the first iterations without returning. With no condition,
 // the function is shown to terminate when every loop and recursion has a certified bound for every
 // input or a ranking function (termination-proof.ts).
-import { guardRecurrentSets } from './conditions-guard.js';
+import { guardRecurrentSets } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { InputError } from '../diagnostics.js';
 import { runProgram } from '../interpreter/index.js';
 import { statesAlong, type State } from '../observe/samples.js';
-import { withFalseAtExit } from './instrument.js';
-import { candidateInputs } from './points.js';
-import { wp } from './wp.js';
-import type { ConditionOptions } from './search.js';
+import { withFalseAtExit } from '../conditions/instrument.js';
+import { candidateInputs } from '../conditions/points.js';
+import { wp } from '../conditions/wp.js';
+import type { ConditionOptions } from '../conditions/search.js';
 import { withDeadline, type Settings } from '../settings.js';
-import type { ConditionAnswer, ConditionStats } from './types.js';
+import type { ConditionAnswer, ConditionStats } from '../conditions/types.js';
 import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
 import type { RankedLoop } from './ranking.js';
 import type { RankedProcedure } from './recursion-ranking.js';
-import { nondetFixedByParameters, type NondetInput } from './nondet-inputs.js';
+import { nondetFixedByParameters, type NondetInput } from '../conditions/nondet-inputs.js';
 import { sampledRunGoesOn, terminationProofs, type TerminationProof } from './termination-proof.js';
 import { type Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
+import type { TerminationStatus } from '../result.js';
 
 export interface IterationShown {
   readonly line: number;
@@ -38,7 +39,7 @@ export interface NontermCondition extends ConditionAnswer {
 
 export interface NontermResult {
   readonly function: string;
-  readonly verdict: 'non-terminating' | 'terminates' | 'unknown';
+  readonly verdict: TerminationStatus;
   readonly conditions: readonly NontermCondition[];
   /** "terminates": the ranking argument — a certified bound for every input, or a ranking function,
    * for every loop and recursion. */

@@ -10,7 +10,7 @@
 // tries to prove every assertion (a certified "safe" means there is no counterexample to look for):
 // without it, a search for failing conditions of a safe program only ends at the timeout.
 import { BAD_STATE_RUN_STEPS, CEX_FAILURE_STEPS, CEX_INPUT_RUN_STEPS, CEX_NO_INPUT_RUN_STEPS, REPLAY_RUN_STEPS, REPLAY_SLACK_STEPS } from '../limits.js';
-import { guardFailingConditions } from './conditions-guard.js';
+import { guardFailingConditions } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
@@ -25,10 +25,9 @@ import { candidateInputs, failingInputIn, inputRunner } from './points.js';
 import { coverageOf, wp, type WpOptions } from './wp.js';
 import type { ConditionAnswer, ConditionStats, Coverage, IncompleteSearch } from './types.js';
 import { withIterationCounters } from './counters.js';
-import { observeIterations } from './bounds.js';
-import { fitBounds } from './bounds-fit.js';
+import { fitBounds, observeIterations } from './bounds-fit.js';
 import { verify } from '../engines/constraint/verify.js';
-import type { Counterexample, InvariantReport } from '../problem/result.js';
+import type { Counterexample, InvariantReport } from '../result.js';
 import { loopFreeFailingCondition } from '../falsify/failing-condition.js';
 import { everyRunFails, valuesPinnedBy } from '../falsify/bmc.js';
 import { guessedSummaries } from '../falsify/guessed-summaries.js';

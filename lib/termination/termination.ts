@@ -12,20 +12,21 @@
 import * as F from '../ir/formula.js';
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
-import { withBlockingAsFailure, withFalseAtExit } from './instrument.js';
-import { nondetFixedByParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
-import { candidateInputs } from './points.js';
-import { wp } from './wp.js';
-import type { ConditionOptions } from './search.js';
+import { withBlockingAsFailure, withFalseAtExit } from '../conditions/instrument.js';
+import { nondetFixedByParameters, nondetStreamOf, type NondetInput, type NondetParameters } from '../conditions/nondet-inputs.js';
+import { candidateInputs } from '../conditions/points.js';
+import { wp } from '../conditions/wp.js';
+import type { ConditionOptions } from '../conditions/search.js';
 import { withDeadline, type Settings } from '../settings.js';
-import type { ConditionAnswer } from './types.js';
+import type { ConditionAnswer } from '../conditions/types.js';
 import { Problem } from '../problem/prepare.js';
 import type { LoopBound } from './bounds.js';
 import type { RankedLoop } from './ranking.js';
 import type { RankedProcedure } from './recursion-ranking.js';
 import { sampledRunGoesOn, terminationProofs, type TerminationProof } from './termination-proof.js';
-import { guardRecurrentSets } from './conditions-guard.js';
+import { guardRecurrentSets } from '../guard/conditions-guard.js';
 import { type Deadline, NONTERM_SHOWN_INPUTS, NONTERM_SHOWN_RUN_STEPS, TERMINATION_PROOF_MIN_MS } from '../limits.js';
+import type { TerminationStatus } from '../result.js';
 
 export interface EndlessRun {
   /** The certified condition over the parameters and the fixed nondet values (`nondet_K`). */
@@ -40,7 +41,7 @@ export interface EndlessRun {
 
 export interface TerminationResult {
   readonly function: string;
-  readonly verdict: 'terminates' | 'non-terminating' | 'unknown';
+  readonly verdict: TerminationStatus;
   /** terminates: the certified bound of each loop that has one (recursions are bounded too)… */
   readonly bounds?: readonly LoopBound[];
   /** …and a certified ranking function for each other loop (callees' loops included)… */

@@ -5,7 +5,7 @@
 // - Claim 2, B1 (most-general counterexample): an error variable; each assertion `assert(p)` becomes
 //   `if (!p) { err := 1; goto end; }`, and `end: assert(err == 1)`, so a precondition of the new
 //   program is a set of inputs from which an assertion of the original fails or the function never
-//   returns. (B2, the loop bounds that rule out the latter, is lib/infer/counters.ts; cex.ts adds it.)
+//   returns. (B2, the loop bounds that rule out the latter, is lib/conditions/counters.ts; cex.ts adds it.)
 import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Edge, Location, Procedure, Program } from '../ir/cfg.js';

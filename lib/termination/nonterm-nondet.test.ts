@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { loopEdges, runCountingIterations } from './bounds-guard.js';
+import { loopEdges, runCountingIterations } from '../guard/bounds-guard.js';
 import { nonterm } from './nonterm.js';
 import { Problem } from '../problem/prepare.js';
 import { resolveSettings } from '../settings.js';

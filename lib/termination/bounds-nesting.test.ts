@@ -4,14 +4,14 @@
 // is checked against runs of the original program: an oracle that counts, from the interpreter's
 // trace, how often each loop's body is entered per entry into the loop (independent of the
 // instrumentation), on a grid of inputs. `bounds` itself runs the same oracle as its claim guard
-// (lib/infer/bounds-guard.ts); here it is also held to the expected bounds.
+// (lib/guard/bounds-guard.ts); here it is also held to the expected bounds.
 import test from 'ava';
 import { parseProgram } from '../frontend/index.js';
 import { runProgram } from '../interpreter/index.js';
 import * as L from '../ir/linear.js';
 import { shutdownZ3 } from '../sat/z3-context.js';
-import { observedIterations } from './bounds-guard.js';
-import { withIterationCounters } from './counters.js';
+import { observedIterations } from '../guard/bounds-guard.js';
+import { withIterationCounters } from '../conditions/counters.js';
 import { bounds } from './bounds.js';
 import { Problem } from '../problem/prepare.js';
 import { resolveSettings } from '../settings.js';

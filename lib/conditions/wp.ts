@@ -12,12 +12,11 @@
 // Every answer is certified by the independent checker, and each neighbour gets a failing input,
 // replayed on the original program, as evidence that the answer is locally weakest.
 import { READABLE_CHECK_WORK, SIDE_QUERY_WORK, NEIGHBOUR_FAILURE_STEPS, OBSERVED_PRE_TOTAL_WORK, REGION_FAILURE_STEPS, SLAB_FAILURE_STEPS, WP_SAMPLE_STEPS, WorkBudget, FURTHER_ANSWER_MIN_QUERIES, WEAKER_NEIGHBOUR_MOVES } from '../limits.js';
-import { guardPreconditions } from './conditions-guard.js';
+import { guardPreconditions } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import type { Program } from '../ir/cfg.js';
 import { normaliseInequality, simplifyInvariant } from '../ir/simplify.js';
 import { equivalent, implies } from '../certify/lia.js';
 import { replayed } from '../guard/replay.js';

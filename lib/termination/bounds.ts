@@ -14,21 +14,21 @@ import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
 import type { Procedure, Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
-import { mulberry32 } from '../random.js';
-import { nondetStream, stateKey, statesAlong, type State } from '../observe/samples.js';
+import type { State } from '../observe/samples.js';
 import { Problem } from '../problem/prepare.js';
 import { recursiveProcedures } from '../ir/inline.js';
 import { constraintEngine } from '../engines/index.js';
-import type { VerifyResult } from '../problem/result.js';
-import { candidateInputs } from './points.js';
-import { wp } from './wp.js';
-import { proofSearch, type ConditionOptions } from './search.js';
-import { fitBounds, type IterationSample } from './bounds-fit.js';
+import type { VerifyResult } from '../result.js';
+import { candidateInputs } from '../conditions/points.js';
+import { wp } from '../conditions/wp.js';
+import { proofSearch, type ConditionOptions } from '../conditions/search.js';
+import { fitBounds, iterationsOf, observeIterations, type IterationSample } from '../conditions/bounds-fit.js';
 import { withCallCounters } from './bounds-recursion.js';
-import { backEdges, loopsOf, naturalLoop, withIterationCounters, type CounterInstrumentation } from './counters.js';
-import { guardLoopBounds, guardTotalBound } from './bounds-guard.js';
+import { withIterationCounters, type CounterInstrumentation } from '../conditions/counters.js';
+import { backEdges, loopsOf, naturalLoop } from '../vc/loops.js';
+import { guardLoopBounds, guardTotalBound } from '../guard/bounds-guard.js';
 import { negated } from '../observe/houdini.js';
-import { CALL_COUNT_RUN_STEPS, ITERATION_RUN_STEPS, OBSERVATION_STEPS, type Deadline } from '../limits.js';
+import { CALL_COUNT_RUN_STEPS, OBSERVATION_STEPS, type Deadline } from '../limits.js';
 import { withCutset, type Settings } from '../settings.js';
 
 export interface BoundsOptions extends ConditionOptions {
@@ -139,7 +139,7 @@ export async function bounds(problem: Problem, settings: Settings, options: Boun
   const observed = observeIterations(counted, params);
   options.onBoundsProgress?.({ kind: 'sampled', runs: observed.runs, nonTerminating: observed.nonTerminating });
   const loops: LoopBound[] = [];
-  for (const [index, loop] of counted.loops.entries()) {
+  for (const loop of counted.loops) {
     // Every search stops at the user's deadline (50 loops in 60 s once took 93 s); a loop reached
     // after it is unknown.
     const result: LoopAnswer[] = deadline.passed
@@ -281,67 +281,6 @@ async function boundLoop(program: Program, fn: string, params: readonly string[]
     lastReason = `${lastReason}; no precondition found under which ${L.toC(bound)} bounds it${result.reason ? ` (${result.reason})` : ''}`;
   }
   return [{ bound: null, boundExpr: null, precondition: '1', preconditionFormula: F.TRUE, certified: false, invariants: [], reason: lastReason }];
-}
-
-export interface Observations {
-  readonly samples: Map<number, IterationSample[]>;
-  readonly runs: number;
-  readonly nonTerminating: number;
-}
-
-
-/** Most body entries per loop entry, per input, from runs on small and wide inputs (and random nondet
- * values), until the runs have taken `stepBudget` interpreter steps (default OBSERVATION_STEPS). */
-export function observeIterations(counted: CounterInstrumentation, params: readonly string[], options: { stepBudget?: number } = {}): Observations {
-  const budget = options.stepBudget ?? OBSERVATION_STEPS;
-  let steps = 0;
-  const next = mulberry32(1991);
-  const perLoop = new Map<number, Map<string, IterationSample>>();
-  let runs = 0;
-  let nonTerminating = 0;
-  const inputs = params.length === 0 ? Array.from({ length: 40 }, () => new Map<string, bigint>()) : candidateInputs(params);
-  for (const [i, input] of inputs.entries()) {
-    if (steps >= budget) break;
-    runs++;
-    const nondet = i === 0 || params.length > 0 ? [] : nondetStream(next, 256);
-    const { counts, steps: taken } = runIterations(counted, input, nondet);
-    steps += taken;
-    if (counts === null) {
-      nonTerminating++;
-      continue;
-    }
-    for (const [header, iterations] of counts) {
-      if (iterations === 0n) continue;
-      const byInput = perLoop.get(header) ?? new Map<string, IterationSample>();
-      perLoop.set(header, byInput);
-      const key = stateKey(input);
-      const known = byInput.get(key);
-      if (!known || known.iterations < iterations) byInput.set(key, { input, iterations, nondet });
-    }
-  }
-  return { samples: new Map([...perLoop].map(([h, m]) => [h, [...m.values()]])), runs, nonTerminating };
-}
-
-/** Per loop: the most body entries within one entry into the loop; null when the run does not return
- * within 8000 steps (a few thousand iterations of a small body: beyond that a run only costs time, and
- * dropping it only removes an observation). */
-function runIterations(counted: CounterInstrumentation, input: State, nondet: readonly bigint[]): { counts: Map<number, bigint> | null; steps: number } {
-  const run = runProgram(counted.program, { entry: counted.function, inputs: input, nondet: [...nondet], nondetDefault: 0n, maxSteps: ITERATION_RUN_STEPS, recordTrace: true });
-  if (run.outcome.kind === 'step-limit') return { counts: null, steps: run.steps };
-  const watched = new Map(counted.loops.flatMap((l) => l.afterIncrements.map((at) => [at, l] as const)));
-  const out = new Map<number, bigint>(counted.loops.map((l) => [l.header, 0n]));
-  for (const [loc, states] of statesAlong(counted.program, counted.function, run, new Set(watched.keys()))) {
-    const loop = watched.get(loc)!;
-    for (const s of states) {
-      const n = s.get(loop.counter) ?? 0n;
-      if (n > out.get(loop.header)!) out.set(loop.header, n);
-    }
-  }
-  return { counts: out, steps: run.steps };
-}
-
-function iterationsOf(counted: CounterInstrumentation, header: number, input: State, nondet: readonly bigint[]): bigint | null {
-  return runIterations(counted, input, nondet).counts?.get(header) ?? null;
 }
 
 /** An observed input on which the loop (procedure) runs exactly `bound` times (calls), confirmed by

@@ -3,9 +3,9 @@
 // function — per loop (ranking.ts) and per recursion (recursion-ranking.ts).
 import type { Program } from '../ir/cfg.js';
 import { runProgram } from '../interpreter/index.js';
-import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from './nondet-inputs.js';
-import { candidateInputs } from './points.js';
-import type { ConditionOptions } from './search.js';
+import { nondetAsParameters, nondetStreamOf, type NondetInput, type NondetParameters } from '../conditions/nondet-inputs.js';
+import { candidateInputs } from '../conditions/points.js';
+import type { ConditionOptions } from '../conditions/search.js';
 import { withDeadline, type Settings } from '../settings.js';
 import { Problem } from '../problem/prepare.js';
 import { bounds, type LoopBound } from './bounds.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { withCallCounters } from './bounds-recursion.js';
-import { guardTotalBound } from './bounds-guard.js';
+import { guardTotalBound } from '../guard/bounds-guard.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,11 @@ import { equivalent } from '../certify/lia.js';
 import { runProgram } from '../interpreter/index.js';
 import * as L from '../ir/linear.js';
 import * as F from '../ir/formula.js';
-import { fitBounds } from './bounds-fit.js';
-import { withIterationCounters, loopsOf } from './counters.js';
-import { bounds, totalBound, observeIterations } from './bounds.js';
+import { fitBounds } from '../conditions/bounds-fit.js';
+import { withIterationCounters } from '../conditions/counters.js';
+import { loopsOf } from '../vc/loops.js';
+import { bounds, totalBound } from './bounds.js';
+import { observeIterations } from '../conditions/bounds-fit.js';
 import { Problem } from '../problem/prepare.js';
 import { resolveSettings } from '../settings.js';
 

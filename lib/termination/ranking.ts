@@ -16,10 +16,10 @@ import type { Linear } from '../ir/linear.js';
 import type { Edge, Location, Procedure, Program } from '../ir/cfg.js';
 import { Problem } from '../problem/prepare.js';
 import { constraintEngine } from '../engines/index.js';
-import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from './counters.js';
+import { backEdges, bodyEntryEdges, loopsOf, naturalLoop } from '../vc/loops.js';
 import { ClaimContradicted } from '../guard/claim.js';
 import { firstContradiction, measured, nondetRead, runText } from '../guard/runs.js';
-import { proofSearch, type ConditionOptions } from './search.js';
+import { proofSearch, type ConditionOptions } from '../conditions/search.js';
 import type { Settings } from '../settings.js';
 import { PHASED_RANKING_CANDIDATES, RANKING_CANDIDATES, RANKING_FILTER_STEPS } from '../limits.js';
 

@@ -7,12 +7,11 @@
 // neighbour (shifts and rotations `e_j - e_l >= 0`) gets a reachable state that violates it,
 // reproduced by re-running the program, as evidence that nothing stronger nearby holds.
 import { READABLE_CHECK_WORK, REPLAY_RUN_STEPS, SAMPLED_RUN_STEPS, SIDE_QUERY_WORK, STRENGTHEN_QUERIES } from '../limits.js';
-import { guardPostcondition } from './conditions-guard.js';
+import { guardPostcondition } from '../guard/conditions-guard.js';
 import * as F from '../ir/formula.js';
 import type { Formula } from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Linear } from '../ir/linear.js';
-import type { Program } from '../ir/cfg.js';
 import { normaliseInequality, simplifyInvariant } from '../ir/simplify.js';
 import { equivalent, isSatisfiable } from '../certify/lia.js';
 import { runProgram } from '../interpreter/index.js';

@@ -1,7 +1,7 @@
 // `verify --cex`: when the proof search ends "unknown", look for a most-general failing condition
 // (farkas cex) in the time left; a condition with a replayed failing run turns the verdict into
 // "unsafe" with that run as the counterexample (for a whole program: over the nondet values in order).
-import type { VerifyResult } from '../problem/result.js';
+import type { VerifyResult } from '../result.js';
 import { InputError } from '../diagnostics.js';
 import { AnalysisUnsupported, type Problem } from '../problem/prepare.js';
 import { withDeadline, type Settings } from '../settings.js';

@@ -9,7 +9,7 @@ import * as F from '../ir/formula.js';
 import * as L from '../ir/linear.js';
 import type { Edge, Location, Procedure, Program } from '../ir/cfg.js';
 import type { RunResult } from '../interpreter/types.js';
-import { backEdges, naturalLoop, loopsOf } from './counters.js';
+import { backEdges, naturalLoop, loopsOf } from '../vc/loops.js';
 import { recursiveProcedures } from '../ir/inline.js';
 
 export interface NondetInput {

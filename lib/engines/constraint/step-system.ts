@@ -2,14 +2,14 @@
 // widened to the program's own constants, a template per unknown cut-point, and the bilinear system
 // Farkas' lemma leaves over their unknowns. verify solves it, `farkas constraints` prints it and
 // `verify --emit smt|dimacs` exports it: built here once, so the three always agree.
-import type { Formula } from '../ir/formula.js';
-import type { Template } from '../constraints/template.js';
-import type { ScheduleStep } from '../constraints/schedule.js';
-import type { ConstraintSystem } from '../constraints/system.js';
-import { buildFarkasSystem } from '../constraints/farkas.js';
-import { constantBitsNeeded, templatesFor, type PreparedAnalysis } from './prepare.js';
-import type { Deadline } from '../limits.js';
-import type { FixedVariables } from '../observe/equalities.js';
+import type { Formula } from '../../ir/formula.js';
+import type { Template } from '../../constraints/template.js';
+import type { ScheduleStep } from '../../constraints/schedule.js';
+import type { ConstraintSystem } from '../../constraints/system.js';
+import { buildFarkasSystem } from '../../constraints/farkas.js';
+import { constantBitsNeeded, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
+import type { Deadline } from '../../limits.js';
+import type { FixedVariables } from '../../observe/equalities.js';
 
 export interface StepSystem {
   /** The schedule step as solved: its constant width at least what the program's constants need. */

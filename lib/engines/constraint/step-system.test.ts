@@ -1,17 +1,17 @@
 // A step's system with the hull equalities as facts: the variables they fix get no coefficients.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { parseProgram } from '../frontend/index.js';
-import * as F from '../ir/formula.js';
-import * as L from '../ir/linear.js';
-import { Problem } from './prepare.js';
+import { parseProgram } from '../../frontend/index.js';
+import * as F from '../../ir/formula.js';
+import * as L from '../../ir/linear.js';
+import { Problem } from '../../problem/prepare.js';
 import { stepSystem } from './step-system.js';
-import { fixedVariables } from '../observe/equalities.js';
+import { fixedVariables } from '../../observe/equalities.js';
 
 const step = { shape: { disjuncts: 1, conjuncts: 2 }, widths: { coefficient: 3, constant: 8, multiplier: 1 } };
 
 test('a variable a fact fixes is left out of the template, and every product with its coefficient', (t) => {
-  const program = parseProgram(readFileSync(new URL('../../../benchmarks/literature/conserved-sum.c', import.meta.url), 'utf8'), 'conserved-sum.c');
+  const program = parseProgram(readFileSync(new URL('../../../../benchmarks/literature/conserved-sum.c', import.meta.url), 'utf8'), 'conserved-sum.c');
   const prepared = Problem.of(program, 'main').analysis('headers');
   const header = prepared.unknownCutpoints[0]!;
   t.deepEqual(prepared.unknownCutpoints.length, 1);

@@ -2,7 +2,7 @@
 // and --json reports and the UI.
 import type { Formula } from '../ir/formula.js';
 import type { QueryStats } from './query.js';
-import type { ProgressEvent } from '../problem/result.js';
+import type { ProgressEvent } from '../result.js';
 
 /** Why a neighbour of an answer is not an answer: a concrete witness, replayed by the interpreter. */
 export interface NeighbourEvidence {

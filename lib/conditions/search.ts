@@ -13,7 +13,7 @@ import { lineOf } from './condition-problem.js';
 import { constantsOf } from '../ir/constants.js';
 import { readableInvariants } from '../certify/readable.js';
 import type { ConditionEvent } from './types.js';
-import type { ProgressEvent } from '../problem/result.js';
+import type { ProgressEvent } from '../result.js';
 import { READABLE_INVARIANT_CHECKS, READABLE_CONSTANT_CHECKS, satStepLimits, type Deadline } from '../limits.js';
 import type { Settings } from '../settings.js';
 import type { VerifySearch } from '../engines/constraint/verify.js';

@@ -1,6 +1,6 @@
 // `verify --jobs N`: the option, and how the portfolio's progress and outcome are shown.
 import { Option } from 'commander';
-import { InputError, type ProgressEvent, DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent, type PortfolioResult } from '../lib/index.js';
+import { InputError, type ProgressEvent, DEFAULT_JOBS, MAX_JOBS, type ConfigurationEvent } from '../lib/index.js';
 import { answeredBy } from './report/answered-by.js';
 
 export function jobsOption(): Option {

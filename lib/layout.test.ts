@@ -1,13 +1,19 @@
-// The folders of lib/ in the order docs/layout.md gives them: every import of a source file goes to
-// a folder (or top-level file) above its own in that table, or stays in its own. So data flows one
-// way, no two folders import each other, and the documentation says how the code is cut.
+// How the code is cut. The folders of lib/ in the order docs/layout.md gives them: every import of a
+// source file goes to a folder (or top-level file) above its own in that table, or stays in its own,
+// so data flows one way, no two folders import each other, and the documentation says how the code
+// is cut. And no function of lib/ or cli/ is longer than a reader can hold (MAX_FUNCTION_LINES).
 import test from 'ava';
+import ts from 'typescript';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIB = join(ROOT, 'lib');
+const CLI = join(ROOT, 'cli');
+
+/** Lines of the longest function a source file of lib/ or cli/ may hold (its doc comment not counted). */
+const MAX_FUNCTION_LINES = 150;
 
 /** The table's rows, in order: `lib/NAME/` or `lib/NAME.ts`, as NAME or NAME.ts. */
 function layoutOrder(): string[] {
@@ -46,4 +52,24 @@ test('every import of lib/ goes to a folder above its own in docs/layout.md', (t
     }
   }
   t.deepEqual(upward, []);
+});
+
+test('no function of lib/ or cli/ is longer than MAX_FUNCTION_LINES lines', (t) => {
+  const files = [...sources(LIB), ...sources(CLI)];
+  t.true(files.length > 200, `${files.length} files read`);
+  const long: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (last - first + 1 > MAX_FUNCTION_LINES) long.push(`${relative(ROOT, file)}:${first + 1}: ${last - first + 1} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  t.deepEqual(long, []);
 });

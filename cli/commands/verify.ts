@@ -12,7 +12,6 @@ import { jobsOption, parseJobs, portfolioProgressPrinter } from '../portfolio-ou
 import { formatPortfolio, portfolioJson } from '../report/portfolio.js';
 import { formatTermination, formatVerify, terminationJson, verifyJson } from '../report/verify.js';
 import { collectPins, parsePins } from '../pin-option.js';
-import { semanticsNote } from '../program-input.js';
 import { describe } from './catalog.js';
 import { answeredBy } from '../report/answered-by.js';
 import { chcJson, formatChc } from '../report/chc.js';

@@ -1,27 +1,23 @@
 // The farkas terminal UI: source, result (invariants / preconditions / trace), search progress and
 // engines panes. Every analysis runs in the analysis worker (runner.ts); this file only shows state.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
-import { parseInput, isHornClauses, type FrontendOptions, InputError } from '../../lib/index.js';
+import { parseInput, isHornClauses, type FrontendOptions } from '../../lib/index.js';
 import type { Mode } from './modes/types.js';
 import type { ScrollRange } from './modes/line-list.js';
 import type { AnalysisRunner } from './runner.js';
-import { effectiveFocus, initialState, jobOptions, reduce, selectableMarks, selectedIndex, templateLabel, TEMPLATE_FIELDS, TRACE_PAGE, type Move, type Prompt, type UiState } from './state.js';
-import { assertionOn, insertAssertion, outline, replaceAssertion } from './source-edit.js';
-import { maxSourceScroll, maxSourceTop, SourcePane, sourceLines, sourceRows, sourceTop } from './panes/source-pane.js';
+import { onKey } from './commands.js';
+import { effectiveFocus, initialState, jobOptions, reduce, selectableMarks, selectedIndex, templateLabel, TEMPLATE_FIELDS, TRACE_PAGE, type Move } from './state.js';
+import { outline } from './source-edit.js';
+import { maxSourceTop, SourcePane, sourceLines, sourceRows, sourceTop } from './panes/source-pane.js';
 import { SearchPane } from './panes/search-pane.js';
 import { EnginesPane } from './panes/engines-pane.js';
 import { Frame } from './panes/frame.js';
 import { Help } from './panes/help.js';
 import { wrapText } from './wrap.js';
 import { enterAlternateScreen } from './alternate-screen.js';
-import { saveEdited } from './save-edited.js';
 import { keyHint } from './footer.js';
-
-/** Columns `<`/`>` scroll the source pane by. */
-const SCROLL_STEP = 10;
 
 export interface AppProps {
   readonly file: string;
@@ -49,10 +45,6 @@ function outlineOf(source: string, file: string, frontend: FrontendOptions = {})
   } catch {
     return { loops: [], asserts: [] };
   }
-}
-
-function jsonText(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? Object.fromEntries(v) : v), 2) + '\n';
 }
 
 export function App(props: AppProps) {
@@ -107,54 +99,6 @@ export function App(props: AppProps) {
     return () => clearInterval(timer);
   }, [ticking]);
 
-  const submitPrompt = (s: UiState) => {
-    const p = s.prompt!;
-    if (p.kind === 'open') {
-      const file = p.value.trim();
-      let source: string;
-      try {
-        source = readFileSync(file, 'utf8');
-      } catch (e) {
-        dispatch({ type: 'set', patch: { prompt: p, status: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
-        return;
-      }
-      dispatch({ type: 'set', patch: { prompt: null, status: `opened ${file}` } });
-      dispatch({ type: 'source', file, source, ...outlineOf(source, file) });
-      return;
-    }
-    const next = p.kind === 'add-assert' ? insertAssertion(s.source, p.line, p.value) : replaceAssertion(s.source, p.line, p.value);
-    try {
-      const program = parseInput(next, s.file, props.frontend ?? {});
-      dispatch({ type: 'set', patch: { prompt: null } });
-      dispatch({ type: 'source', file: s.file, source: next, ...outline(program), edited: true });
-      dispatch({ type: 'set', patch: { status: p.kind === 'add-assert' ? `assertion added after line ${p.line}` : `assertion on line ${p.line} changed` } });
-    } catch (e) {
-      // Keep the prompt open with the text so the user can fix it; the error names line and column.
-      dispatch({ type: 'set', patch: { prompt: p, status: e instanceof InputError ? e.message : String(e) } });
-    }
-  };
-
-  /** Writes FILE.<suffix> into the export directory and says so on the status line. */
-  const exportFile = (suffix: string, text: string, what = '') => {
-    const path = join(props.exportDir ?? '.', `${basename(state.file).replace(/\.[ci]$/, '')}.${suffix}`);
-    try {
-      writeFileSync(path, text);
-      dispatch({ type: 'set', patch: { status: `exported ${path}${what ? ` (${what})` : ''}` } });
-    } catch (e) {
-      dispatch({ type: 'set', patch: { status: `cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
-    }
-  };
-
-  /** `S`: the edited program, beside the file it came from, under a new name. */
-  const saveProgram = () => {
-    if (state.source === state.savedSource) return dispatch({ type: 'set', patch: { status: 'nothing to save: the program is as read (edit it with a or e)' } });
-    try {
-      dispatch({ type: 'saved', source: state.source, path: saveEdited(state.file, state.source) });
-    } catch (e) {
-      dispatch({ type: 'set', patch: { status: `cannot save next to ${state.file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` } });
-    }
-  };
-
   /** PgUp/PgDn, H/G (Home/End): the focused pane by a page, or to its first or last line (step). */
   const move = (to: Move) => {
     const lineCount = sourceLines(state.source).length;
@@ -167,136 +111,9 @@ export function App(props: AppProps) {
     dispatch({ type: 'move', move: to, ...sizes, sourceTop: sourceTop(lineCount, middle, focusLine, state.sourceTop), hasTrace });
   };
 
-  /** Keys while a prompt is open (`prompt`: its text so far) edit it. */
-  const typeIntoPrompt = (prompt: Prompt, input: string, key: Key) => {
-    if (key.escape) dispatch({ type: 'set', patch: { prompt: null, status: '' } });
-    else if (key.return) submitPrompt({ ...state, prompt });
-    else if (key.backspace || key.delete) dispatch({ type: 'prompt-erase', count: Math.max(1, input.length) });
-    else if (input && !key.ctrl && !key.meta) {
-      // A pasted or fast-typed chunk is edited character by character: backspaces erase, a line
-      // break submits (what follows it is dropped), other control characters never enter.
-      let value = prompt.value;
-      for (const ch of input) {
-        if (ch === '\r' || ch === '\n') return submitPrompt({ ...state, prompt: { ...prompt, value } });
-        if (ch === '\x7f' || ch === '\b') {
-          value = value.slice(0, -1);
-          dispatch({ type: 'prompt-erase', count: 1 });
-        } else if (ch >= ' ') {
-          value += ch;
-          dispatch({ type: 'prompt-type', text: ch });
-        }
-      }
-    }
-  };
-
-  /** Opens a prompt; returned, so that the rest of a typed chunk goes into it (see onKey). */
-  const openPrompt = (prompt: Prompt, status = ''): Prompt => {
-    dispatch({ type: 'set', patch: { prompt, status } });
-    return prompt;
-  };
-
-  const onKey = (input: string, key: Key) => {
-    if (state.prompt) return typeIntoPrompt(state.prompt, input, key);
-    if (input.length > 1 && !key.ctrl && !key.meta) {
-      // Keys typed faster than a render arrive as one chunk ("nnn", "ex > 0"): each character is a
-      // command on the current view (the reducer applies them in order) until one opens a prompt,
-      // whose text the rest of the chunk is: typed text never runs as commands.
-      const chars = [...input];
-      for (const [i, ch] of chars.entries()) {
-        const opened = onCommand(ch, key);
-        if (opened) return typeIntoPrompt(opened, chars.slice(i + 1).join(''), key);
-      }
-      return;
-    }
-    onCommand(input, key);
-  };
-
-  /** One key outside a prompt; returns the prompt it opened, if any. */
-  const onCommand = (input: string, key: Key): Prompt | void => {
-    if (state.help) {
-      if (key.escape || input === '?') dispatch({ type: 'set', patch: { help: false } });
-      else if (input === 'q') exit();
-      return;
-    }
-    const m = modes.find((x) => x.key === input);
-    if (m) return dispatch({ type: 'mode', mode: m.id });
-    if (key.tab) return dispatch({ type: 'focus-next', hasTrace });
-    if (key.pageUp || key.pageDown || key.home || key.end) return move(key.pageUp ? 'page-up' : key.pageDown ? 'page-down' : key.home ? 'first' : 'last');
-    if (key.upArrow || input === 'k') return dispatch({ type: 'select', delta: -1, marks });
-    if (key.downArrow || input === 'j') return dispatch({ type: 'select', delta: 1, marks });
-    switch (input) {
-      case 'q':
-        return exit();
-      case '?':
-        return dispatch({ type: 'set', patch: { help: true } });
-      case 'n':
-        return dispatch({ type: 'trace', delta: 1, length: trace?.length ?? 0 });
-      case 'p':
-        return dispatch({ type: 'trace', delta: -1, length: trace?.length ?? 0 });
-      case '<':
-      case '>':
-        return dispatch({ type: 'scroll', delta: input === '>' ? SCROLL_STEP : -SCROLL_STEP, max: maxSourceScroll(state.source, sourceWidth) });
-      case 'H':
-        return move('first');
-      case 'G':
-        return move('last');
-      case 'S':
-        return saveProgram();
-      case 'r':
-        return dispatch({ type: 'rerun' });
-      case 'c':
-        return dispatch({ type: 'set', patch: { cutset: state.cutset === 'paths' ? 'headers' : 'paths', runToken: state.runToken + 1 } });
-      case 'g':
-        return dispatch({ type: 'set', patch: { strategy: state.strategy === 'binary' ? 'neighbourhood' : 'binary', ...(state.mode === 'wp' ? { runToken: state.runToken + 1 } : {}) } });
-      case 't':
-        return dispatch({ type: 'template-field' });
-      case 'T':
-        return dispatch({ type: 'set', patch: { template: null, runToken: state.runToken + 1 } });
-      case '+':
-      case '=':
-        return dispatch({ type: 'template-adjust', delta: 1 });
-      case '-':
-        return dispatch({ type: 'template-adjust', delta: -1 });
-      case 'a':
-        return openPrompt({ kind: 'add-assert', line: selected?.line ?? 1, value: '' });
-      case 'e': {
-        const line = selected?.line ?? 1;
-        const found = assertionOn(state.source, line);
-        if (found) return openPrompt({ kind: 'edit-assert', line, value: found.expr });
-        // Still a prompt: the assertion the user goes on to type must not run as key commands.
-        return openPrompt({ kind: 'add-assert', line, value: '' }, `no assertion on line ${line}: a new one goes after it (esc cancels)`);
-      }
-      case 'o':
-        return openPrompt({ kind: 'open', value: '' });
-      case 'x':
-        if (data === null) return dispatch({ type: 'set', patch: { status: 'nothing to export yet' } });
-        return exportFile(`${mode.id}.json`, jsonText(mode.exportJson(data)));
-      case 'W': {
-        if (mode.id !== 'verify') return dispatch({ type: 'set', patch: { status: 'witnesses come from verify: press v first' } });
-        const w = state.witness;
-        if (!w) return dispatch({ type: 'set', patch: { status: data === null ? 'nothing to export yet' : 'the witness is still being built' } });
-        if (w.kind === 'none') return dispatch({ type: 'set', patch: { status: `no witness: ${w.reason}` } });
-        return exportFile('witness.yml', w.text, `${w.kind} witness, ${w.items} ${w.kind === 'correctness' ? 'invariant(s)' : 'waypoint(s)'}`);
-      }
-      case 'i': {
-        const pin = data !== null && mode.pinnable ? mode.pinnable(data, selected) : undefined;
-        const pinnedHere = selected !== null && state.pins.some((p) => p.line === selected.line);
-        // On a pinned line `i` unpins, in any mode and whatever the answer, unless the result has an
-        // invariant for that line (then it replaces the pin, or unpins it if it is the same).
-        if (pinnedHere && pin?.line !== selected.line) return dispatch({ type: 'unpin', line: selected.line });
-        if (!pin) return dispatch({ type: 'set', patch: { status: mode.pinnable ? 'no invariant to pin yet' : 'pinning takes an invariant: press v (verify) first' } });
-        return dispatch({ type: 'pin', pin });
-      }
-      case 'l': {
-        if (!selected || !state.cutpoints.some((c) => c.line === selected.line)) return dispatch({ type: 'set', patch: { status: 'select a cut-point (up/down) for sp at its line' } });
-        const spAt = state.spAt === selected.line ? null : selected.line;
-        return dispatch({ type: 'set', patch: { spAt, status: `sp ${spAt === null ? 'at the exit' : `at line ${spAt}`}`, ...(state.mode === 'sp' ? { runToken: state.runToken + 1 } : {}) } });
-      }
-    }
-  };
-  // ink keeps the input handler of an earlier render; the ref always reaches this render's state.
-  const latest = useRef(onKey);
-  latest.current = onKey;
+  // ink keeps the input handler of an earlier render; the ref always reaches this render's state
+  // (set below, once the layout is known).
+  const latest = useRef<(input: string, key: Key) => void>(() => undefined);
   useInput((input, key) => latest.current(input, key));
 
   const prompt = state.prompt;
@@ -319,6 +136,12 @@ export function App(props: AppProps) {
   // The file's directory goes first when the line is too long (the Source pane's title has the path).
   const headerFor = (file: string) => `farkas  ${file}  mode ${mode.id}${mode.id === 'wp' ? ` (${state.strategy})` : mode.id === 'sp' ? ` (${state.spAt === null ? 'exit' : `line ${state.spAt}`})` : ''}  cut-set ${isHornClauses(file, state.source) ? 'headers (Horn clauses: the predicates)' : state.cutset}  template ${templateLabel(state)}${field}`;
   const header = headerFor(state.file).length <= columns ? headerFor(state.file) : headerFor(basename(state.file));
+  latest.current = (input, key) => onKey({
+    state, dispatch, modes, mode, data, marks, selected, trace, hasTrace, sourceWidth, exit, move,
+    ...(props.frontend ? { frontend: props.frontend } : {}),
+    ...(props.exportDir !== undefined ? { exportDir: props.exportDir } : {}),
+    outlineOf: (source, file) => outlineOf(source, file),
+  }, input, key);
   const Result = mode.Result;
   return (
     <Box flexDirection="column" width={columns} height={rows}>

@@ -34,7 +34,7 @@ import {
 } from '../limits.js';
 import type { AppliedPredicate, ChcProgram, ClauseFormula } from './lower.js';
 import { checkModel, Interpretations, modelText, ModelTooLarge, type ChcModel } from './model.js';
-import { checkDerivation, formatDerivation, type Derivation } from './derivation.js';
+import { checkDerivation, formatDerivation } from './derivation.js';
 import { deriveStates, runForward, type DerivedStates } from './runs.js';
 import { Unfolder } from './unfold.js';
 import { liveArguments } from './relevance.js';

@@ -251,48 +251,81 @@ interface Ghost {
 
 /** The terms of one clause as IR values: its variables (fresh IR names), the ghosts its `ite`,
   * `div`, `mod`, `abs` and Booleans-as-values need, and the values of its applications' arguments. */
-function clauseTerms(clause: Clause, b: TermBuilder) {
-  const vars = new Map<string, { ir: string; sort: ChcSort }>();
-  const ghosts: Ghost[] = [];
-  const ghostByKey = new Map<string, string>();
-  const memo = new Map<Scoped, Value>();
-  const irVar = (name: string): { ir: string; sort: ChcSort } | undefined => {
-    let v = vars.get(name);
+function clauseTerms(clause: Clause, b: TermBuilder): ClauseTerms {
+  return new ClauseTerms(clause, b);
+}
+
+type Atom = Extract<SExpr, { kind: 'atom' }>;
+
+class ClauseTerms {
+  readonly vars = new Map<string, { ir: string; sort: ChcSort }>();
+  readonly ghosts: Ghost[] = [];
+  private readonly ghostByKey = new Map<string, string>();
+  private readonly memo = new Map<Scoped, Value>();
+
+  constructor(private readonly clause: Clause, private readonly b: TermBuilder) {}
+
+  /** The arguments of an application as integers (a Bool as 0/1), each of its predicate's sort. */
+  argumentValues(app: PredicateApp): Linear[] {
+    return app.args.map((arg, k) => {
+      const v = this.lower(arg, 0);
+      const sort = app.predicate.sorts[k]!;
+      if ((v.kind === 'int') !== (sort === 'Int')) throw syntaxError(`argument ${k + 1} of '${app.predicate.name}' must be ${sort}`, arg.expr.pos);
+      return v.kind === 'int' ? v.e : this.asInt(v.f);
+    });
+  }
+
+  /** The constraint's conjuncts. */
+  constraintConjuncts(): Formula[] {
+    const conjuncts: Formula[] = [];
+    for (const c of this.clause.constraint) {
+      const v = this.lower(c, 0);
+      if (v.kind !== 'bool') throw syntaxError('a constraint must be a Bool term', c.expr.pos);
+      conjuncts.push(...(v.f.kind === 'and' ? v.f.args : [v.f]));
+    }
+    return conjuncts;
+  }
+
+  irVar(name: string): { ir: string; sort: ChcSort } | undefined {
+    let v = this.vars.get(name);
     if (v) return v;
-    const declared = clause.vars.find((w) => w.name === name);
+    const declared = this.clause.vars.find((w) => w.name === name);
     if (!declared) return undefined;
-    v = { ir: b.names.fresh(`c${clause.index + 1}_${name}`), sort: declared.sort };
-    b.locals.push(v.ir);
-    if (declared.sort === 'Bool') b.booleans.add(v.ir);
-    vars.set(name, v);
+    v = { ir: this.b.names.fresh(`c${this.clause.index + 1}_${name}`), sort: declared.sort };
+    this.b.locals.push(v.ir);
+    if (declared.sort === 'Bool') this.b.booleans.add(v.ir);
+    this.vars.set(name, v);
     return v;
-  };
-  const ghost = (key: string | null, def: (g: string) => Formula, bool = false): string => {
-    const known = key !== null ? ghostByKey.get(key) : undefined;
+  }
+
+  ghost(key: string | null, def: (g: string) => Formula, bool = false): string {
+    const known = key !== null ? this.ghostByKey.get(key) : undefined;
     if (known) return known;
-    const name = b.names.fresh(`c${clause.index + 1}_t`);
-    b.locals.push(name);
-    if (bool) b.booleans.add(name);
-    ghosts.push({ name, def: def(name) });
-    if (key !== null) ghostByKey.set(key, name);
+    const name = this.b.names.fresh(`c${this.clause.index + 1}_t`);
+    this.b.locals.push(name);
+    if (bool) this.b.booleans.add(name);
+    this.ghosts.push({ name, def: def(name) });
+    if (key !== null) this.ghostByKey.set(key, name);
     return name;
-  };
-  const boolVar = (v: string): Formula => F.geqZero(L.addConstant(L.variable(v), -1n));
+  }
+
   /** A Boolean that is a constant or a Bool variable, as the integer 0 or 1 it holds; else null. */
-  const plainBool = (f: Formula): Linear | null => {
+  plainBool(f: Formula): Linear | null {
     if (f.kind === 'true') return L.constant(1n);
     if (f.kind === 'false') return L.constant(0n);
     if (f.kind === 'atom' && f.rel === '>=' && f.expr.constant === -1n && f.expr.coeffs.size === 1) {
       const [[v, c]] = [...f.expr.coeffs];
-      if (c === 1n && b.booleans.has(v!)) return L.variable(v!);
+      if (c === 1n && this.b.booleans.has(v!)) return L.variable(v!);
     }
     return null;
-  };
-  /** A Boolean as the integer 0 or 1: its variable, or a ghost pinned to its value. */
-  const asInt = (f: Formula): Linear =>
-    plainBool(f) ?? L.variable(ghost(null, (g) => F.or(F.and(F.eqZero(L.addConstant(L.variable(g), -1n)), f), F.and(F.eqZero(L.variable(g)), F.not(f))), true));
+  }
 
-  const lower = (s: Scoped, depth: number): Value => {
+  /** A Boolean as the integer 0 or 1: its variable, or a ghost pinned to its value. */
+  asInt(f: Formula): Linear {
+    return this.plainBool(f) ?? L.variable(this.ghost(null, (g) => F.or(F.and(F.eqZero(L.addConstant(L.variable(g), -1n)), f), F.and(F.eqZero(L.variable(g)), F.not(f))), true));
+  }
+
+  lower(s: Scoped, depth: number): Value {
     if (depth > MAX_TERM_DEPTH) throw unsupported(`terms nested more than ${MAX_TERM_DEPTH} deep`, s.expr.pos);
     let { expr: e, scope } = s;
     // let chains without recursion
@@ -301,159 +334,79 @@ function clauseTerms(clause: Clause, b: TermBuilder) {
       e = e.items[2]!;
     }
     if (e.kind === 'string') throw unsupported('string literals', e.pos);
-    if (e.kind === 'atom') return lowerAtom(e, scope, depth);
+    if (e.kind === 'atom') return this.lowerAtom(e, scope, depth);
     const op = headOf(e);
     if (op === null) throw unsupported('an application of a non-symbol', e.pos);
-    const args = e.items.slice(1);
-    const sub = (x: SExpr): Value => lower({ expr: x, scope }, depth + 1);
-    const int = (x: SExpr): Linear => {
-      const v = sub(x);
-      if (v.kind !== 'int') throw syntaxError(`expected an Int term, found a Bool one`, x.pos);
-      return v.e;
-    };
-    const bool = (x: SExpr): Formula => {
-      const v = sub(x);
-      if (v.kind !== 'bool') throw syntaxError(`expected a Bool term, found an Int one`, x.pos);
-      return v.f;
-    };
-    const arity = (n: number, atLeast = false): void => {
-      if (atLeast ? args.length < n : args.length !== n) throw syntaxError(`'${op}' takes ${atLeast ? 'at least ' : ''}${n} argument(s), given ${args.length}`, e.pos);
-    };
+    return new Application(this, e, op, scope, depth).value();
+  }
+
+  private lowerAtom(e: Atom, scope: LetScope | null, depth: number): Value {
+    const bound = lookupLet(scope, e.text);
+    if (bound) {
+      let v = this.memo.get(bound);
+      if (!v) this.memo.set(bound, (v = this.lower(bound, depth + 1)));
+      return v;
+    }
+    const v = this.irVar(e.text);
+    if (v) return v.sort === 'Int' ? { kind: 'int', e: L.variable(v.ir) } : { kind: 'bool', f: boolVar(v.ir) };
+    if (!e.quoted) {
+      if (/^[0-9]+$/.test(e.text)) return { kind: 'int', e: L.constant(BigInt(e.text)) };
+      if (e.text === 'true') return { kind: 'bool', f: F.TRUE };
+      if (e.text === 'false') return { kind: 'bool', f: F.FALSE };
+      if (/^[0-9]+\.[0-9]*$/.test(e.text)) throw unsupported(`decimal ${e.text} (real arithmetic; farkas reads linear integer arithmetic)`, e.pos);
+      if (/^#[xb]/.test(e.text)) throw unsupported(`bit-vector literal ${e.text}`, e.pos);
+    }
+    if (this.b.predicates.has(e.text)) throw unsupported(`predicate '${e.text}' under a negation, a disjunction or inside a term (a Horn clause's body is a conjunction)`, e.pos);
+    throw syntaxError(`unknown symbol '${e.text}'`, e.pos);
+  }
+
+  isPredicate(name: string): boolean {
+    return this.b.predicates.has(name);
+  }
+}
+
+const boolVar = (v: string): Formula => F.geqZero(L.addConstant(L.variable(v), -1n));
+
+/** One application `(op args…)` of a clause's terms, lowered by the group of operators it belongs to. */
+class Application {
+  private readonly args: readonly SExpr[];
+
+  constructor(private readonly t: ClauseTerms, private readonly e: Extract<SExpr, { kind: 'list' }>, private readonly op: string, private readonly scope: LetScope | null, private readonly depth: number) {
+    this.args = e.items.slice(1);
+  }
+
+  value(): Value {
+    const { op, e } = this;
     switch (op) {
       case 'and':
-      case 'or': {
-        // Nested chains of the same connective are flattened without recursion.
-        const stack = [...args].reverse().map((x) => ({ x, scope }));
-        const parts: Formula[] = [];
-        while (stack.length > 0) {
-          const { x, scope: sc } = stack.pop()!;
-          if (headOf(x) === op && x.kind === 'list') {
-            for (let k = x.items.length - 1; k >= 1; k--) stack.push({ x: x.items[k]!, scope: sc });
-            continue;
-          }
-          const v = lower({ expr: x, scope: sc }, depth + 1);
-          if (v.kind !== 'bool') throw syntaxError('expected a Bool term, found an Int one', x.pos);
-          parts.push(v.f);
-        }
-        return { kind: 'bool', f: op === 'and' ? F.and(...parts) : F.or(...parts) };
-      }
-      case 'not': {
-        arity(1);
-        // not chains without recursion
-        let x = args[0]!;
-        let negated = true;
-        while (headOf(x) === 'not' && x.kind === 'list' && x.items.length === 2) {
-          x = x.items[1]!;
-          negated = !negated;
-        }
-        const f = bool(x);
-        return { kind: 'bool', f: negated ? F.not(f) : f };
-      }
-      case '=>': {
-        arity(2, true);
-        let f = bool(args[args.length - 1]!);
-        for (let k = args.length - 2; k >= 0; k--) f = F.implies(bool(args[k]!), f);
-        return { kind: 'bool', f };
-      }
-      case 'xor': {
-        arity(2, true);
-        let f = bool(args[0]!);
-        for (const x of args.slice(1)) {
-          const g = bool(x);
-          f = F.or(F.and(f, F.not(g)), F.and(F.not(f), g));
-        }
-        return { kind: 'bool', f };
-      }
-      case 'ite': {
-        arity(3);
-        const c = bool(args[0]!);
-        const t = sub(args[1]!);
-        const el = sub(args[2]!);
-        if (t.kind !== el.kind) throw syntaxError("'ite' branches of different sorts", e.pos);
-        if (t.kind === 'bool' && el.kind === 'bool') return { kind: 'bool', f: F.or(F.and(c, t.f), F.and(F.not(c), el.f)) };
-        const te = (t as { e: Linear }).e;
-        const ee = (el as { e: Linear }).e;
-        const g = ghost(null, (g) => F.or(F.and(c, F.eqZero(L.sub(L.variable(g), te))), F.and(F.not(c), F.eqZero(L.sub(L.variable(g), ee)))));
-        return { kind: 'int', e: L.variable(g) };
-      }
+      case 'or':
+        return this.connective(op);
+      case 'not':
+        return this.not();
+      case '=>':
+      case 'xor':
+        return this.implication(op);
+      case 'ite':
+        return this.ite();
       case '=':
-      case 'distinct': {
-        arity(2, true);
-        const vals = args.map(sub);
-        const kind = vals[0]!.kind;
-        if (vals.some((v) => v.kind !== kind)) throw syntaxError(`'${op}' of terms of different sorts`, e.pos);
-        const equal = (a: Value, c: Value): Formula => {
-          if (a.kind === 'int' && c.kind === 'int') return F.eqZero(L.sub(a.e, c.e));
-          const fa = (a as { f: Formula }).f;
-          const fc = (c as { f: Formula }).f;
-          const ia = plainBool(fa);
-          const ic = plainBool(fc);
-          if (ia && ic) return F.eqZero(L.sub(ia, ic));
-          // b = φ for a Boolean variable b: b is φ's value, a ghost a run computes.
-          if (ia) return F.eqZero(L.sub(ia, asInt(fc)));
-          if (ic) return F.eqZero(L.sub(asInt(fa), ic));
-          return F.or(F.and(fa, fc), F.and(F.not(fa), F.not(fc)));
-        };
-        const parts: Formula[] = [];
-        if (op === '=') for (let k = 1; k < vals.length; k++) parts.push(equal(vals[k - 1]!, vals[k]!));
-        else for (let i = 0; i < vals.length; i++) for (let j = i + 1; j < vals.length; j++) parts.push(F.not(equal(vals[i]!, vals[j]!)));
-        return { kind: 'bool', f: F.and(...parts) };
-      }
+      case 'distinct':
+        return this.equality(op);
       case '<=':
       case '<':
       case '>=':
-      case '>': {
-        arity(2, true);
-        const vals = args.map(int);
-        const parts: Formula[] = [];
-        for (let k = 1; k < vals.length; k++) parts.push(F.compare(vals[k - 1]!, op, vals[k]!));
-        return { kind: 'bool', f: F.and(...parts) };
-      }
-      case '+': {
-        arity(1, true);
-        return { kind: 'int', e: args.map(int).reduce((a, c) => L.add(a, c)) };
-      }
-      case '-': {
-        arity(1, true);
-        const vals = args.map(int);
-        if (vals.length === 1) return { kind: 'int', e: L.negate(vals[0]!) };
-        return { kind: 'int', e: vals.slice(1).reduce((a, c) => L.sub(a, c), vals[0]!) };
-      }
-      case '*': {
-        arity(1, true);
-        const vals = args.map(int);
-        let product: Linear = L.constant(1n);
-        for (const v of vals) {
-          if (L.isConstant(v)) product = L.scale(product, v.constant);
-          else if (L.isConstant(product)) product = L.scale(v, product.constant);
-          else throw unsupported('a product of two non-constant terms (nonlinear arithmetic; farkas reads linear integer arithmetic)', e.pos);
-        }
-        return { kind: 'int', e: product };
-      }
+      case '>':
+        return this.comparison(op);
+      case '+':
+      case '-':
+      case '*':
+        return this.arithmetic(op);
       case 'div':
-      case 'mod': {
-        arity(2);
-        const x = int(args[0]!);
-        const k = int(args[1]!);
-        if (!L.isConstant(k)) throw unsupported(`'${op}' by a non-constant term (nonlinear arithmetic)`, args[1]!.pos);
-        if (k.constant === 0n) throw unsupported(`'${op}' by zero`, args[1]!.pos);
-        const m = k.constant;
-        const abs = m < 0n ? -m : m;
-        // SMT-LIB's div and mod are Euclidean: x = m*q + r with 0 <= r < |m|.
-        const q = ghost(`q ${L.key(x)} ${m}`, (g) => {
-          const r = L.sub(x, L.variable(g, m));
-          return F.and(F.geqZero(r), F.geqZero(L.addConstant(L.negate(r), abs - 1n)));
-        });
-        return { kind: 'int', e: op === 'div' ? L.variable(q) : L.sub(x, L.variable(q, m)) };
-      }
-      case 'abs': {
-        arity(1);
-        const x = int(args[0]!);
-        const g = ghost(`abs ${L.key(x)}`, (g) => F.or(F.and(F.geqZero(x), F.eqZero(L.sub(L.variable(g), x))), F.and(F.geqZero(L.addConstant(L.negate(x), -1n)), F.eqZero(L.add(L.variable(g), x)))));
-        return { kind: 'int', e: L.variable(g) };
-      }
+      case 'mod':
+        return this.division(op);
+      case 'abs':
+        return this.abs();
       case '!':
-        return sub(args[0]!);
+        return this.sub(this.args[0]!);
       case 'forall':
       case 'exists':
         throw unsupported(`${op} inside a clause's constraint (quantifier alternation)`, e.pos);
@@ -465,65 +418,182 @@ function clauseTerms(clause: Clause, b: TermBuilder) {
       case 'to_int':
         throw unsupported(`'${op}' (real arithmetic; farkas reads linear integer arithmetic)`, e.pos);
       default:
-        if (b.predicates.has(op)) throw unsupported(`predicate '${op}' under a negation, a disjunction or inside a term (a Horn clause's body is a conjunction)`, e.pos);
+        if (this.t.isPredicate(op)) throw unsupported(`predicate '${op}' under a negation, a disjunction or inside a term (a Horn clause's body is a conjunction)`, e.pos);
         if (/^bv/.test(op) || op === '_' || op === 'concat' || op === 'extract') throw unsupported(`'${op}': bit-vectors are outside linear integer arithmetic`, e.pos);
         throw syntaxError(`unknown function '${op}'`, e.pos);
     }
-  };
-  const lowerAtom = (e: Extract<SExpr, { kind: 'atom' }>, scope: LetScope | null, depth: number): Value => {
-    const bound = lookupLet(scope, e.text);
-    if (bound) {
-      let v = memo.get(bound);
-      if (!v) memo.set(bound, (v = lower(bound, depth + 1)));
-      return v;
-    }
-    const v = irVar(e.text);
-    if (v) return v.sort === 'Int' ? { kind: 'int', e: L.variable(v.ir) } : { kind: 'bool', f: boolVar(v.ir) };
-    if (!e.quoted) {
-      if (/^[0-9]+$/.test(e.text)) return { kind: 'int', e: L.constant(BigInt(e.text)) };
-      if (e.text === 'true') return { kind: 'bool', f: F.TRUE };
-      if (e.text === 'false') return { kind: 'bool', f: F.FALSE };
-      if (/^[0-9]+\.[0-9]*$/.test(e.text)) throw unsupported(`decimal ${e.text} (real arithmetic; farkas reads linear integer arithmetic)`, e.pos);
-      if (/^#[xb]/.test(e.text)) throw unsupported(`bit-vector literal ${e.text}`, e.pos);
-    }
-    if (b.predicates.has(e.text)) throw unsupported(`predicate '${e.text}' under a negation, a disjunction or inside a term (a Horn clause's body is a conjunction)`, e.pos);
-    throw syntaxError(`unknown symbol '${e.text}'`, e.pos);
-  };
+  }
 
-  /** The arguments of an application as integers (a Bool as 0/1), each of its predicate's sort. */
-  const argumentValues = (app: PredicateApp): Linear[] =>
-    app.args.map((arg, k) => {
-      const v = lower(arg, 0);
-      const sort = app.predicate.sorts[k]!;
-      if ((v.kind === 'int') !== (sort === 'Int')) throw syntaxError(`argument ${k + 1} of '${app.predicate.name}' must be ${sort}`, arg.expr.pos);
-      return v.kind === 'int' ? v.e : asInt(v.f);
-    });
-  /** The constraint's conjuncts. */
-  const constraintConjuncts = (): Formula[] => {
-    const conjuncts: Formula[] = [];
-    for (const c of clause.constraint) {
-      const v = lower(c, 0);
-      if (v.kind !== 'bool') throw syntaxError('a constraint must be a Bool term', c.expr.pos);
-      conjuncts.push(...(v.f.kind === 'and' ? v.f.args : [v.f]));
+  private sub(x: SExpr): Value {
+    return this.t.lower({ expr: x, scope: this.scope }, this.depth + 1);
+  }
+
+  private int(x: SExpr): Linear {
+    const v = this.sub(x);
+    if (v.kind !== 'int') throw syntaxError(`expected an Int term, found a Bool one`, x.pos);
+    return v.e;
+  }
+
+  private bool(x: SExpr): Formula {
+    const v = this.sub(x);
+    if (v.kind !== 'bool') throw syntaxError(`expected a Bool term, found an Int one`, x.pos);
+    return v.f;
+  }
+
+  private arity(n: number, atLeast = false): void {
+    const { args, op, e } = this;
+    if (atLeast ? args.length < n : args.length !== n) throw syntaxError(`'${op}' takes ${atLeast ? 'at least ' : ''}${n} argument(s), given ${args.length}`, e.pos);
+  }
+
+  private connective(op: 'and' | 'or'): Value {
+    // Nested chains of the same connective are flattened without recursion.
+    const stack = [...this.args].reverse().map((x) => ({ x, scope: this.scope }));
+    const parts: Formula[] = [];
+    while (stack.length > 0) {
+      const { x, scope: sc } = stack.pop()!;
+      if (headOf(x) === op && x.kind === 'list') {
+        for (let k = x.items.length - 1; k >= 1; k--) stack.push({ x: x.items[k]!, scope: sc });
+        continue;
+      }
+      const v = this.t.lower({ expr: x, scope: sc }, this.depth + 1);
+      if (v.kind !== 'bool') throw syntaxError('expected a Bool term, found an Int one', x.pos);
+      parts.push(v.f);
     }
-    return conjuncts;
-  };
-  return { vars, ghosts, argumentValues, constraintConjuncts };
+    return { kind: 'bool', f: op === 'and' ? F.and(...parts) : F.or(...parts) };
+  }
+
+  private not(): Value {
+    this.arity(1);
+    // not chains without recursion
+    let x = this.args[0]!;
+    let negated = true;
+    while (headOf(x) === 'not' && x.kind === 'list' && x.items.length === 2) {
+      x = x.items[1]!;
+      negated = !negated;
+    }
+    const f = this.bool(x);
+    return { kind: 'bool', f: negated ? F.not(f) : f };
+  }
+
+  private implication(op: '=>' | 'xor'): Value {
+    const { args } = this;
+    this.arity(2, true);
+    if (op === '=>') {
+      let f = this.bool(args[args.length - 1]!);
+      for (let k = args.length - 2; k >= 0; k--) f = F.implies(this.bool(args[k]!), f);
+      return { kind: 'bool', f };
+    }
+    let f = this.bool(args[0]!);
+    for (const x of args.slice(1)) {
+      const g = this.bool(x);
+      f = F.or(F.and(f, F.not(g)), F.and(F.not(f), g));
+    }
+    return { kind: 'bool', f };
+  }
+
+  private ite(): Value {
+    const { args } = this;
+    this.arity(3);
+    const c = this.bool(args[0]!);
+    const t = this.sub(args[1]!);
+    const el = this.sub(args[2]!);
+    if (t.kind !== el.kind) throw syntaxError("'ite' branches of different sorts", this.e.pos);
+    if (t.kind === 'bool' && el.kind === 'bool') return { kind: 'bool', f: F.or(F.and(c, t.f), F.and(F.not(c), el.f)) };
+    const te = (t as { e: Linear }).e;
+    const ee = (el as { e: Linear }).e;
+    const g = this.t.ghost(null, (g) => F.or(F.and(c, F.eqZero(L.sub(L.variable(g), te))), F.and(F.not(c), F.eqZero(L.sub(L.variable(g), ee)))));
+    return { kind: 'int', e: L.variable(g) };
+  }
+
+  private equality(op: '=' | 'distinct'): Value {
+    this.arity(2, true);
+    const vals = this.args.map((x) => this.sub(x));
+    const kind = vals[0]!.kind;
+    if (vals.some((v) => v.kind !== kind)) throw syntaxError(`'${op}' of terms of different sorts`, this.e.pos);
+    const plainBool = (f: Formula) => this.t.plainBool(f);
+    const asInt = (f: Formula) => this.t.asInt(f);
+    const equal = (a: Value, c: Value): Formula => {
+      if (a.kind === 'int' && c.kind === 'int') return F.eqZero(L.sub(a.e, c.e));
+      const fa = (a as { f: Formula }).f;
+      const fc = (c as { f: Formula }).f;
+      const ia = plainBool(fa);
+      const ic = plainBool(fc);
+      if (ia && ic) return F.eqZero(L.sub(ia, ic));
+      // b = φ for a Boolean variable b: b is φ's value, a ghost a run computes.
+      if (ia) return F.eqZero(L.sub(ia, asInt(fc)));
+      if (ic) return F.eqZero(L.sub(asInt(fa), ic));
+      return F.or(F.and(fa, fc), F.and(F.not(fa), F.not(fc)));
+    };
+    const parts: Formula[] = [];
+    if (op === '=') for (let k = 1; k < vals.length; k++) parts.push(equal(vals[k - 1]!, vals[k]!));
+    else for (let i = 0; i < vals.length; i++) for (let j = i + 1; j < vals.length; j++) parts.push(F.not(equal(vals[i]!, vals[j]!)));
+    return { kind: 'bool', f: F.and(...parts) };
+  }
+
+  private comparison(op: '<=' | '<' | '>=' | '>'): Value {
+    this.arity(2, true);
+    const vals = this.args.map((x) => this.int(x));
+    const parts: Formula[] = [];
+    for (let k = 1; k < vals.length; k++) parts.push(F.compare(vals[k - 1]!, op, vals[k]!));
+    return { kind: 'bool', f: F.and(...parts) };
+  }
+
+  private arithmetic(op: '+' | '-' | '*'): Value {
+    this.arity(1, true);
+    const vals = this.args.map((x) => this.int(x));
+    if (op === '+') return { kind: 'int', e: vals.reduce((a, c) => L.add(a, c)) };
+    if (op === '-') {
+      if (vals.length === 1) return { kind: 'int', e: L.negate(vals[0]!) };
+      return { kind: 'int', e: vals.slice(1).reduce((a, c) => L.sub(a, c), vals[0]!) };
+    }
+    let product: Linear = L.constant(1n);
+    for (const v of vals) {
+      if (L.isConstant(v)) product = L.scale(product, v.constant);
+      else if (L.isConstant(product)) product = L.scale(v, product.constant);
+      else throw unsupported('a product of two non-constant terms (nonlinear arithmetic; farkas reads linear integer arithmetic)', this.e.pos);
+    }
+    return { kind: 'int', e: product };
+  }
+
+  private division(op: 'div' | 'mod'): Value {
+    const { args } = this;
+    this.arity(2);
+    const x = this.int(args[0]!);
+    const k = this.int(args[1]!);
+    if (!L.isConstant(k)) throw unsupported(`'${op}' by a non-constant term (nonlinear arithmetic)`, args[1]!.pos);
+    if (k.constant === 0n) throw unsupported(`'${op}' by zero`, args[1]!.pos);
+    const m = k.constant;
+    const abs = m < 0n ? -m : m;
+    // SMT-LIB's div and mod are Euclidean: x = m*q + r with 0 <= r < |m|.
+    const q = this.t.ghost(`q ${L.key(x)} ${m}`, (g) => {
+      const r = L.sub(x, L.variable(g, m));
+      return F.and(F.geqZero(r), F.geqZero(L.addConstant(L.negate(r), abs - 1n)));
+    });
+    return { kind: 'int', e: op === 'div' ? L.variable(q) : L.sub(x, L.variable(q, m)) };
+  }
+
+  private abs(): Value {
+    this.arity(1);
+    const x = this.int(this.args[0]!);
+    const g = this.t.ghost(`abs ${L.key(x)}`, (g) => F.or(F.and(F.geqZero(x), F.eqZero(L.sub(L.variable(g), x))), F.and(F.geqZero(L.addConstant(L.negate(x), -1n)), F.eqZero(L.add(L.variable(g), x)))));
+    return { kind: 'int', e: L.variable(g) };
+  }
 }
 
 function lowerClause(clause: Clause, start: number, b: Builder): ClauseEdges {
   const pos = clause.pos;
-  const { vars, ghosts, argumentValues, constraintConjuncts } = clauseTerms(clause, b);
+  const terms = clauseTerms(clause, b);
+  const { vars, ghosts } = terms;
   // The conjuncts to establish, in order: the body's arguments equal the source predicate's
   // variables, then the constraint.
   const conjuncts: Formula[] = [];
   const source = clause.body[0];
   if (source) {
     const at = b.predicates.get(source.predicate.name)!;
-    argumentValues(source).forEach((value, k) => conjuncts.push(F.eqZero(L.sub(value, L.variable(at.vars[k]!)))));
+    terms.argumentValues(source).forEach((value, k) => conjuncts.push(F.eqZero(L.sub(value, L.variable(at.vars[k]!)))));
   }
-  conjuncts.push(...constraintConjuncts());
-  const headValues: Linear[] = clause.head ? argumentValues(clause.head) : [];
+  conjuncts.push(...terms.constraintConjuncts());
+  const headValues: Linear[] = clause.head ? terms.argumentValues(clause.head) : [];
 
   // Schedule: assign what an equality defines, compute ghosts once their inputs are known, choose
   // (havoc) the rest; assume each conjunct as soon as its variables are known.

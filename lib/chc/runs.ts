@@ -65,40 +65,81 @@ interface Fact {
 /** `live`: per predicate, the arguments some clause reads (relevance.ts); the initial states vary
  * those. */
 export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline: Deadline, live: ReadonlyMap<string, readonly string[]>): Promise<DerivedStates> {
-  const facts: Fact[] = [];
-  const byPredicate = new Map<string, number[]>([...chc.predicates.keys()].map((p) => [p, []]));
-  const seen = new Set<string>();
-  const phaseStarts = new Map<string, State[]>();
-  const stepGroups = new Map<string, Map<string, State[]>>();
-  const grouped = (predicate: string, delta: readonly bigint[], state: State): void => {
+  return new Derivations(chc, solver, deadline, live).run();
+}
+
+type Jump = { readonly values: ReadonlyMap<string, ChcValue>; readonly steps: bigint; readonly delta: readonly bigint[]; readonly endless: boolean };
+
+/** The concrete derivations of one system: the facts derived so far and what they cost. */
+class Derivations {
+  private readonly facts: Fact[] = [];
+  private readonly byPredicate: Map<string, number[]>;
+  private readonly seen = new Set<string>();
+  private readonly phaseStarts = new Map<string, State[]>();
+  private readonly stepGroups = new Map<string, Map<string, State[]>>();
+  private steps = 0;
+  // z3's share of the runs: its checks, and the text they send, which z3 parses whole at every
+  // check (on a big circuit that costs more than solving the step). The first round may use half of
+  // the text, so that the second round's initial states get their runs.
+  private solverChecks = 0;
+  private solverText = 0;
+  private solverTextLimit = CHC_RUN_SOLVER_TEXT / 2;
+  private refutation: Derivation | null = null;
+  // The round of initial states being drawn (see run).
+  private round = 0;
+  // One set of z3 symbols per clause, for all of its solved instances.
+  private readonly clauseSymbols = new Map<ClauseFormula, Map<string, string>>();
+  // Per clause, the head values z3 has given (blocked for its further instances) and the values each
+  // head argument has had.
+  private readonly given = new Map<ClauseFormula, { readonly blocked: string[]; readonly headValues: Set<bigint>[] }>();
+  private jumps = 0;
+  private readonly rules: readonly ClauseFormula[];
+  private readonly expanded = new Set<number>();
+
+  constructor(private readonly chc: ChcProgram, private readonly solver: LiaSolver, private readonly deadline: Deadline, private readonly live: ReadonlyMap<string, readonly string[]>) {
+    this.byPredicate = new Map<string, number[]>([...chc.predicates.keys()].map((p) => [p, []]));
+    this.rules = chc.formulas.filter((c) => c.body.length > 0);
+  }
+
+  // The first round: a few initial states and long runs (a phase can start late). The second: more
+  // initial states, varied together, and short runs from them (both branches a flag selects).
+  async run(): Promise<DerivedStates> {
+    const { chc, byPredicate, facts } = this;
+    const facts0 = chc.formulas.filter((c) => c.body.length === 0);
+    this.round = 0;
+    for (const c of facts0) await this.instances(c, [], 0, CHC_RUN_INITIAL_STATES);
+    await this.expand(0, CHC_RUN_STEPS);
+    this.round = 1;
+    this.solverTextLimit = CHC_RUN_SOLVER_TEXT;
+    if (!this.refutation && !this.deadline.passed) {
+      for (const c of facts0) await this.instances(c, [], CHC_RUN_INITIAL_STATES, CHC_RUN_INITIAL_STATES + CHC_RUN_MORE_INITIAL_STATES);
+      await this.expand(1, CHC_RUN_MORE_STEPS);
+    }
+    const states = new Map([...byPredicate].map(([p, ids]) => [p, ids.map((id) => facts[id]!.state)]));
+    // The facts not (all) used: their successors are unknown.
+    const frontier = new Map([...byPredicate].map(([p, ids]) => [p, new Set(ids.filter((id) => !this.expanded.has(id)).map((id) => facts[id]!.state))]));
+    const stepGroups = new Map([...this.stepGroups].map(([p, groups]) => [p, [...groups.values()]]));
+    return { states, frontier, refutation: this.refutation, phaseStarts: this.phaseStarts, stepGroups, steps: this.steps };
+  }
+
+  private solverLeft(): boolean {
+    return this.solverChecks < CHC_RUN_SOLVER_CHECKS && this.solverText < this.solverTextLimit;
+  }
+
+  private grouped(predicate: string, delta: readonly bigint[], state: State): void {
     // A step whose effect grows (a product each step) repeats no effect: no group, and no key of
     // thousands of digits.
     if (delta.some((d) => d >= CHC_RUN_MODERATE_VALUE || d <= -CHC_RUN_MODERATE_VALUE)) return;
-    const groups = stepGroups.get(predicate) ?? new Map<string, State[]>();
-    stepGroups.set(predicate, groups);
+    const groups = this.stepGroups.get(predicate) ?? new Map<string, State[]>();
+    this.stepGroups.set(predicate, groups);
     const key = delta.join(',');
     const group = groups.get(key) ?? [];
     groups.set(key, group);
     group.push(state);
-  };
-  let steps = 0;
-  // z3's share of the runs: its checks, and the text they send, which z3 parses whole at every
-  // check (on a big circuit that costs more than solving the step). The first round may use half of
-  // the text, so that the second round's initial states get their runs.
-  let solverChecks = 0;
-  let solverText = 0;
-  let solverTextLimit = CHC_RUN_SOLVER_TEXT / 2;
-  const solverLeft = (): boolean => solverChecks < CHC_RUN_SOLVER_CHECKS && solverText < solverTextLimit;
-  const sent = (chars: number): void => {
-    solverText += chars;
-  };
-  let refutation: Derivation | null = null;
-  // The round of initial states being drawn (see below).
-  let round = 0;
-  // One set of z3 symbols per clause, for all of its solved instances.
-  const clauseSymbols = new Map<ClauseFormula, Map<string, string>>();
+  }
 
-  const derivationTo = (step: DerivationStep, parents: readonly number[]): Derivation | null => {
+  private derivationTo(step: DerivationStep, parents: readonly number[]): Derivation | null {
+    const { facts } = this;
     const used = new Set<number>();
     const stack = [...parents];
     while (stack.length > 0) {
@@ -110,25 +151,26 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
     if ([...used].some((id) => facts[id]!.jumped)) return null;
     // A fact is created after the facts it uses: creation order is a valid order of the steps.
     return { steps: [...[...used].sort((a, b) => a - b).map((id) => facts[id]!.step), step] };
-  };
+  }
 
   /** Records the instance's head fact (or the refutation, for a query). `jump`: the instance is the
    * last of `steps` repeats of the step `delta` from the parent (accelerate.ts). */
-  const record = (c: ClauseFormula, values: ReadonlyMap<string, ChcValue>, parents: readonly number[], jump?: { readonly steps: bigint; readonly delta: readonly bigint[]; readonly endless: boolean }): void => {
+  private record(c: ClauseFormula, values: ReadonlyMap<string, ChcValue>, parents: readonly number[], jump?: Jump): void {
+    const { chc, facts } = this;
     const step: DerivationStep = { clause: c.clause.index, values };
     if (!c.clause.head) {
-      refutation ??= derivationTo(step, parents);
+      this.refutation ??= this.derivationTo(step, parents);
       return;
     }
     const at = chc.predicates.get(c.clause.head.predicate.name)!;
     const state = headState(chc, c, values);
     if (!state) return;
     const key = stateKey(chc, at.predicate.name, state);
-    if (seen.has(key)) return;
-    seen.add(key);
-    byPredicate.get(at.predicate.name)!.push(facts.length);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.byPredicate.get(at.predicate.name)!.push(facts.length);
     const parent = parents.length === 1 && facts[parents[0]!]!.predicate === at.predicate.name ? facts[parents[0]!]! : null;
-    const factRound = parents.length === 0 ? round : Math.max(...parents.map((id) => facts[id]!.round));
+    const factRound = parents.length === 0 ? this.round : Math.max(...parents.map((id) => facts[id]!.round));
     if (!parent) {
       facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound });
       return;
@@ -138,25 +180,21 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       // is tried again after one more repeat (the jump ends where the clause reads a term
       // differently, which need not change the step).
       const run = jump.delta.map(() => CHC_RUN_JUMP_AFTER - 1);
-      grouped(at.predicate.name, jump.delta, state);
+      this.grouped(at.predicate.name, jump.delta, state);
       facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound, delta: jump.delta, run, jumped: true, endless: jump.endless });
       return;
     }
     const delta = at.vars.map((v) => state.get(v)! - parent.state.get(v)!);
     const run = delta.map((d, k) => (parent.delta?.[k] === d ? parent.run![k]! + 1 : 1));
-    grouped(at.predicate.name, delta, state);
+    this.grouped(at.predicate.name, delta, state);
     // Some argument's step changed after it had repeated (an argument that changes its step at every
     // step, like a sum of a counter, starts no phase).
     if (parent.delta && delta.some((d, k) => d !== parent.delta![k] && parent.run![k]! >= 2)) {
-      const starts = phaseStarts.get(at.predicate.name) ?? [];
-      if (starts.length < 2 * CHC_RUN_PHASE_STARTS) phaseStarts.set(at.predicate.name, [...starts, parent.state, state]);
+      const starts = this.phaseStarts.get(at.predicate.name) ?? [];
+      if (starts.length < 2 * CHC_RUN_PHASE_STARTS) this.phaseStarts.set(at.predicate.name, [...starts, parent.state, state]);
     }
     facts.push({ predicate: at.predicate.name, state, step, parents, round: factRound, delta, run });
-  };
-
-  // Per clause, the head values z3 has given (blocked for its further instances) and the values each
-  // head argument has had.
-  const given = new Map<ClauseFormula, { readonly blocked: string[]; readonly headValues: Set<bigint>[] }>();
+  }
 
   /**
    * The clause's instances on the body facts `parents`: by propagation, else by z3, the `from`-th to
@@ -166,34 +204,38 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
    * round ask for small values of those arguments together, a different combination each time (0,
    * 1, -1, 2 in order of their sum), so that two arguments vary apart (a loop's bound and a flag).
    */
-  const instances = async (c: ClauseFormula, parents: readonly number[], from: number, to: number): Promise<void> => {
-    steps++;
+  private async instances(c: ClauseFormula, parents: readonly number[], from: number, to: number): Promise<void> {
+    const { chc, facts, solver } = this;
+    this.steps++;
     const propagated = propagate(c, parents.map((id) => facts[id]!.state), chc);
     if (propagated === 'inapplicable') return;
     if (propagated !== 'open') {
       if (from === 0) {
-        const jump = parents.length === 1 ? jumpAlong(c, facts[parents[0]!]!, propagated) : null;
-        if (jump) record(c, jump.values, parents, jump);
-        else record(c, propagated, parents);
+        const jump = parents.length === 1 ? this.jumpAlong(c, facts[parents[0]!]!, propagated) : null;
+        if (jump) this.record(c, jump.values, parents, jump);
+        else this.record(c, propagated, parents);
       }
       return;
     }
-    let symbols = clauseSymbols.get(c);
-    if (!symbols) clauseSymbols.set(c, (symbols = new Map(c.variables.map((v) => [v, solver.intSymbol()]))));
+    let symbols = this.clauseSymbols.get(c);
+    if (!symbols) this.clauseSymbols.set(c, (symbols = new Map(c.variables.map((v) => [v, solver.intSymbol()]))));
     const bodyStates = parents.map((id) => facts[id]!.state);
     // Facts only: a rule's instances on given body facts are asked for once.
     const none = () => ({ blocked: [] as string[], headValues: (c.head?.args ?? []).map(() => new Set<bigint>()) });
-    const drawn = parents.length === 0 ? given.get(c) ?? none() : none();
-    if (parents.length === 0) given.set(c, drawn);
+    const drawn = parents.length === 0 ? this.given.get(c) ?? none() : none();
+    if (parents.length === 0) this.given.set(c, drawn);
     const { blocked, headValues } = drawn;
     const headVars = c.head ? chc.predicates.get(c.head.predicate)!.vars : [];
-    const read = new Set(c.head ? live.get(c.head.predicate) ?? [] : []);
+    const read = new Set(c.head ? this.live.get(c.head.predicate) ?? [] : []);
     const varied = headVars.flatMap((v, i) => (read.has(v) ? [i] : []));
     const positions = varied.length > 0 ? varied : headVars.map((_, i) => i);
     const targets = smallCombinations(Math.min(positions.length, CHC_RUN_TARGET_ARGUMENTS), Math.max(0, to - CHC_RUN_INITIAL_STATES));
     const termAt = (position: number): string => linearToSmt(c.head!.args[position]!, lookup(symbols));
-    for (let k = from; k < to && solverLeft() && !deadline.passed; k++) {
-      solverChecks++;
+    const sent = (chars: number): void => {
+      this.solverText += chars;
+    };
+    for (let k = from; k < to && this.solverLeft() && !this.deadline.passed; k++) {
+      this.solverChecks++;
       const asks: string[][] = [[]];
       if (k > 0 && positions.length > 0) {
         const position = positions[(k - 1) % positions.length]!;
@@ -203,35 +245,35 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       }
       let values: Awaited<ReturnType<typeof solved>> = null;
       for (const [n, ask] of asks.entries()) {
-        if (n > 0 && !solverLeft()) break;
-        if (n > 0) solverChecks++;
+        if (n > 0 && !this.solverLeft()) break;
+        if (n > 0) this.solverChecks++;
         values = await solved(c, bodyStates, chc, solver, [...blocked, ...ask], symbols, sent);
         if (values) break;
       }
       if (!values) return;
-      record(c, values.values, parents);
+      this.record(c, values.values, parents);
       blocked.push(values.block);
       values.head.forEach((v, i) => headValues[i]!.add(v));
     }
-  };
+  }
 
-  let jumps = 0;
   /**
    * The furthest instance of the loop step that derived `fact`, repeated from it (accelerate.ts):
    * tried once per phase, when the step has repeated CHC_RUN_JUMP_AFTER times for every argument,
    * and at most CHC_RUN_MAX_JUMPS times in all. Null when the next instance already reads the
    * clause differently.
    */
-  const jumpAlong = (c: ClauseFormula, fact: Fact, first: ReadonlyMap<string, ChcValue>): { values: ReadonlyMap<string, ChcValue>; steps: bigint; delta: readonly bigint[]; endless: boolean } | null => {
+  private jumpAlong(c: ClauseFormula, fact: Fact, first: ReadonlyMap<string, ChcValue>): Jump | null {
+    const { chc } = this;
     if (!c.head || fact.predicate !== c.head.predicate || fact.step.clause !== c.clause.index || !fact.delta) return null;
-    if (Math.min(...fact.run!) !== CHC_RUN_JUMP_AFTER || jumps >= CHC_RUN_MAX_JUMPS) return null;
+    if (Math.min(...fact.run!) !== CHC_RUN_JUMP_AFTER || this.jumps >= CHC_RUN_MAX_JUMPS) return null;
     const at = chc.predicates.get(fact.predicate)!;
     const delta = fact.delta;
     const after = headState(chc, c, first);
     if (!after || at.vars.some((v, i) => after.get(v)! - fact.state.get(v)! !== delta[i])) return null;
     /** The instance k steps on, when the segment to it is uniform. */
     const instanceAt = (k: bigint): ReadonlyMap<string, ChcValue> | null => {
-      steps++;
+      this.steps++;
       const body = new Map(at.vars.map((v, i) => [v, fact.state.get(v)! + k * delta[i]!]));
       const values = propagate(c, [body], chc);
       if (values === 'open' || values === 'inapplicable') return null;
@@ -258,53 +300,36 @@ export async function deriveStates(chc: ChcProgram, solver: LiaSolver, deadline:
       else bad = mid;
     }
     if (!goodValues) return null;
-    jumps++;
+    this.jumps++;
     return { values: goodValues, steps: good + 1n, delta, endless: bad === 0n };
-  };
+  }
 
-  const rules = chc.formulas.filter((c) => c.body.length > 0);
-  const expanded = new Set<number>();
   /** Breadth first over the facts of round `ofRound` in creation order, up to `budget` more instances; a
    * fact is used in every clause whose body names its predicate, with the other body positions
    * taken from the facts known so far (up to a bound). */
-  const expand = async (ofRound: number, budget: number): Promise<void> => {
-    const limit = steps + budget;
-    for (let next = 0; next < facts.length && steps < limit && !refutation && !deadline.passed; next++) {
+  private async expand(ofRound: number, budget: number): Promise<void> {
+    const { facts } = this;
+    const limit = this.steps + budget;
+    for (let next = 0; next < facts.length && this.steps < limit && !this.refutation && !this.deadline.passed; next++) {
       const fact = facts[next]!;
-      if (fact.round !== ofRound || expanded.has(next) || fact.endless) continue;
+      if (fact.round !== ofRound || this.expanded.has(next) || fact.endless) continue;
       let complete = true;
-      for (const c of rules) {
+      for (const c of this.rules) {
         for (const [position, app] of c.body.entries()) {
           if (app.predicate !== fact.predicate) continue;
-          for (const parents of combinations(c, position, next, byPredicate)) {
-            if (steps >= limit || refutation) {
+          for (const parents of combinations(c, position, next, this.byPredicate)) {
+            if (this.steps >= limit || this.refutation) {
               complete = false;
               break;
             }
-            await instances(c, parents, 0, 1);
+            await this.instances(c, parents, 0, 1);
           }
         }
-        if (refutation) break;
+        if (this.refutation) break;
       }
-      if (complete && !refutation) expanded.add(next);
+      if (complete && !this.refutation) this.expanded.add(next);
     }
-  };
-  // The first round: a few initial states and long runs (a phase can start late). The second: more
-  // initial states, varied together, and short runs from them (both branches a flag selects).
-  const facts0 = chc.formulas.filter((c) => c.body.length === 0);
-  round = 0;
-  for (const c of facts0) await instances(c, [], 0, CHC_RUN_INITIAL_STATES);
-  await expand(0, CHC_RUN_STEPS);
-  round = 1;
-  solverTextLimit = CHC_RUN_SOLVER_TEXT;
-  if (!refutation && !deadline.passed) {
-    for (const c of facts0) await instances(c, [], CHC_RUN_INITIAL_STATES, CHC_RUN_INITIAL_STATES + CHC_RUN_MORE_INITIAL_STATES);
-    await expand(1, CHC_RUN_MORE_STEPS);
   }
-  const states = new Map([...byPredicate].map(([p, ids]) => [p, ids.map((id) => facts[id]!.state)]));
-  // The facts not (all) used: their successors are unknown.
-  const frontier = new Map([...byPredicate].map(([p, ids]) => [p, new Set(ids.filter((id) => !expanded.has(id)).map((id) => facts[id]!.state))]));
-  return { states, frontier, refutation, phaseStarts, stepGroups: new Map([...stepGroups].map(([p, groups]) => [p, [...groups.values()]])), steps };
 }
 
 /**

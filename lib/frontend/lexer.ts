@@ -49,120 +49,132 @@ const SIMPLE_ESCAPES: Record<string, number> = {
 };
 
 export function tokenize(source: string, file: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  let line = 1;
-  let lineStart = 0;
-  // True while only whitespace has been seen on the current line: a `#` there starts a directive.
-  let atLineStart = true;
-  const posAt = (index: number): SourcePos => ({ file, line, col: index - lineStart + 1 });
-  const newline = (index: number) => {
-    line++;
-    lineStart = index + 1;
-    atLineStart = true;
-  };
+  return new Lexer(source, file).tokens();
+}
 
-  while (i < source.length) {
-    const c = source[i]!;
+/** One pass over the source: trivia (white space, comments, directives) skipped, tokens read. */
+class Lexer {
+  private i = 0;
+  private line = 1;
+  private lineStart = 0;
+  // True while only whitespace has been seen on the current line: a `#` there starts a directive.
+  private atLineStart = true;
+
+  constructor(private readonly source: string, private readonly file: string) {}
+
+  tokens(): Token[] {
+    const out: Token[] = [];
+    while (this.i < this.source.length) {
+      if (this.skipTrivia()) continue;
+      this.atLineStart = false;
+      out.push(this.token());
+    }
+    out.push({ kind: 'eof', text: '<end of file>', pos: this.posAt(this.i) });
+    return out;
+  }
+
+  private posAt(index: number): SourcePos {
+    return { file: this.file, line: this.line, col: index - this.lineStart + 1 };
+  }
+
+  private newline(index: number): void {
+    this.line++;
+    this.lineStart = index + 1;
+    this.atLineStart = true;
+  }
+
+  /** Skips one piece of trivia at the current position; false when a token starts there. */
+  private skipTrivia(): boolean {
+    const { source } = this;
+    const c = source[this.i]!;
     if (c === '\n') {
-      newline(i);
-      i++;
-      continue;
+      this.newline(this.i);
+      this.i++;
+      return true;
     }
     if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v') {
-      i++;
-      continue;
+      this.i++;
+      return true;
     }
-    if (c === '\\' && (source[i + 1] === '\n' || (source[i + 1] === '\r' && source[i + 2] === '\n'))) {
+    if (c === '\\' && (source[this.i + 1] === '\n' || (source[this.i + 1] === '\r' && source[this.i + 2] === '\n'))) {
       // Line splice outside a directive: just a line break for positions.
-      i += source[i + 1] === '\n' ? 1 : 2;
-      newline(i);
-      i++;
-      continue;
+      this.i += source[this.i + 1] === '\n' ? 1 : 2;
+      this.newline(this.i);
+      this.i++;
+      return true;
     }
-    if (c === '/' && source[i + 1] === '/') {
-      while (i < source.length && source[i] !== '\n') i++;
-      continue;
+    if (c === '/' && source[this.i + 1] === '/') {
+      while (this.i < source.length && source[this.i] !== '\n') this.i++;
+      return true;
     }
-    if (c === '/' && source[i + 1] === '*') {
-      const start = posAt(i);
-      i += 2;
-      while (i < source.length && !(source[i] === '*' && source[i + 1] === '/')) {
-        if (source[i] === '\n') newline(i);
-        i++;
+    if (c === '/' && source[this.i + 1] === '*') {
+      const start = this.posAt(this.i);
+      this.i += 2;
+      while (this.i < source.length && !(source[this.i] === '*' && source[this.i + 1] === '/')) {
+        if (source[this.i] === '\n') this.newline(this.i);
+        this.i++;
       }
-      if (i >= source.length) throw syntaxError('unterminated comment', start);
-      i += 2;
-      continue;
+      if (this.i >= source.length) throw syntaxError('unterminated comment', start);
+      this.i += 2;
+      return true;
     }
-    if (c === '#' && atLineStart) {
+    if (c === '#' && this.atLineStart) {
       // Preprocessor directive or line marker: skip to the end of the line, honouring `\` splices.
-      while (i < source.length && source[i] !== '\n') {
-        if (source[i] === '\\' && source[i + 1] === '\n') {
-          i++;
-          newline(i);
-        } else if (source[i] === '\\' && source[i + 1] === '\r' && source[i + 2] === '\n') {
-          i += 2;
-          newline(i);
+      while (this.i < source.length && source[this.i] !== '\n') {
+        if (source[this.i] === '\\' && source[this.i + 1] === '\n') {
+          this.i++;
+          this.newline(this.i);
+        } else if (source[this.i] === '\\' && source[this.i + 1] === '\r' && source[this.i + 2] === '\n') {
+          this.i += 2;
+          this.newline(this.i);
         }
-        i++;
+        this.i++;
       }
-      continue;
+      return true;
     }
-    atLineStart = false;
-    const pos = posAt(i);
+    return false;
+  }
 
+  /** The token at the current position, which it moves past. */
+  private token(): Token {
+    const { source, i } = this;
+    const c = source[i]!;
+    const pos = this.posAt(i);
     if (isIdentStart(c)) {
       let j = i + 1;
       while (j < source.length && isIdentPart(source[j])) j++;
       // A prefixed character or string literal: L'x', u8"…" and friends.
       const word = source.slice(i, j);
       if ((source[j] === "'" || source[j] === '"') && /^(L|u|U|u8)$/.test(word)) {
-        const lit = source[j] === "'" ? lexChar(j) : lexString(j);
-        tokens.push({ ...lit.token, text: word + lit.token.text, pos });
-        i = lit.end;
-        continue;
+        const lit = source[j] === "'" ? this.lexChar(j) : this.lexString(j);
+        this.i = lit.end;
+        return { ...lit.token, text: word + lit.token.text, pos };
       }
-      tokens.push({ kind: 'ident', text: word, pos });
-      i = j;
-      continue;
+      this.i = j;
+      return { kind: 'ident', text: word, pos };
     }
-
     if (isDigit(c) || (c === '.' && isDigit(source[i + 1]))) {
       const end = scanNumber(source, i);
-      const text = source.slice(i, end);
-      tokens.push(numberToken(text, pos));
-      i = end;
-      continue;
+      this.i = end;
+      return numberToken(source.slice(i, end), pos);
     }
-
-    if (c === "'") {
-      const lit = lexChar(i);
-      tokens.push({ ...lit.token, pos });
-      i = lit.end;
-      continue;
+    if (c === "'" || c === '"') {
+      const lit = c === "'" ? this.lexChar(i) : this.lexString(i);
+      this.i = lit.end;
+      return { ...lit.token, pos };
     }
-    if (c === '"') {
-      const lit = lexString(i);
-      tokens.push({ ...lit.token, pos });
-      i = lit.end;
-      continue;
-    }
-
     const punct = PUNCTUATORS_BY_FIRST.get(c)?.find((p) => p.length === 1 || source.startsWith(p, i));
     if (punct !== undefined) {
-      tokens.push({ kind: 'punct', text: punct, pos });
-      i += punct.length;
-      continue;
+      this.i += punct.length;
+      return { kind: 'punct', text: punct, pos };
     }
     const shown = c.charCodeAt(0) < 32 || c.charCodeAt(0) > 126 ? `\\u{${c.codePointAt(0)!.toString(16)}}` : c;
     throw syntaxError(`unexpected character '${shown}'`, pos);
   }
-  tokens.push({ kind: 'eof', text: '<end of file>', pos: posAt(i) });
-  return tokens;
 
   // Reads one (possibly escaped) character starting at j inside a literal closed by `quote`.
-  function readLiteralChar(j: number, quote: string, start: SourcePos): { code: number; next: number } {
+  private readLiteralChar(j: number, quote: string, start: SourcePos): { code: number; next: number } {
+    const { source } = this;
     const ch = source[j];
     if (ch === undefined || ch === '\n') throw syntaxError(`missing terminating ${quote} character`, start);
     if (ch !== '\\') return { code: source.codePointAt(j)!, next: j + (source.codePointAt(j)! > 0xffff ? 2 : 1) };
@@ -171,7 +183,7 @@ export function tokenize(source: string, file: string): Token[] {
     if (e === 'x') {
       let k = j + 2;
       while (k < source.length && /[0-9a-fA-F]/.test(source[k]!)) k++;
-      if (k === j + 2) throw syntaxError('\\x used with no following hex digits', posAt(j));
+      if (k === j + 2) throw syntaxError('\\x used with no following hex digits', this.posAt(j));
       return { code: parseInt(source.slice(j + 2, k), 16), next: k };
     }
     if (/[0-7]/.test(e)) {
@@ -185,27 +197,27 @@ export function tokenize(source: string, file: string): Token[] {
     return { code: e.charCodeAt(0), next: j + 2 };
   }
 
-  function lexChar(start: number): { token: Token; end: number } {
-    const startPos = posAt(start);
+  private lexChar(start: number): { token: Token; end: number } {
+    const startPos = this.posAt(start);
     let j = start + 1;
-    if (source[j] === "'") throw syntaxError('empty character constant', startPos);
+    if (this.source[j] === "'") throw syntaxError('empty character constant', startPos);
     const codes: number[] = [];
-    while (source[j] !== "'") {
-      const r = readLiteralChar(j, "'", startPos);
+    while (this.source[j] !== "'") {
+      const r = this.readLiteralChar(j, "'", startPos);
       codes.push(r.code);
       j = r.next;
     }
     // A plain `char` is signed here: values above 127 wrap as on the usual targets.
     let value = BigInt(codes[0]!);
     if (codes.length === 1 && value > 127n && value < 256n) value -= 256n;
-    return { token: { kind: 'char', text: source.slice(start, j + 1), pos: startPos, value }, end: j + 1 };
+    return { token: { kind: 'char', text: this.source.slice(start, j + 1), pos: startPos, value }, end: j + 1 };
   }
 
-  function lexString(start: number): { token: Token; end: number } {
-    const startPos = posAt(start);
+  private lexString(start: number): { token: Token; end: number } {
+    const startPos = this.posAt(start);
     let j = start + 1;
-    while (source[j] !== '"') j = readLiteralChar(j, '"', startPos).next;
-    return { token: { kind: 'string', text: source.slice(start, j + 1), pos: startPos }, end: j + 1 };
+    while (this.source[j] !== '"') j = this.readLiteralChar(j, '"', startPos).next;
+    return { token: { kind: 'string', text: this.source.slice(start, j + 1), pos: startPos }, end: j + 1 };
   }
 }
 

@@ -50,187 +50,234 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       throw new InputError('error', `'${entryName}' has no parameter '${name}' (${params})`, entryProc.pos);
     }
   }
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  const maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH;
-  const nondetDefault = options.nondetDefault === undefined ? 0n : options.nondetDefault;
-  const stream = options.nondet ?? [];
-  const trace: TraceStep[] | undefined = options.recordTrace ? [] : undefined;
+  return new Run(program, options, entryProc).run(givenInputs);
+}
 
-  const codeCache = compiledCode(program);
-  const codeOf = (proc: Procedure): CompiledProc => {
-    let code = codeCache.get(proc);
+/** A stop of the run: its outcome, or a step that goes on. */
+type StepEnd = RunOutcome | null;
+
+/** One run: the frames, the globals, the nondet values taken, the counts of steps and work. */
+class Run {
+  private readonly maxSteps: number;
+  private readonly maxCallDepth: number;
+  private readonly nondetDefault: bigint | null;
+  private readonly stream: readonly bigint[];
+  private readonly trace: TraceStep[] | undefined;
+  private readonly codeCache: WeakMap<Procedure, CompiledProc>;
+  private readonly globals: bigint[];
+  private readonly consumed: bigint[] = [];
+  private defaulted = 0;
+  private solved = 0;
+  private steps = 0;
+  private work = 0;
+  private readonly maxWork: number;
+  private readonly inputs = new Map<string, bigint>();
+  private readonly inputsFromNondet: string[] = [];
+  private readonly frames: ActiveFrame[] = [];
+  private watcher: ReturnType<typeof watchEntryFrame> | null = null;
+  private accelerator: LoopAccelerator | null = null;
+  private lastPos: SourcePos | null = null;
+
+  constructor(private readonly program: Program, private readonly options: RunOptions, private readonly entryProc: Procedure) {
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.maxCallDepth = options.maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH;
+    this.nondetDefault = options.nondetDefault === undefined ? 0n : options.nondetDefault;
+    this.stream = options.nondet ?? [];
+    this.trace = options.recordTrace ? [] : undefined;
+    this.codeCache = compiledCode(program);
+    this.globals = program.globals.map((g) => g.init);
+    this.maxWork = options.maxWork ?? this.maxSteps;
+  }
+
+  private codeOf(proc: Procedure): CompiledProc {
+    let code = this.codeCache.get(proc);
     if (!code) {
-      code = compileProcedure(program, proc, globalIndex(program));
-      codeCache.set(proc, code);
+      code = compileProcedure(this.program, proc, globalIndex(this.program));
+      this.codeCache.set(proc, code);
     }
     return code;
-  };
-  const globals: bigint[] = program.globals.map((g) => g.init);
+  }
 
-  const consumed: bigint[] = [];
-  let defaulted = 0;
-  let solved = 0;
-  const fold = options.foldIntoRange === true;
-  const takeNondet = (pinned: (() => bigint | null) | null = null, range: ValueRange | null = null): bigint | null => {
-    if (options.preferPinned && pinned) {
+  private takeNondet(pinned: (() => bigint | null) | null = null, range: ValueRange | null = null): bigint | null {
+    if (this.options.preferPinned && pinned) {
       const p = pinned();
       if (p !== null) {
-        solved++;
-        consumed.push(p);
+        this.solved++;
+        this.consumed.push(p);
         return p;
       }
     }
-    const next = consumed.length - defaulted - solved;
-    if (next < stream.length) {
-      const v = fold && range ? foldInto(stream[next]!, range) : stream[next]!;
-      consumed.push(v);
+    const next = this.consumed.length - this.defaulted - this.solved;
+    if (next < this.stream.length) {
+      const v = this.options.foldIntoRange === true && range ? foldInto(this.stream[next]!, range) : this.stream[next]!;
+      this.consumed.push(v);
       return v;
     }
     // Past the stream a value pinned by the next assumption is no choice at all (a quotient): take it.
     const p = pinned?.() ?? null;
     if (p !== null) {
-      solved++;
-      consumed.push(p);
+      this.solved++;
+      this.consumed.push(p);
       return p;
     }
-    if (nondetDefault === null) return null;
-    defaulted++;
-    consumed.push(nondetDefault);
-    return nondetDefault;
-  };
+    if (this.nondetDefault === null) return null;
+    this.defaulted++;
+    this.consumed.push(this.nondetDefault);
+    return this.nondetDefault;
+  }
 
-  let steps = 0;
-  const inputs = new Map<string, bigint>();
-  const inputsFromNondet: string[] = [];
-  const frames: ActiveFrame[] = [];
-  let watcher: ReturnType<typeof watchEntryFrame> | null = null;
-  const finish = (outcome: RunOutcome): RunResult => {
+  private finish(outcome: RunOutcome): RunResult {
+    const { program, globals, trace, watcher } = this;
     const result: RunResult = {
       outcome,
-      entry: entryName,
-      inputs,
-      inputsFromNondet,
-      nondetConsumed: consumed,
-      nondetDefault,
-      nondetDefaulted: defaulted,
-      nondetSolved: solved,
-      steps,
+      entry: this.entryProc.name,
+      inputs: this.inputs,
+      inputsFromNondet: this.inputsFromNondet,
+      nondetConsumed: this.consumed,
+      nondetDefault: this.nondetDefault,
+      nondetDefaulted: this.defaulted,
+      nondetSolved: this.solved,
+      steps: this.steps,
       globals: new Map(program.globals.map((g, i) => [g.name, globals[i]!])),
     };
     const withTrace = trace ? { ...result, trace } : result;
     return watcher ? { ...withTrace, watched: watcher.states() } : withTrace;
-  };
+  }
 
-  const entryCode = codeOf(entryProc);
-  const entryVars: Frame = new Array<bigint>(entryCode.frameVars.length).fill(0n);
-  for (const [i, name] of entryProc.params.entries()) {
-    let v = givenInputs.get(name);
-    const range = entryProc.paramRanges?.get(name) ?? null;
-    if (v === undefined) {
-      const n = takeNondet(null, range);
-      if (n === null) return finish({ kind: 'nondet-exhausted', pos: entryProc.pos, procedure: entryName });
-      v = n;
-      inputsFromNondet.push(name);
+  private write(frame: ActiveFrame, ref: VarRef, value: bigint): void {
+    if (ref.global) this.globals[ref.index] = value;
+    else frame.vars[ref.index] = value;
+  }
+
+  run(givenInputs: ReadonlyMap<string, bigint>): RunResult {
+    const { entryProc, options } = this;
+    const entryCode = this.codeOf(entryProc);
+    const entryVars: Frame = new Array<bigint>(entryCode.frameVars.length).fill(0n);
+    for (const [i, name] of entryProc.params.entries()) {
+      let v = givenInputs.get(name);
+      const range = entryProc.paramRanges?.get(name) ?? null;
+      if (v === undefined) {
+        const n = this.takeNondet(null, range);
+        if (n === null) return this.finish({ kind: 'nondet-exhausted', pos: entryProc.pos, procedure: entryProc.name });
+        v = n;
+        this.inputsFromNondet.push(name);
+      }
+      this.inputs.set(name, v);
+      entryVars[i] = v;
+      if (range && (v < range.lo || v > range.hi)) {
+        return this.finish({ kind: 'nondet-out-of-range', pos: entryProc.pos, procedure: entryProc.name, value: v, range });
+      }
     }
-    inputs.set(name, v);
-    entryVars[i] = v;
-    if (range && (v < range.lo || v > range.hi)) {
-      return finish({ kind: 'nondet-out-of-range', pos: entryProc.pos, procedure: entryName, value: v, range });
+    this.frames.push({ code: entryCode, vars: entryVars, loc: entryProc.entry, callEdge: null });
+    this.watcher = options.watch ? watchEntryFrame(this.program, entryCode, options.watch, this.globals, entryVars) : null;
+    this.watcher?.visit(entryProc.entry);
+    this.accelerator = options.accelerate && !this.trace && (!options.watch || options.watch.corners !== undefined)
+      ? new LoopAccelerator(entryCode, this.program.globals.map((g) => g.name))
+      : null;
+    for (;;) {
+      const end = this.step();
+      if (end) return this.finish(end);
     }
   }
-  frames.push({ code: entryCode, vars: entryVars, loc: entryProc.entry, callEdge: null });
-  watcher = options.watch ? watchEntryFrame(program, entryCode, options.watch, globals, entryVars) : null;
-  watcher?.visit(entryProc.entry);
-  const accelerator = options.accelerate && !trace && (!options.watch || options.watch.corners !== undefined)
-    ? new LoopAccelerator(entryCode, program.globals.map((g) => g.name))
-    : null;
-  const maxWork = options.maxWork ?? maxSteps;
-  let work = 0;
 
-  const write = (frame: ActiveFrame, ref: VarRef, value: bigint): void => {
-    if (ref.global) globals[ref.index] = value;
-    else frame.vars[ref.index] = value;
-  };
-  let lastPos: SourcePos | null = null;
-
-  for (;;) {
+  /** One step of the innermost frame: a return to its caller, or one edge. */
+  private step(): StepEnd {
+    const { frames, options, maxSteps } = this;
     const frame = frames[frames.length - 1]!;
     const proc = frame.code.proc;
-    const depth = frames.length - 1;
-
-    if (frame.loc === proc.exit) {
-      const returnValue = frame.code.returnSlot === null ? null : frame.vars[frame.code.returnSlot]!;
-      frames.pop();
-      const caller = frames[frames.length - 1];
-      if (!caller) return finish({ kind: 'exit', returnValue });
-      const call = frame.callEdge!;
-      const values = trace ? new Map<string, bigint>() : null;
-      if (call.stmt.kind === 'call' && call.stmt.target !== null) {
-        // compileProcedure rejected a used result of a void callee, so returnValue is set.
-        write(caller, call.stmt.target, returnValue!);
-        values?.set(call.stmt.target.name, returnValue!);
-      }
-      caller.loc = call.edge.to;
-      if (depth === 1) watcher?.visit(call.edge.to);
-      trace?.push({
-        kind: 'return',
-        procedure: caller.code.proc.name,
-        depth: depth - 1,
-        location: call.edge.from,
-        to: call.edge.to,
-        edge: call.edge.id,
-        pos: call.edge.pos,
-        text: `return from ${proc.name}`,
-        values: values!,
-      });
-      continue;
-    }
-
+    if (frame.loc === proc.exit) return this.returnFrom(frame);
     const location = proc.locations[frame.loc];
-    if (steps >= maxSteps || work >= maxWork || ((work & 0xffff) === 0xffff && options.interrupted?.())) {
-      return finish({ kind: 'step-limit', limit: 'steps', max: maxSteps, pos: location?.pos ?? lastPos, procedure: proc.name });
+    if (this.steps >= maxSteps || this.work >= this.maxWork || ((this.work & 0xffff) === 0xffff && options.interrupted?.())) {
+      return { kind: 'step-limit', limit: 'steps', max: maxSteps, pos: location?.pos ?? this.lastPos, procedure: proc.name };
     }
-    const outs = frame.code.out[frame.loc] ?? [];
     // What the trace records of the step; untraced runs (most of the sampling) allocate none of it.
-    const stepNondet: bigint[] | null = trace ? [] : null;
-    let chosen: CompiledEdge | undefined;
+    const stepNondet: bigint[] | null = this.trace ? [] : null;
+    const chosen = this.enabledEdge(frame, stepNondet);
+    if (!('stmt' in chosen)) return chosen;
+    return this.take(frame, chosen, stepNondet);
+  }
+
+  /** The frame's exit: back to the caller's location after its call, with the returned value. */
+  private returnFrom(frame: ActiveFrame): StepEnd {
+    const { frames, trace } = this;
+    const depth = frames.length - 1;
+    const proc = frame.code.proc;
+    const returnValue = frame.code.returnSlot === null ? null : frame.vars[frame.code.returnSlot]!;
+    frames.pop();
+    const caller = frames[frames.length - 1];
+    if (!caller) return { kind: 'exit', returnValue };
+    const call = frame.callEdge!;
+    const values = trace ? new Map<string, bigint>() : null;
+    if (call.stmt.kind === 'call' && call.stmt.target !== null) {
+      // compileProcedure rejected a used result of a void callee, so returnValue is set.
+      this.write(caller, call.stmt.target, returnValue!);
+      values?.set(call.stmt.target.name, returnValue!);
+    }
+    caller.loc = call.edge.to;
+    if (depth === 1) this.watcher?.visit(call.edge.to);
+    trace?.push({
+      kind: 'return',
+      procedure: caller.code.proc.name,
+      depth: depth - 1,
+      location: call.edge.from,
+      to: call.edge.to,
+      edge: call.edge.id,
+      pos: call.edge.pos,
+      text: `return from ${proc.name}`,
+      values: values!,
+    });
+    return null;
+  }
+
+  /** The one edge the state enables (a choice location: the one a nondet value picks), or why none. */
+  private enabledEdge(frame: ActiveFrame, stepNondet: bigint[] | null): CompiledEdge | RunOutcome {
+    const proc = frame.code.proc;
+    const location = proc.locations[frame.loc];
+    const outs = frame.code.out[frame.loc] ?? [];
     if (location?.choice) {
       if (outs.length !== 2) {
         throw new Error(`internal IR error: choice location ${frame.loc} of ${proc.name} has ${outs.length} outgoing edges, expected 2`);
       }
-      const v = takeNondet();
-      if (v === null) return finish({ kind: 'nondet-exhausted', pos: location.pos ?? outs[0]!.edge.pos, procedure: proc.name });
+      const v = this.takeNondet();
+      if (v === null) return { kind: 'nondet-exhausted', pos: location.pos ?? outs[0]!.edge.pos, procedure: proc.name };
       stepNondet?.push(v);
       // Non-zero takes the edge with the smaller id (then-branch / loop body); `outs` is in id order.
-      chosen = v !== 0n ? outs[0]! : outs[1]!;
-    } else {
-      for (const e of outs) {
-        if (e.stmt.kind === 'assume' && !e.stmt.test(frame.vars, globals)) {
-          if (e.stmt.premise) return finish({ kind: 'overflow', pos: e.edge.pos, procedure: proc.name });
-          continue;
-        }
-        if (chosen) {
-          throw new Error(
-            `internal IR error: location ${frame.loc} of ${proc.name} is not a choice location but edges ${chosen.edge.id} and ${e.edge.id} are both enabled`,
-          );
-        }
-        chosen = e;
-      }
-      if (!chosen) {
-        const pos = outs[0]?.edge.pos ?? location?.pos ?? lastPos;
-        return finish({ kind: 'assume-blocked', pos, procedure: proc.name, location: frame.loc });
-      }
+      return v !== 0n ? outs[0]! : outs[1]!;
     }
+    let chosen: CompiledEdge | undefined;
+    for (const e of outs) {
+      if (e.stmt.kind === 'assume' && !e.stmt.test(frame.vars, this.globals)) {
+        if (e.stmt.premise) return { kind: 'overflow', pos: e.edge.pos, procedure: proc.name };
+        continue;
+      }
+      if (chosen) {
+        throw new Error(
+          `internal IR error: location ${frame.loc} of ${proc.name} is not a choice location but edges ${chosen.edge.id} and ${e.edge.id} are both enabled`,
+        );
+      }
+      chosen = e;
+    }
+    if (!chosen) {
+      const pos = outs[0]?.edge.pos ?? location?.pos ?? this.lastPos;
+      return { kind: 'assume-blocked', pos, procedure: proc.name, location: frame.loc };
+    }
+    return chosen;
+  }
 
+  /** Executes the chosen edge's statement, moves on (or into a call), and records the step. */
+  private take(frame: ActiveFrame, chosen: CompiledEdge, stepNondet: bigint[] | null): StepEnd {
+    const { frames, globals, trace } = this;
+    const proc = frame.code.proc;
+    const depth = frames.length - 1;
     const edge = chosen.edge;
     const s = chosen.stmt;
     // The overflow checks are not statements of the program: they cost no step, so step budgets mean
     // what they meant before C's overflow was checked (they stay in the trace).
     if (s.kind !== 'assume' || !s.premise) {
-      steps++;
-      work++;
+      this.steps++;
+      this.work++;
     }
-    lastPos = edge.pos;
+    this.lastPos = edge.pos;
     const values = trace ? new Map<string, bigint>() : null;
     let kind: TraceStep['kind'] = 'edge';
     // A step that ends the run (failed assert, bad nondet value) is still recorded in the trace.
@@ -238,7 +285,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
     switch (s.kind) {
       case 'assign': {
         const v = s.value(frame.vars, globals);
-        write(frame, s.target, v);
+        this.write(frame, s.target, v);
         values?.set(s.target.name, v);
         break;
       }
@@ -247,11 +294,11 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
         // A ghost (a quotient, a wrap-around count) is a function of the state, not a choice.
         const computed = s.ghost && pinned ? pinned(frame.vars, globals) : null;
         if (computed !== null) {
-          write(frame, s.target, computed);
+          this.write(frame, s.target, computed);
           values?.set(s.target.name, computed);
           break;
         }
-        const v = takeNondet(pinned && (() => pinned(frame.vars, globals)), s.range);
+        const v = this.takeNondet(pinned && (() => pinned(frame.vars, globals)), s.range);
         if (v === null) {
           stop = { kind: 'nondet-exhausted', pos: edge.pos, procedure: proc.name };
           break;
@@ -261,7 +308,7 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
           stop = { kind: 'nondet-out-of-range', pos: edge.pos, procedure: proc.name, value: v, range: s.range };
           break;
         }
-        write(frame, s.target, v);
+        this.write(frame, s.target, v);
         values?.set(s.target.name, v);
         break;
       }
@@ -273,12 +320,12 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
         if (!s.test(frame.vars, globals)) stop = { kind: 'assertion-failed', pos: edge.pos, procedure: proc.name, edge: edge.id };
         break;
       case 'call': {
-        if (frames.length >= maxCallDepth) {
-          stop = { kind: 'step-limit', limit: 'call-depth', max: maxCallDepth, pos: edge.pos, procedure: proc.name };
+        if (frames.length >= this.maxCallDepth) {
+          stop = { kind: 'step-limit', limit: 'call-depth', max: this.maxCallDepth, pos: edge.pos, procedure: proc.name };
           break;
         }
-        const callee = program.procedures.get(s.callee)!;
-        const code = codeOf(callee);
+        const callee = this.program.procedures.get(s.callee)!;
+        const code = this.codeOf(callee);
         const vars: Frame = new Array<bigint>(code.frameVars.length).fill(0n);
         // Arguments are evaluated in the caller's frame before the callee's frame exists.
         for (const [i, arg] of s.args.entries()) {
@@ -292,19 +339,8 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       case 'skip':
         break;
     }
-    if (kind !== 'call' && stop === null) {
-      frame.loc = edge.to;
-      if (depth === 0) watcher?.visit(edge.to);
-      if (depth === 0 && accelerator) {
-        accelerator.edge(chosen);
-        const jump = accelerator.visit(edge.to, frame.vars, globals, maxSteps - steps);
-        if (jump) {
-          steps += jump.steps;
-          watcher?.visit(edge.to); // the state after the jump, at the same header
-        }
-      }
-    }
-    if (kind === 'call' && depth === 0) accelerator?.call();
+    if (kind !== 'call' && stop === null) this.moveTo(frame, chosen, depth);
+    if (kind === 'call' && depth === 0) this.accelerator?.call();
     if (trace) {
       const step: TraceStep = {
         kind,
@@ -319,7 +355,22 @@ export function runProgram(program: Program, options: RunOptions = {}): RunResul
       };
       trace.push(stepNondet!.length > 0 ? { ...step, nondet: stepNondet! } : step);
     }
-    if (stop) return finish(stop);
+    return stop;
+  }
+
+  /** Along the edge to its target; in the entry frame, past a loop in closed form where it repeats. */
+  private moveTo(frame: ActiveFrame, chosen: CompiledEdge, depth: number): void {
+    const to = chosen.edge.to;
+    frame.loc = to;
+    if (depth !== 0) return;
+    this.watcher?.visit(to);
+    if (!this.accelerator) return;
+    this.accelerator.edge(chosen);
+    const jump = this.accelerator.visit(to, frame.vars, this.globals, this.maxSteps - this.steps);
+    if (jump) {
+      this.steps += jump.steps;
+      this.watcher?.visit(to); // the state after the jump, at the same header
+    }
   }
 }
 

@@ -3,7 +3,6 @@
 // independent certificate check (z3, integer arithmetic) → verdict. "safe" is only ever reported
 // after the certificate check has proved every obligation.
 import * as F from '../../ir/formula.js';
-import * as L from '../../ir/linear.js';
 import type { Formula } from '../../ir/formula.js';
 import type { Program } from '../../ir/cfg.js';
 import { stepSystem, widenedStep, type StepSystem } from './step-system.js';
@@ -15,7 +14,7 @@ import { checkInvariants } from '../../certify/certificate.js';
 import { warmUpChecker } from '../../certify/lia-solver.js';
 import { simplifyInvariant } from '../../ir/simplify.js';
 import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
-import { AnalysisUnsupported, constantBitsNeeded, Problem, templatesFor, type PreparedAnalysis } from '../../problem/prepare.js';
+import { AnalysisUnsupported, constantBitsNeeded, Problem, type PreparedAnalysis } from '../../problem/prepare.js';
 import { constantsOf } from '../../ir/constants.js';
 import { readableInvariants } from '../../certify/readable.js';
 import type { RunResult } from '../../interpreter/types.js';
@@ -77,53 +76,120 @@ const LARGE_STEP_CLAUSES = 150_000;
 const WIDE_CONSTANT_BITS = 24;
 
 export async function verify(problem: Problem, settings: Settings, options: VerifySearch = {}): Promise<VerifyResult> {
-  const started = Date.now();
-  const { deadline, schedule, backend, cutset: strategy } = settings;
-  const { program } = problem;
-  const base = {
-    function: problem.function,
-    cutset: strategy,
-    schedule: schedule.name,
-    cutpoints: 0,
-    verificationConditions: 0,
-    invariants: [] as InvariantReport[],
-    certified: false,
-    ...pinnedReport(options.knownInvariants),
-  };
-  const pins = options.knownInvariants ?? new Map<number, Formula>();
-  let houdini: HoudiniReport | undefined; // set once the fast path has run; every later answer reports it
-  let falsifier: Falsifier | null = null; // set once the falsifier has run (below); every later answer reports it
+  return new Verification(problem, settings, options).run();
+}
+
+/** A schedule step with or without the hull equalities as known conjuncts (and the pins in both). */
+interface Attempt {
+  readonly step: ScheduleStep;
+  readonly stepIndex: number;
+  readonly hull: boolean;
+  readonly facts: ReadonlyMap<number, Formula>;
+  readonly fixed: Map<number, FixedVariables> | undefined;
+}
+
+/** What a template step leaves the search with: an answer, or the next step. */
+type StepOutcome = { readonly answer: VerifyResult } | 'next' | 'stop';
+
+/**
+ * One verify: its answers (each reports the observed bounds' and the falsifier's work so far) and
+ * its phases in order: procedure summaries, or on the prepared procedure the sampled runs, the
+ * observed bounds (Houdini), the falsifier's rounds and the template steps, interleaved.
+ */
+class Verification {
+  private readonly started = Date.now();
+  private readonly program: Program;
+  private readonly base: Omit<VerifyResult, 'verdict' | 'stats' | 'millis'> & { function: string; cutpoints: number; verificationConditions: number };
+  private readonly pins: ReadonlyMap<number, Formula>;
+  private houdini: HoudiniReport | undefined; // set once the fast path has run; every later answer reports it
+  private falsifier: Falsifier | null = null; // set once the falsifier has run; every later answer reports it
+  // The search on the prepared procedure (set by searchPrepared).
+  private prepared!: PreparedAnalysis;
+  private samples!: Samples;
+  private overflow: OverflowReport | null = null;
+  private longRunsPending = false;
+  private hull = new Map<number, Formula>();
+  private placed!: ReturnType<typeof placePins>;
+  private attempts: Attempt[] = [];
+  private houdiniPending = false;
+  private readonly stats: StepStats[] = [];
+  private lastReason = 'no invariant found within the schedule';
+  private readonly satWork = new SatWorkBudget(VERIFY_SAT_WORK);
+  private readonly tooLarge: { step: ScheduleStep; hull: boolean; template: string; reason: string }[] = [];
+
+  constructor(private readonly problem: Problem, private readonly settings: Settings, private readonly options: VerifySearch) {
+    this.program = problem.program;
+    this.pins = options.knownInvariants ?? new Map<number, Formula>();
+    this.base = {
+      function: problem.function,
+      cutset: settings.cutset,
+      schedule: settings.schedule.name,
+      cutpoints: 0,
+      verificationConditions: 0,
+      invariants: [] as InvariantReport[],
+      certified: false,
+      ...pinnedReport(options.knownInvariants),
+    };
+  }
+
+  async run(): Promise<VerifyResult> {
+    if (this.problem.needsSummaries) return this.withSummaries();
+    let prepared: PreparedAnalysis;
+    try {
+      prepared = this.problem.analysis(this.settings.cutset);
+    } catch (e) {
+      if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
+      return this.unprepared(e);
+    }
+    return this.searchPrepared(prepared);
+  }
+
   // Every "unknown" says which pins the search was held to: a wrong pin is the likeliest reason.
-  const unknown = (reason: string, extra: Partial<VerifyResult> = {}): VerifyResult => ({
-    ...base,
-    stats: [],
-    ...extra,
-    ...(houdini ? { houdini } : {}),
-    ...(falsifier ? { falsifier: falsifier.report() } : {}),
-    verdict: 'unknown',
-    reason: pins.size > 0 && !reason.includes('pinned') ? `${reason}, with the pinned invariant${pins.size > 1 ? 's' : ''} (${describePins(pins)})` : reason,
-    millis: Date.now() - started,
-  });
+  private unknown(reason: string, extra: Partial<VerifyResult> = {}): VerifyResult {
+    const { pins, houdini, falsifier } = this;
+    return {
+      ...this.base,
+      stats: [],
+      ...extra,
+      ...(houdini ? { houdini } : {}),
+      ...(falsifier ? { falsifier: falsifier.report() } : {}),
+      verdict: 'unknown',
+      reason: pins.size > 0 && !reason.includes('pinned') ? `${reason}, with the pinned invariant${pins.size > 1 ? 's' : ''} (${describePins(pins)})` : reason,
+      millis: Date.now() - this.started,
+    };
+  }
+
+  private unsafe(counterexample: Counterexample, extra: Partial<VerifyResult> = {}): VerifyResult {
+    return { ...this.base, stats: [], ...extra, verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - this.started };
+  }
+
+  /** "safe", once runs of the original program have not broken the invariants (lib/guard). */
+  private safe(prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, extra: Partial<VerifyResult>): VerifyResult {
+    return guarded(this.program, prepared, invariants, { ...this.base, stats: this.stats, ...(this.houdini ? { houdini: this.houdini } : {}), ...extra, verdict: 'safe', certified: true, millis: Date.now() - this.started });
+  }
 
   // The falsifier: bounded model checking with z3 (lib/falsify), its rounds between the proof search's
   // steps, so that a cheap refutation comes before an expensive step and neither starves the other.
   // Its counterexamples are replayed on the original program like the sampled runs' failures.
-  const falsified = async (round: (f: Falsifier) => Promise<Counterexample | null>, extra: Partial<VerifyResult> = {}): Promise<VerifyResult | null> => {
+  private async falsified(round: (f: Falsifier) => Promise<Counterexample | null>, extra: Partial<VerifyResult> = {}): Promise<VerifyResult | null> {
+    const { deadline } = this.settings;
+    const { problem } = this;
     if (deadline.passed || deadline.aborted) return null;
-    falsifier ??= new Falsifier(problem, { deadline, ...(problem.needsSummaries ? { summaries: guessedSummaries(problem, deadline) } : {}) });
+    this.falsifier ??= new Falsifier(problem, { deadline, ...(problem.needsSummaries ? { summaries: guessedSummaries(problem, deadline) } : {}) });
+    const falsifier = this.falsifier;
     const counterexample = await round(falsifier);
     if (!counterexample) return null;
-    return { ...base, stats: [], ...extra, ...(houdini ? { houdini } : {}), falsifier: falsifier.report(), verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
-  };
-  const falsifierReport = (): Partial<VerifyResult> => (falsifier ? { falsifier: falsifier.report() } : {});
+    return { ...this.base, stats: [], ...extra, ...(this.houdini ? { houdini: this.houdini } : {}), falsifier: falsifier.report(), verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - this.started };
+  }
 
-  if (problem.needsSummaries) {
-    if (pins.size > 0) return unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
-    const early = await falsified((f) => f.next());
+  /** Recursive procedures remain after inlining: assume-guarantee reasoning with summaries. */
+  private async withSummaries(): Promise<VerifyResult> {
+    const { problem, program, settings, options, pins } = this;
+    if (pins.size > 0) return this.unknown(`pinned invariants are not supported with procedure summaries (recursive procedures): ${describePins(pins)}`);
+    const early = await this.falsified((f) => f.next());
     if (early) return early;
-    // Recursive procedures remain after inlining: assume-guarantee reasoning with summaries.
     const summarised = await verifyWithSummaries(problem, {
-      strategy, schedule, backend, deadline,
+      strategy: settings.cutset, schedule: settings.schedule, backend: settings.backend, deadline: settings.deadline,
       stepWork: stepWork(settings),
       ...(settings.limits.stepTimeLimitMs !== undefined ? { stepTimeLimitMs: settings.limits.stepTimeLimitMs } : {}),
       ...(options.onCnf ? { onCnf: options.onCnf } : {}),
@@ -135,39 +201,90 @@ export async function verify(problem: Problem, settings: Settings, options: Veri
       guardSafe(program, problem.function, { proc: program.procedures.get(problem.function)!, original: [] }, new Map());
     }
     if (summarised.verdict === 'unknown') {
-      const late = await falsified((f) => f.rest(), { stats: summarised.stats });
+      const late = await this.falsified((f) => f.rest(), { stats: summarised.stats });
       if (late) return late;
     }
-    return { ...summarised, ...falsifierReport() };
+    return { ...summarised, ...(this.falsifier ? { falsifier: this.falsifier.report() } : {}) };
   }
-  let prepared: PreparedAnalysis;
-  try {
-    prepared = problem.analysis(strategy);
-  } catch (e) {
-    if (!(e instanceof AnalysisUnsupported || e instanceof PathExplosionError)) throw e;
-    // No proof is possible here, but concrete runs of the original program may still find a bug.
-    const fn = problem.function;
+
+  /** No proof is possible here, but concrete runs of the original program may still find a bug. */
+  private async unprepared(e: Error): Promise<VerifyResult> {
+    const { program } = this;
+    const { deadline } = this.settings;
+    const fn = this.problem.function;
     const samples = sampleStates(program, fn, [], { deadline, untilFailure: true });
     const counterexample = samples.failure ? replayed(program, fn, samples.failure, deadline) : null;
-    if (counterexample) return { ...base, function: fn, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
+    if (counterexample) return this.unsafe(counterexample, { function: fn });
     // Bounded model checking needs no path enumeration: it encodes the regions as large blocks.
-    const found = await falsified((f) => f.rest());
+    const found = await this.falsified((f) => f.rest());
     if (found) return found;
-    return unknown(e.message);
+    return this.unknown(e.message);
   }
-  base.function = prepared.function;
-  base.cutpoints = prepared.cut.cutpoints.length;
-  base.verificationConditions = prepared.vcs.length;
-  options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
 
-  // z3 starts in the checker's thread while the samples are taken. MiniSat (compiled in its worker,
-  // ~0.2 s of CPU) starts with them only when a template step comes first; otherwise the checker's
-  // filtering of the observed candidates goes first, and it most often proves the program. A sampled
-  // failure makes the starts wasted, but on other threads.
-  warmUpChecker();
-  const observedBounds = pins.size > 0 ? 'never' : options.observedBounds ?? 'first';
-  const houdiniFirst = observedBounds === 'first' || (observedBounds === 'second' && constantBitsNeeded(prepared) > WIDE_CONSTANT_BITS);
-  if (!houdiniFirst) backend.warmUp?.();
+  private async searchPrepared(prepared: PreparedAnalysis): Promise<VerifyResult> {
+    const { base, program, options, pins } = this;
+    const { deadline, backend } = this.settings;
+    this.prepared = prepared;
+    base.function = prepared.function;
+    base.cutpoints = prepared.cut.cutpoints.length;
+    base.verificationConditions = prepared.vcs.length;
+    options.onProgress?.({ kind: 'prepared', cutpoints: base.cutpoints, verificationConditions: base.verificationConditions });
+
+    // z3 starts in the checker's thread while the samples are taken. MiniSat (compiled in its worker,
+    // ~0.2 s of CPU) starts with them only when a template step comes first; otherwise the checker's
+    // filtering of the observed candidates goes first, and it most often proves the program. A sampled
+    // failure makes the starts wasted, but on other threads.
+    warmUpChecker();
+    const observedBounds = pins.size > 0 ? 'never' : options.observedBounds ?? 'first';
+    const houdiniFirst = observedBounds === 'first' || (observedBounds === 'second' && constantBitsNeeded(prepared) > WIDE_CONSTANT_BITS);
+    if (!houdiniFirst) backend.warmUp?.();
+    const sampled = this.sample(!houdiniFirst);
+    if (sampled) return sampled;
+    // A function that reads no input: its one run's states, when few, may be the proof.
+    const single = pins.size === 0 ? singleRunInvariants(prepared, prepared.function === program.entry) : null;
+    if (single) {
+      const check = await checkInvariants(prepared.preparedProgram, prepared.function, single, { precondition: prepared.precondition, deadline });
+      if (check.valid) return this.safe(prepared, single, { stats: [], invariants: reportInvariants(prepared, single) });
+    }
+    this.hull = hullEqualities(prepared, this.samples);
+    this.placed = placePins(prepared, pins);
+    const pinned = this.pinsOnRuns();
+    if (pinned) return pinned;
+    this.attempts = this.attemptsWith(this.hull);
+    // Without pins, the runs' bounds and hull, filtered by the checker to an inductive subset (Houdini),
+    // may prove the program without any template search. First by default: since the checker got its
+    // own thread and synchronous checks, its rounds cost less than MiniSat's start, the bad-state runs
+    // and the first SAT attempt together (fig1: 0.81-0.95 of the time in three interleaved sets; 65
+    // SV-COMP tasks: 0.83 in total). In a portfolio, only the lane that owns the first attempt takes it.
+    const first = this.attempts[0];
+    this.houdiniPending = observedBounds !== 'never' && first !== undefined && this.owns(first);
+    const houdiniRanFirst = this.houdiniPending && houdiniFirst;
+    if (houdiniRanFirst) {
+      const proved = await this.tryObservedBounds();
+      if (proved) return proved;
+    }
+    if (this.longRunsPending) {
+      const failing = this.addLongRuns();
+      if (failing) return failing;
+    }
+    const whole = await this.wholeRun(houdiniRanFirst);
+    if (whole) return whole;
+    // The falsifier's first round (cheap: shallow depths) comes before any template step; in a
+    // portfolio, only the lane that owns the first attempt runs it.
+    const falsifies = !options.selectAttempt || (first !== undefined && this.owns(first));
+    if (falsifies) {
+      const found = await this.falsified((f) => f.next());
+      if (found) return found;
+    }
+    backend.warmUp?.();
+    return this.templateSearch(falsifies);
+  }
+
+  /** Whether this search takes the first attempt, `first` (outside a portfolio's lanes, all of them). */
+  private owns(first: Attempt): boolean {
+    return !this.options.selectAttempt || this.options.selectAttempt({ index: 0, total: this.attempts.length, step: first.stepIndex, hull: first.hull });
+  }
+
   // Sampling has a budget of interpreter steps (samples.ts), the same on any machine; it only guides the search.
   // Sampling stops at a failure that replays: the answer is then that failure. One that does not
   // replay on the original program is no answer, and the search goes on with the full samples.
@@ -175,179 +292,187 @@ export async function verify(problem: Problem, settings: Settings, options: Veri
   // observed bounds go first: they most often prove the program, and a proved program has no failure
   // to find. When a traced run read no input (most likely a function without inputs, whose long runs
   // are one run), they still go first: cheaper than a failed Houdini pass.
-  const longRuns = !houdiniFirst;
-  const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns });
-  const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure, deadline) : null;
-  let samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, longRuns }) : untilFailure;
-  const overflow = samples.overflow ? overflowReport(program, prepared.function, samples.overflow, deadline) : null;
-  if (overflow) Object.assign(base, { overflow });
-  if (counterexample) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample, millis: Date.now() - started };
-  let longRunsPending = !longRuns;
-  /** The long runs' failure, replayed, as the answer; their samples (overflow, oneRunGoesOn) kept. */
-  const addLongRuns = (): VerifyResult | null => {
-    longRunsPending = false;
-    const long = withLongRuns(prepared.preparedProgram, prepared.function, samples, { deadline });
-    // A failure of theirs that does not replay is no answer, as one of the samples' is not.
-    const failing = long.failure && long.failure !== samples.failure ? replayed(program, prepared.function, long.failure, deadline) : null;
-    if (failing) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample: failing, millis: Date.now() - started };
-    const overflowed = long.overflow && !overflow ? overflowReport(program, prepared.function, long.overflow, deadline) : null;
-    if (overflowed) Object.assign(base, { overflow: overflowed });
-    samples = long;
+  private sample(longRuns: boolean): VerifyResult | null {
+    const { prepared, program } = this;
+    const { deadline } = this.settings;
+    const untilFailure = sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, untilFailure: true, longRuns });
+    const counterexample = untilFailure.failure ? replayed(program, prepared.function, untilFailure.failure, deadline) : null;
+    this.samples = untilFailure.failure && !counterexample ? sampleStates(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, { deadline, longRuns }) : untilFailure;
+    this.overflow = this.samples.overflow ? overflowReport(program, prepared.function, this.samples.overflow, deadline) : null;
+    if (this.overflow) Object.assign(this.base, { overflow: this.overflow });
+    if (counterexample) return this.unsafe(counterexample);
+    this.longRunsPending = !longRuns;
+    if (this.longRunsPending && this.samples.readsNoInput) return this.addLongRuns();
     return null;
-  };
-  if (longRunsPending && samples.readsNoInput) {
-    const failing = addLongRuns();
-    if (failing) return failing;
   }
-  // A function that reads no input: its one run's states, when few, may be the proof.
-  const single = pins.size === 0 ? singleRunInvariants(prepared, prepared.function === program.entry) : null;
-  if (single) {
-    const check = await checkInvariants(prepared.preparedProgram, prepared.function, single, { precondition: prepared.precondition, deadline });
-    if (check.valid) return guarded(program, prepared, single, { ...base, stats: [], invariants: reportInvariants(prepared, single), verdict: 'safe', certified: true, millis: Date.now() - started });
+
+  /** The long runs' failure, replayed, as the answer; their samples (overflow, oneRunGoesOn) kept. */
+  private addLongRuns(): VerifyResult | null {
+    const { prepared, program } = this;
+    const { deadline } = this.settings;
+    this.longRunsPending = false;
+    const long = withLongRuns(prepared.preparedProgram, prepared.function, this.samples, { deadline });
+    // A failure of theirs that does not replay is no answer, as one of the samples' is not.
+    const failing = long.failure && long.failure !== this.samples.failure ? replayed(program, prepared.function, long.failure, deadline) : null;
+    if (failing) return this.unsafe(failing);
+    const overflowed = long.overflow && !this.overflow ? overflowReport(program, prepared.function, long.overflow, deadline) : null;
+    if (overflowed) Object.assign(this.base, { overflow: overflowed });
+    this.samples = long;
+    return null;
   }
-  let hull = hullEqualities(prepared, samples);
-  const placed = placePins(prepared, pins);
-  if (placed.unplaced.length > 0) return unknown(`no cut-point at line ${placed.unplaced.join(', ')} for the pinned invariant (cut-set ${strategy})`);
-  // A pin false in a reachable state can be no invariant: say so before any search.
-  for (const [c, fact] of placed.facts) {
-    const state = (samples.states.get(c) ?? []).find((s) => !F.evaluate(fact, (v) => s.get(v) ?? 0n));
-    if (state) {
-      const line = cutpointPosition(prepared, c).line;
-      const values = [...state].filter(([v]) => F.variablesOf(fact).has(v)).map(([v, x]) => `${v} = ${x}`).join(', ');
-      return unknown(`the pinned invariant at line ${line} (${F.toC(fact)}) is false in a reachable state${values ? ` (${values})` : ''}`);
+
+  /** A pin without a cut-point, or false in a reachable state, can be no invariant: said before any search. */
+  private pinsOnRuns(): VerifyResult | null {
+    const { prepared, placed } = this;
+    if (placed.unplaced.length > 0) return this.unknown(`no cut-point at line ${placed.unplaced.join(', ')} for the pinned invariant (cut-set ${this.settings.cutset})`);
+    for (const [c, fact] of placed.facts) {
+      const state = (this.samples.states.get(c) ?? []).find((s) => !F.evaluate(fact, (v) => s.get(v) ?? 0n));
+      if (state) {
+        const line = cutpointPosition(prepared, c).line;
+        const values = [...state].filter(([v]) => F.variablesOf(fact).has(v)).map(([v, x]) => `${v} = ${x}`).join(', ');
+        return this.unknown(`the pinned invariant at line ${line} (${F.toC(fact)}) is false in a reachable state${values ? ` (${values})` : ''}`);
+      }
     }
+    return null;
   }
-  const stats: StepStats[] = [];
-  let lastReason = 'no invariant found within the schedule';
-  const satWork = new SatWorkBudget(VERIFY_SAT_WORK);
-  const tooLarge: { step: ScheduleStep; hull: boolean; template: string; reason: string }[] = [];
+
   // Each step is tried first with the hull equalities as known conjuncts (smaller templates suffice,
   // and the instances are easier), then, if that fails, without them: the sampled runs may not span
   // the reachable states, so a hull equality can be false, and then only the plain step is complete.
   // Pins are known conjuncts in every attempt, with or without the hull equalities.
   // With the hull equalities, the variables they fix get no template coefficients, and their values
   // replace them where the equalities are assumed (step-system.ts).
-  const attemptsWith = (hull: Map<number, Formula>) => {
-    const fixed = fixedByHull(prepared, hull);
-    return intraproceduralSteps(schedule.steps).flatMap((step, stepIndex) => (hull.size > 0
+  private attemptsWith(hull: Map<number, Formula>): Attempt[] {
+    const { placed } = this;
+    const fixed = fixedByHull(this.prepared, hull);
+    return intraproceduralSteps(this.settings.schedule.steps).flatMap((step, stepIndex): Attempt[] => (hull.size > 0
       ? [{ step, stepIndex, hull: true, facts: conjoinFacts(hull, placed.facts), fixed }, { step, stepIndex, hull: false, facts: placed.facts, fixed: undefined }]
       : [{ step, stepIndex, hull: false, facts: placed.facts, fixed: undefined }]));
-  };
-  let attempts = attemptsWith(hull);
-  // Without pins, the runs' bounds and hull, filtered by the checker to an inductive subset (Houdini),
-  // may prove the program without any template search. First by default: since the checker got its
-  // own thread and synchronous checks, its rounds cost less than MiniSat's start, the bad-state runs
-  // and the first SAT attempt together (fig1: 0.81-0.95 of the time in three interleaved sets; 65
-  // SV-COMP tasks: 0.83 in total). In a portfolio, only the lane that owns the first attempt takes it.
-  const first = attempts[0];
-  let houdiniPending = observedBounds !== 'never' && first !== undefined
-    && (!options.selectAttempt || options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
-  const tryObservedBounds = async (onlyThisCutset = false): Promise<VerifyResult | null> => {
-    houdiniPending = false;
-    if (deadline.passed || deadline.aborted) return null;
-    // Each of its three passes is bounded by z3 work (HOUDINI_WORK, lib/limits.ts), so it proves the
-    // same programs at any load; the --timeout is the only clock. (A pass that also ended at a share
-    // of the time left proved heapsort sooner at --timeout 20, but which pass ended where then
-    // depended on the machine's load: nested5-1 was proved idle and not under load.)
-    const limits = { deadline };
-    options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
-    // At the loop headers (and for a function that takes remainders, with ghost quotients), and on
-    // this cut-set with plain, then split candidates. The headers go first when the path cut-set has
-    // many times their VCs: a pass over the paths that ends without a proof is then the expensive
-    // part (eq1: 80 VCs against 10, 7.5 of 9 s, before the headers' pass proved it in 0.3 s).
-    const atHeaders = async (): Promise<VerifyResult | null> => {
-      const proof = await proveAtHeaders(program, prepared.function, strategy, deadline);
-      if (!proof) return null;
-      houdini = proof.report;
-      const cut = { cutset: 'headers' as const, cutpoints: proof.prepared.cut.cutpoints.length, verificationConditions: proof.prepared.vcs.length };
-      const invariants = new Map(proof.invariants.map((i) => [i.location, i.formula] as const));
-      return guarded(program, proof.prepared, invariants, { ...base, ...cut, stats, invariants: proof.invariants, houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
-    };
-    const onThisCutset = async (): Promise<VerifyResult | null> => {
-      const plain = candidatesFromSamples(prepared, samples, hull);
-      let proof = await proveByObservedBounds(prepared, plain, limits);
-      // Not proved with conjunctions: once more with candidates split by the program's branch
-      // conditions, which state the disjunctive invariants of loops with phases.
-      const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
-      if (split) proof = await proveByObservedBounds(prepared, split, limits);
-      houdini = proof.report;
-      if (!proof.invariants) return null;
-      const shown = await readable(prepared, proof.invariants, deadline);
-      return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), houdini, verdict: 'safe', certified: true, millis: Date.now() - started });
-    };
-    if (onlyThisCutset) return onThisCutset();
-    if (strategy === 'paths' && prepared.vcs.length >= HOUDINI_HEADERS_FIRST_VC_RATIO * headerVcCount(program, prepared.function)) {
-      return (await atHeaders()) ?? (await onThisCutset());
-    }
-    return (await onThisCutset()) ?? (await atHeaders());
-  };
-  const houdiniRanFirst = houdiniPending && houdiniFirst;
-  if (houdiniRanFirst) {
-    const proved = await tryObservedBounds();
-    if (proved) return proved;
   }
-  if (longRunsPending) {
-    const failing = addLongRuns();
-    if (failing) return failing;
-  }
+
   // A function that reads no input has one run; when it goes on past the sampling, it now runs to its
   // end (within a budget of steps). A failure there is the answer. Otherwise its states at the
   // cut-points (the corners of its path: samples.ts) bring the bounds and hull of the whole run, and
   // the observed bounds get another chance with them (mono-crafted_1: y == 50000 for x < 50000, then
   // y == x, up to x == 1000000).
-  const whole = wholeRun(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, samples, { deadline });
-  if (whole) {
+  private async wholeRun(houdiniRanFirst: boolean): Promise<VerifyResult | null> {
+    const { prepared, program } = this;
+    const { deadline } = this.settings;
+    const whole = wholeRun(prepared.preparedProgram, prepared.function, prepared.unknownCutpoints, this.samples, { deadline });
+    if (!whole) return null;
     const failing = whole.failure ? replayed(program, prepared.function, whole.failure, deadline) : null;
-    if (failing) return { ...base, stats: [], verdict: 'unsafe', certified: true, counterexample: failing, millis: Date.now() - started };
-    const overflowed = whole.overflow && !overflow ? overflowReport(program, prepared.function, whole.overflow, deadline) : null;
-    if (overflowed) Object.assign(base, { overflow: overflowed });
-    samples = whole;
-    hull = hullEqualities(prepared, samples);
-    attempts = attemptsWith(hull);
-    if (houdiniRanFirst) {
-      const proved = await tryObservedBounds(true);
+    if (failing) return this.unsafe(failing);
+    const overflowed = whole.overflow && !this.overflow ? overflowReport(program, prepared.function, whole.overflow, deadline) : null;
+    if (overflowed) Object.assign(this.base, { overflow: overflowed });
+    this.samples = whole;
+    this.hull = hullEqualities(prepared, this.samples);
+    this.attempts = this.attemptsWith(this.hull);
+    return houdiniRanFirst ? this.tryObservedBounds(true) : null;
+  }
+
+  private async tryObservedBounds(onlyThisCutset = false): Promise<VerifyResult | null> {
+    const { prepared, program } = this;
+    const { deadline, cutset: strategy } = this.settings;
+    this.houdiniPending = false;
+    if (deadline.passed || deadline.aborted) return null;
+    // Each of its three passes is bounded by z3 work (HOUDINI_WORK, lib/limits.ts), so it proves the
+    // same programs at any load; the --timeout is the only clock. (A pass that also ended at a share
+    // of the time left proved heapsort sooner at --timeout 20, but which pass ended where then
+    // depended on the machine's load: nested5-1 was proved idle and not under load.)
+    this.options.onProgress?.({ kind: 'checking' }); // the checker filters the candidates
+    // At the loop headers (and for a function that takes remainders, with ghost quotients), and on
+    // this cut-set with plain, then split candidates. The headers go first when the path cut-set has
+    // many times their VCs: a pass over the paths that ends without a proof is then the expensive
+    // part (eq1: 80 VCs against 10, 7.5 of 9 s, before the headers' pass proved it in 0.3 s).
+    if (onlyThisCutset) return this.observedOnThisCutset();
+    if (strategy === 'paths' && prepared.vcs.length >= HOUDINI_HEADERS_FIRST_VC_RATIO * headerVcCount(program, prepared.function)) {
+      return (await this.observedAtHeaders()) ?? (await this.observedOnThisCutset());
+    }
+    return (await this.observedOnThisCutset()) ?? (await this.observedAtHeaders());
+  }
+
+  private async observedAtHeaders(): Promise<VerifyResult | null> {
+    const { deadline, cutset } = this.settings;
+    const proof = await proveAtHeaders(this.program, this.prepared.function, cutset, deadline);
+    if (!proof) return null;
+    this.houdini = proof.report;
+    const cut = { cutset: 'headers' as const, cutpoints: proof.prepared.cut.cutpoints.length, verificationConditions: proof.prepared.vcs.length };
+    const invariants = new Map(proof.invariants.map((i) => [i.location, i.formula] as const));
+    return this.safe(proof.prepared, invariants, { ...cut, invariants: proof.invariants });
+  }
+
+  private async observedOnThisCutset(): Promise<VerifyResult | null> {
+    const { prepared, samples, hull } = this;
+    const limits = { deadline: this.settings.deadline };
+    const plain = candidatesFromSamples(prepared, samples, hull);
+    let proof = await proveByObservedBounds(prepared, plain, limits);
+    // Not proved with conjunctions: once more with candidates split by the program's branch
+    // conditions, which state the disjunctive invariants of loops with phases.
+    const split = proof.invariants ? null : splitCandidatesFromSamples(prepared, samples, plain);
+    if (split) proof = await proveByObservedBounds(prepared, split, limits);
+    this.houdini = proof.report;
+    if (!proof.invariants) return null;
+    const shown = await readable(prepared, proof.invariants, this.settings.deadline);
+    return this.safe(prepared, shown, { invariants: reportInvariants(prepared, shown) });
+  }
+
+  /** The schedule's steps in order, between the falsifier's deeper rounds and the observed bounds'
+   * turn; then the falsifier's remaining work. */
+  private async templateSearch(falsifies: boolean): Promise<VerifyResult> {
+    const { prepared, options, stats } = this;
+    const { deadline } = this.settings;
+    // Only the template steps use the bad states: taken once one is next. The conditions concrete
+    // states put on every invariant, whatever its template: the certificate's counterexamples add to
+    // them from step to step (sample-search.ts).
+    const conditions = stateConditions(this.samples.states, sampleBadStates(prepared.preparedProgram, prepared.function, this.samples, { deadline }));
+    for (const [index, attempt] of this.attempts.entries()) {
+      if (options.selectAttempt && !options.selectAttempt({ index, total: this.attempts.length, step: attempt.stepIndex, hull: attempt.hull })) continue;
+      if (this.houdiniPending && index > 0) {
+        const proved = await this.tryObservedBounds();
+        if (proved) return proved;
+      }
+      // A deeper round of the falsifier before each later step.
+      if (falsifies && index > 0) {
+        const found = await this.falsified((f) => f.next(), { stats });
+        if (found) return found;
+      }
+      if (this.satWork.exhausted) {
+        this.lastReason = `SAT work limit reached (${this.satWork.describe()} over all steps; last step: ${this.lastReason})`;
+        break;
+      }
+      if (deadline.aborted) return this.unknown('aborted', { stats });
+      if (deadline.passed) return this.unknown(deadline.timeoutReason(), { stats });
+      const outcome = await this.templateStep(attempt, index, conditions);
+      if (outcome === 'stop') break;
+      if (outcome !== 'next') return outcome.answer;
+    }
+    if (this.houdiniPending) {
+      const proved = await this.tryObservedBounds();
       if (proved) return proved;
     }
-  }
-  // The falsifier's first round (cheap: shallow depths) comes before any template step; in a
-  // portfolio, only the lane that owns the first attempt runs it.
-  const falsifies = !options.selectAttempt || (first !== undefined && options.selectAttempt({ index: 0, total: attempts.length, step: first.stepIndex, hull: first.hull }));
-  if (falsifies) {
-    const found = await falsified((f) => f.next());
-    if (found) return found;
-  }
-  backend.warmUp?.();
-  // Only the template steps use the bad states: taken once one is next. The conditions concrete
-  // states put on every invariant, whatever its template: the certificate's counterexamples add to
-  // them from step to step (sample-search.ts).
-  const conditions = stateConditions(samples.states, sampleBadStates(prepared.preparedProgram, prepared.function, samples, { deadline }));
-  for (const [index, { step: scheduled, stepIndex, hull: withHull, facts, fixed }] of attempts.entries()) {
-    if (options.selectAttempt && !options.selectAttempt({ index, total: attempts.length, step: stepIndex, hull: withHull })) continue;
-    if (houdiniPending && index > 0) {
-      const proved = await tryObservedBounds();
-      if (proved) return proved;
-    }
-    // A deeper round of the falsifier before each later step.
-    if (falsifies && index > 0) {
-      const found = await falsified((f) => f.next(), { stats });
+    // The schedule is spent: the falsifier's remaining work.
+    if (falsifies) {
+      const found = await this.falsified((f) => f.rest(), { stats });
       if (found) return found;
     }
-    if (satWork.exhausted) {
-      lastReason = `SAT work limit reached (${satWork.describe()} over all steps; last step: ${lastReason})`;
-      break;
-    }
-    if (deadline.aborted) return unknown('aborted', { stats });
+    return this.unknown(this.lastReason, { stats });
+  }
+
+  /** One attempt: its system built and encoded, solved, and a model checked by the certificate checker. */
+  private async templateStep(attempt: Attempt, index: number, conditions: ReturnType<typeof stateConditions>): Promise<StepOutcome> {
+    const { prepared, options, stats, settings } = this;
+    const { deadline, backend } = settings;
+    const { step: scheduled, hull: withHull, facts, fixed } = attempt;
     const step = widenedStep(prepared, scheduled);
-    if (deadline.passed) return unknown(deadline.timeoutReason(), { stats });
-    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${withHull ? '+eq' : ''}${placed.facts.size > 0 ? '+pin' : ''}`;
+    const template = `${step.shape.disjuncts}x${step.shape.conjuncts}${withHull ? '+eq' : ''}${this.placed.facts.size > 0 ? '+pin' : ''}`;
     // A step at least as large in every dimension as one that passed a size limit passes it too:
     // skipped without building (building up to the limit takes a minute and gigabytes).
-    const smallerTooLarge = tooLarge.find((t) => t.hull === withHull && atLeastAsLarge(step, t.step));
+    const smallerTooLarge = this.tooLarge.find((t) => t.hull === withHull && atLeastAsLarge(step, t.step));
     if (smallerTooLarge) {
-      lastReason = `step ${template} not encoded: at least as large as step ${smallerTooLarge.template} (${smallerTooLarge.reason})`;
-      continue;
+      this.lastReason = `step ${template} not encoded: at least as large as step ${smallerTooLarge.template} (${smallerTooLarge.reason})`;
+      return 'next';
     }
-    options.onProgress?.({ kind: 'step-start', index, total: attempts.length, template, widths: step.widths });
+    options.onProgress?.({ kind: 'step-start', index, total: this.attempts.length, template, widths: step.widths });
     const encodeStart = Date.now();
     let templates: StepSystem['templates'];
     let system: StepSystem['system'];
@@ -365,10 +490,10 @@ export async function verify(problem: Problem, settings: Settings, options: Veri
       assertStateConditions(encoder, templates, facts, conditions);
     } catch (e) {
       const stopped = stepBuildStopped(e);
-      if (stopped.timeout) return unknown(deadline.timeoutReason(`last step: ${template} not encoded in time`), { stats });
-      lastReason = `step ${template} not encoded: ${stopped.reason}`;
-      tooLarge.push({ step, hull: withHull, template, reason: stopped.reason });
-      continue;
+      if (stopped.timeout) return { answer: this.unknown(deadline.timeoutReason(`last step: ${template} not encoded in time`), { stats }) };
+      this.lastReason = `step ${template} not encoded: ${stopped.reason}`;
+      this.tooLarge.push({ step, hull: withHull, template, reason: stopped.reason });
+      return 'next';
     }
     const encoded = { cnf: encoder.builder.toCnf(), stats: encoder.stats, decode: (m: readonly boolean[]) => encoder.decode(m) };
     const encodeMillis = Date.now() - encodeStart;
@@ -376,17 +501,17 @@ export async function verify(problem: Problem, settings: Settings, options: Veri
     options.onCnf?.(index, encoded.cnf);
     // A large first step waits for the cheap certifiable check (its size, not its time, decides:
     // the same order on any machine).
-    if (houdiniPending && encoded.stats.clauses > LARGE_STEP_CLAUSES) {
-      const proved = await tryObservedBounds();
-      if (proved) return proved;
+    if (this.houdiniPending && encoded.stats.clauses > LARGE_STEP_CLAUSES) {
+      const proved = await this.tryObservedBounds();
+      if (proved) return { answer: proved };
     }
     // A step's budget is work (conflicts and propagations), so that the same steps fail on an idle
     // or a busy machine and the next ones (and Houdini) get their turn in the same order; wall clock
     // only as the user set it. All steps together get VERIFY_SAT_WORK, so that the search as a whole
     // ends by its work.
-    const work = satWork.next(stepWork(settings, step));
+    const work = this.satWork.next(stepWork(settings, step));
     const sat = await backend.solve(encoded.cnf, satStepLimits(work, step.timeLimitMs ?? settings.limits.stepTimeLimitMs, deadline));
-    satWork.charge(sat);
+    this.satWork.charge(sat);
     const stepStats: StepStats = {
       template,
       disjuncts: step.shape.disjuncts,
@@ -410,9 +535,9 @@ export async function verify(problem: Problem, settings: Settings, options: Veri
     // candidate. Only then: where the Farkas CNF answers, it is the cheaper of the two.
     const searchStart = Date.now();
     const searched = sat.status === 'unknown' && !deadline.passed && !deadline.aborted
-      ? await searchBySamples({ prepared, templates, widths: step.widths, facts, conditions, backend, work: satWork.next(stepWork(settings, step)), deadline })
+      ? await searchBySamples({ prepared, templates, widths: step.widths, facts, conditions, backend, work: this.satWork.next(stepWork(settings, step)), deadline })
       : null;
-    if (searched) satWork.charge(searched);
+    if (searched) this.satWork.charge(searched);
     // The reason counts rounds, not milliseconds: the same on every run (the time is statesMillis).
     const rounds = searched ? `${searched.rounds} round${searched.rounds === 1 ? '' : 's'}` : '';
     const statesMillis = Date.now() - searchStart;
@@ -424,17 +549,17 @@ export async function verify(problem: Problem, settings: Settings, options: Veri
     options.onProgress?.({ kind: 'step-done', index, stats: answered });
     if (searched?.kind === 'proved') {
       const shown = await readable(prepared, searched.invariants, deadline);
-      return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });
+      return { answer: this.safe(prepared, shown, { invariants: reportInvariants(prepared, shown) }) };
     }
-    if (sat.status === 'unsat' || searched?.kind === 'refuted') continue;
+    if (sat.status === 'unsat' || searched?.kind === 'refuted') return 'next';
     if (sat.status === 'unknown') {
-      lastReason = sat.reason ?? 'SAT solver gave no answer';
-      if (deadline.passed) return unknown(deadline.timeoutReason(`last step: ${lastReason}`), { stats });
-      continue; // a larger step may still be answered (e.g. a memory abort on one instance)
+      this.lastReason = sat.reason ?? 'SAT solver gave no answer';
+      if (deadline.passed) return { answer: this.unknown(deadline.timeoutReason(`last step: ${this.lastReason}`), { stats }) };
+      return 'next'; // a larger step may still be answered (e.g. a memory abort on one instance)
     }
     const values = encoded.decode(sat.model!);
     const value = (u: string): bigint => values.get(u) ?? 0n;
-    if (!satisfies(system, value)) return unknown('internal: the SAT model does not satisfy the bilinear system', { stats });
+    if (!satisfies(system, value)) return { answer: this.unknown('internal: the SAT model does not satisfy the bilinear system', { stats }) };
     const invariants = new Map<number, Formula>();
     for (const [c, t] of templates) invariants.set(c, simplifyInvariant(F.and(facts.get(c) ?? F.TRUE, decodeTemplate(t, value))));
     options.onProgress?.({ kind: 'checking' });
@@ -444,25 +569,13 @@ export async function verify(problem: Problem, settings: Settings, options: Veri
     });
     const reports = reportInvariants(prepared, invariants);
     if (!check.valid) {
-      return unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, invariants: reports });
+      return { answer: this.unknown(`certificate rejected: ${check.reason ?? 'an obligation was not proved'}`, { stats, invariants: reports }) };
     }
     const shown = await readable(prepared, invariants, deadline);
-    return guarded(program, prepared, shown, { ...base, stats, invariants: reportInvariants(prepared, shown), ...(houdini ? { houdini } : {}), verdict: 'safe', certified: true, millis: Date.now() - started });
+    return { answer: this.safe(prepared, shown, { invariants: reportInvariants(prepared, shown) }) };
   }
-  if (houdiniPending) {
-    const proved = await tryObservedBounds();
-    if (proved) return proved;
-  }
-  // The schedule is spent: the falsifier's remaining work.
-  if (falsifies) {
-    const found = await falsified((f) => f.rest(), { stats });
-    if (found) return found;
-  }
-  return unknown(lastReason, { stats });
 }
 
-/** A certified "safe" is returned only after runs of the original program have not broken it or its
- * invariants (lib/guard): the certificate is about the prepared procedure, built by code that can err. */
 /**
  * Certified invariants, made readable by dropping conjuncts while the checker still validates them.
  * Each try changes the invariant at one cut-point, so only the regions from and to it are checked
@@ -490,6 +603,8 @@ async function readable(prepared: PreparedAnalysis, invariants: ReadonlyMap<numb
   return same || !partial || (await check(shown)) ? shown : new Map(invariants);
 }
 
+/** A certified "safe" is returned only after runs of the original program have not broken it or its
+ * invariants (lib/guard): the certificate is about the prepared procedure, built by code that can err. */
 function guarded(program: Program, prepared: PreparedAnalysis, invariants: ReadonlyMap<number, Formula>, result: VerifyResult): VerifyResult {
   guardSafe(program, prepared.function, prepared.cut, invariants);
   return result;

@@ -28,7 +28,7 @@ import type { CheckLimits } from '../../certify/lia-solver.js';
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
-import { locationPos, type Program } from '../../ir/cfg.js';
+import { locationPos } from '../../ir/cfg.js';
 import { atomsOfConjunction, atomVariables, cubeToFormula, negateAtom, normalizeCube, renameAtom, substituteAtom, type Atom } from '../../rational/constraints.js';
 import { binaryInterpolant } from '../../rational/interpolate.js';
 import { checkInvariants, type SummaryPairCertificate } from '../../certify/certificate.js';

@@ -20,7 +20,6 @@
 // handled by the interprocedural version with negative summaries (inter-annotation.ts).
 import * as F from '../../ir/formula.js';
 import * as L from '../../ir/linear.js';
-import type { Program } from '../../ir/cfg.js';
 import { atomKey, atomsOfConjunction, cubeToFormula, negateAtom, normalizeCube, renameAtom, substituteAtom, type Atom } from '../../rational/constraints.js';
 import { binaryInterpolant } from '../../rational/interpolate.js';
 import { realEntails, SearchStopped, type EngineContext } from './context.js';

@@ -32,9 +32,9 @@ export type { RankedProcedure } from './termination/recursion-ranking.js';
 
 // What the CLI uses besides the above (cli/ imports lib only through this file).
 export { polyToString } from './constraints/system.js';
-export { cutpointPosition, cutpointsByLine, scopeAtLine } from './engines/constraint/pins.js';
+export { cutpointPosition, cutpointPositions, cutpointsByLine, scopeAtLine } from './engines/constraint/pins.js';
 export { availableEngines, CONSTRAINT_ENGINE, constraintEngine, engineByName, registeredEngines, type Engine, type EngineName, type EngineOptions, type EngineResult, type EngineStats } from './engines/index.js';
-export { EMIT_KINDS, exportProblem, type EmitKind } from './export/index.js';
+export { EMIT_KINDS, exportProblem, scheduleStep, type EmitKind } from './export/index.js';
 export { type FrontendOptions } from './frontend/index.js';
 export { type BoundsEvent } from './termination/bounds.js';
 export { refuteWithCex } from './conditions/refute.js';
@@ -43,7 +43,7 @@ export { DEFAULT_MAX_STEPS, formatRunResult, runResultToJson, type RunOptions, t
 export { locationPos, type DataModel, type Property } from './ir/cfg.js';
 export { printProcedure, printProgram, programToDot } from './ir/print.js';
 export { CEX_AFTER_VERIFY_TIMEOUT_MS, CONDITION_QUERY_CONFLICTS, CONDITION_QUERY_PROPAGATIONS, CONDITION_SEARCH_TIMEOUT_MS, Deadline, DeadlineExceeded, FURTHER_ANSWER_MIN_QUERIES, STRENGTHEN_QUERIES, SAT_STEP_CONFLICTS, SAT_STEP_PROPAGATIONS, TRACE_RUN_STEPS, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS, WorkLimitExceeded } from './limits.js';
-export { crossCheck, crossCheckJson, formatCrossCheck, type CrossCheckOptions, type CrossCheckResult, type CrossCheckRow } from './portfolio/cross-check.js';
+export { crossCheck, crossCheckJson, formatCrossCheck, recheckCertificate, type CrossCheckOptions, type CrossCheckResult, type CrossCheckRow } from './portfolio/cross-check.js';
 export { type ConfigurationEvent } from './portfolio/index.js';
 export * from './start.js';
 export { AnalysisUnsupported, prepareAnalysis, Problem, templatesFor } from './problem/prepare.js';

@@ -2,7 +2,7 @@
 // for inspection (what the SAT solver is asked after bit-blasting).
 import type { Command } from 'commander';
 import { dataModelOption, loadProgram, propertyOption, type ProgramInputOptions } from '../program-input.js';
-import { AnalysisUnsupported, prepareAnalysis, stepSystem, loadSchedule, polyToString, InputError, formula as F, linear as L } from '../../lib/index.js';
+import { scheduleStep, polyToString, InputError, formula as F, linear as L } from '../../lib/index.js';
 import { EXIT } from '../exit-codes.js';
 import { runCommand } from '../common.js';
 import { cutsetOption, functionOption, templateOption } from '../options.js';
@@ -31,21 +31,10 @@ export function register(program: Command): void {
     .action((file: string, opts: ConstraintsCliOptions) =>
       runCommand(() => {
         const { program } = loadProgram(file, opts);
-        const schedule = loadSchedule(opts.template);
         const stepNo = Number(opts.step);
-        if (!Number.isInteger(stepNo) || stepNo < 1 || stepNo > schedule.steps.length) {
-          throw new InputError('error', `--step must be from 1 to ${schedule.steps.length}`, null);
-        }
-        let prepared;
-        try {
-          prepared = prepareAnalysis(program, opts.function, opts.cutset as 'paths' | 'headers');
-        } catch (e) {
-          // Recursion: this command shows one procedure's system; `farkas verify` summarises procedures.
-          if (e instanceof AnalysisUnsupported) throw new InputError('unsupported', `${e.message}; \`farkas constraints\` shows single-procedure systems only`, null);
-          throw e;
-        }
-        // The step as verify solves it (constants widened to the program's; lib/problem/step-system.ts).
-        const { step, system, applications } = stepSystem(prepared, schedule.steps[stepNo - 1]!);
+        if (!Number.isInteger(stepNo) || stepNo < 1) throw new InputError('error', `--step expects a positive integer, got '${opts.step}'`, null);
+        // The step as verify solves it (constants widened to the program's; lib/export/index.ts).
+        const { prepared, step, system, applications } = scheduleStep(program, { ...(opts.function !== undefined ? { function: opts.function } : {}), cutset: opts.cutset as 'paths' | 'headers', schedule: opts.template, step: stepNo }, '`farkas constraints`');
         const proc = prepared.cut.proc;
         const where = (loc: number): string => {
           const p = proc.locations[loc]?.pos;

@@ -6,7 +6,8 @@
 // as they come.
 import type { Formula } from '../ir/formula.js';
 import * as F from '../ir/formula.js';
-import type { Verdict } from '../result.js';
+import type { Verdict, VerifyResult } from '../result.js';
+import { checkInvariants } from '../certify/certificate.js';
 import { CONSTRAINT_ENGINE, registeredEngines, type Engine, type EngineOptions, type EngineResult } from '../engines/index.js';
 import { implies } from '../certify/lia.js';
 import { loopInvariants } from '../witness/loop-invariants.js';
@@ -194,4 +195,15 @@ export function crossCheckJson(r: CrossCheckResult, resultJson: (x: CrossCheckRo
     engines: r.rows.map((x) => ({ engine: x.engine, verdict: x.verdict, ...(x.reason !== undefined ? { reason: x.reason } : {}), millis: x.millis, certificate: x.certificate, result: resultJson(x) })),
     invariants: r.comparisons,
   };
+}
+
+/** A safe result's invariants checked once more by the certificate checker, on the problem prepared
+ * at the result's cut-set: an independent second look, beside the other engines' (the UI's Engines
+ * pane). Cut-points without a reported invariant are held to true. */
+export async function recheckCertificate(problem: Problem, result: VerifyResult): Promise<{ readonly valid: boolean; readonly reason?: string }> {
+  const prepared = problem.analysis(result.cutset);
+  const invariants = new Map<number, Formula>(result.invariants.map((i) => [i.location, i.formula]));
+  for (const c of prepared.unknownCutpoints) if (!invariants.has(c)) invariants.set(c, F.TRUE);
+  const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, { precondition: prepared.precondition });
+  return { valid: check.valid, ...(check.reason ? { reason: check.reason } : {}) };
 }

@@ -48,9 +48,8 @@ export function spData(r: SpResult): SpData {
 }
 
 async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
-  const { program } = problem;
   // The cut-points, so that one can be selected for `l` (sp at its line).
-  emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
+  emit({ type: 'cutpoints', points: cutpointMarks(problem, settings) });
   emit({ type: 'search', event: { kind: 'phase', text: 'sampling runs' } });
   const r = await ANALYSES.sp.run(problem, settings, {
     ...(job.options.atLine !== undefined ? { atLine: job.options.atLine } : {}),

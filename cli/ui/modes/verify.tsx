@@ -1,6 +1,6 @@
 // Mode `verify`: invariants per cut-point (the Invariant pane), a counterexample as a step-through
 // trace, and the Engines pane's second opinions on the same program.
-import { locationPos, type Formula, type Problem, type Program, type Settings, prepareAnalysis, type VerifyResult, availableEngines, checkInvariants, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS } from '../../../lib/index.js';
+import { type Formula, type Problem, type Program, type Settings, type VerifyResult, availableEngines, cutpointPositions, recheckCertificate, witnessFor, formula as F, constraintEngine, crossCheck, CONSTRAINT_ENGINE, type CrossCheckRow, type EngineResult, UI_CROSS_CHECK_ENGINE_TIMEOUT_MS } from '../../../lib/index.js';
 import { verifyJson } from '../../report/verify.js';
 import type { Emit, EngineRow, Job, SourceMark, WitnessOutcomeView } from '../protocol.js';
 import { RowNumbers, stepSearchEvent, widthsText } from './progress.js';
@@ -31,22 +31,13 @@ export interface VerifyData {
 }
 
 /** Where the cut-points are, before the search answers (same positions the result reports). */
-export function cutpointMarks(program: Program, job: Job): SourceMark[] {
-  try {
-    const prepared = prepareAnalysis(program, job.options.function, job.options.cutset);
-    const proc = prepared.cut.proc;
-    return prepared.unknownCutpoints.map((loc) => {
-      const pos = locationPos(proc, loc);
-      return { line: pos.line, col: pos.col };
-    });
-  } catch {
-    return []; // recursion or path explosion: verify itself says why
-  }
+export function cutpointMarks(problem: Problem, settings: Settings): SourceMark[] {
+  return cutpointPositions(problem, settings.cutset).map(({ line, col }) => ({ line, col }));
 }
 
 async function run(problem: Problem, settings: Settings, job: Job, emit: Emit): Promise<void> {
   const { program } = problem;
-  emit({ type: 'cutpoints', points: cutpointMarks(program, job) });
+  emit({ type: 'cutpoints', points: cutpointMarks(problem, settings) });
   const rows = new RowNumbers();
   const result = await constraintEngine.run(problem, settings, {
     constraints: {
@@ -116,7 +107,6 @@ function doneRow(row: Pick<CrossCheckRow, 'engine' | 'verdict' | 'millis' | 'rea
  * is the search's own, not run again) row by row as each engine ends, then an independent re-check of
  * the constraint engine's invariants by the certificate checker. */
 async function secondOpinions(problem: Problem, settings: Settings, result: EngineResult, emit: Emit): Promise<void> {
-  const { program } = problem;
   // The rows in the registry's order, which is the cross-check's.
   const engines: readonly string[] = availableEngines();
   const rows: EngineRow[] = [
@@ -149,10 +139,7 @@ async function secondOpinions(problem: Problem, settings: Settings, result: Engi
   update(last, { name: 'certificate check', status: 'running' });
   const started = Date.now();
   try {
-    const prepared = prepareAnalysis(program, result.function, result.cutset);
-    const invariants = new Map<number, Formula>(result.invariants.map((i) => [i.location, i.formula]));
-    for (const c of prepared.unknownCutpoints) if (!invariants.has(c)) invariants.set(c, F.TRUE);
-    const check = await checkInvariants(prepared.preparedProgram, prepared.function, invariants, { precondition: prepared.precondition });
+    const check = await recheckCertificate(problem, result);
     update(last, { name: 'certificate check', status: 'done', verdict: check.valid ? 'valid' : 'rejected', millis: Date.now() - started, ...(check.reason ? { note: check.reason } : {}) });
   } catch (e) {
     update(last, { name: 'certificate check', status: 'error', millis: Date.now() - started, note: (e as Error).message });

@@ -6,7 +6,8 @@
 import * as F from '../../ir/formula.js';
 import type { Formula } from '../../ir/formula.js';
 import { locationPos, type SourcePos } from '../../ir/cfg.js';
-import type { PreparedAnalysis } from '../../problem/prepare.js';
+import { AnalysisUnsupported, type PreparedAnalysis, type Problem } from '../../problem/prepare.js';
+import { PathExplosionError, type CutsetStrategy } from '../../vc/cutset.js';
 
 /** Where the engine reports a cut-point: a location stands before the statement of its first
  * outgoing edge when it has no position itself. */
@@ -84,4 +85,16 @@ export function scopeAtLine(prepared: PreparedAnalysis, line: number): Record<st
     for (const [cName, ir] of Object.entries(found ?? fallback)) if (!(cName in scope)) scope[cName] = ir;
   }
   return scope;
+}
+
+/** Where the unknown cut-points of the problem's function stand on the cut-set, as results report
+ * them; none when it cannot be prepared (recursion, too many paths: verify says why). */
+export function cutpointPositions(problem: Problem, cutset: CutsetStrategy): { readonly line: number; readonly col: number }[] {
+  try {
+    const prepared = problem.analysis(cutset);
+    return prepared.unknownCutpoints.map((loc) => cutpointPosition(prepared, loc));
+  } catch (e) {
+    if (e instanceof AnalysisUnsupported || e instanceof PathExplosionError) return [];
+    throw e;
+  }
 }

@@ -159,7 +159,7 @@ test('cex on a whole program: the nondet read becomes nondet_1, and the conditio
 });
 
 test('nondetAsParameters leaves a recursive function as it is: its inner calls could not take the reads as parameters', async (t) => {
-  // Found by lib/guard/projection.test.ts: the rewritten f took nondet_1 but called itself with n alone,
+  // Found by scripts/transformations.test.ts: the rewritten f took nondet_1 but called itself with n alone,
   // and the interpreter stopped with an internal error (so did `farkas cex` on such a function).
   const { nondetAsParameters } = await import('./nondet-inputs.js');
   const program = parseProgram('int f(int n) {\n  int k = __VERIFIER_nondet_int();\n  if (n <= 0) return k;\n  int r = f(n - 1);\n  __VERIFIER_assert(r != 7);\n  return r;\n}\n', 'r.c');

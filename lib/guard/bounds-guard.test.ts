@@ -43,7 +43,7 @@ test('the oracle counts body entries per entry into the loop, from the run of th
 });
 
 test('the oracle counts a call edge when its callee returns, and not an edge whose assertion fails', (t) => {
-  // Found by lib/guard/projection.test.ts; before, bounds called the certified n - 1 of the inner loop
+  // Found by scripts/transformations.test.ts; before, bounds called the certified n - 1 of the inner loop
   // contradicted ("7 iterations" at n = 5: the call entering it did not restart the count), the loop
   // started by a call made 0 iterations, and -x + 5 was contradicted by the iteration that fails.
   const enters = parseProgram('int g;\nint h() { g++; return g; }\nint f(int n) {\n  int k = 0;\n  for (int j = 0; j < 2; j++) {\n    k = h();\n    while (k < n) k++;\n  }\n  return k;\n}\n', 'enters.c');

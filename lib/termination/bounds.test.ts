@@ -53,7 +53,7 @@ test('counter instrumentation: the counter is reset on entering the loop and cou
 test('counter instrumentation keeps a quotient drawn at the loop head pinned, and observes every edge from the head into the body', (t) => {
   // `x / 2` at the head: the front end's havoc of the quotient must stay right before the assumption
   // that pins it, or a concrete run takes a stream value there and blocks (the observations then saw
-  // 1 iteration on every input). Found by lib/guard/projection.test.ts.
+  // 1 iteration on every input). Found by scripts/transformations.test.ts.
   const quotient = parseProgram('int f(int x) {\n  int k = 0;\n  while (x / 2 > 0) {\n    x = x - 1;\n    k++;\n  }\n  return k;\n}\n', 'q.c');
   const counted = withIterationCounters(quotient, 'f');
   t.deepEqual(runProgram(counted.program, { entry: 'f', inputs: input({ x: 9 }), nondet: [], nondetDefault: 0n }).outcome, { kind: 'exit', returnValue: 8n });

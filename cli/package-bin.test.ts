@@ -3,7 +3,7 @@
 // clone at the same path, so the build must leave the file executable (CI failed on this once).
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FARKAS_BIN } from './testing/farkas-bin.js';
@@ -33,4 +33,19 @@ test('the published package holds no tests and no test helpers', (t) => {
   t.true(files.includes('dist/bin/main.js'));
   t.true(files.includes('benchmarks/paper/fig1.c')); // the README's example
   t.deepEqual(files.filter((f) => /\.test\.|(^|\/)testing\//.test(f)), []);
+});
+
+test('every dependency in package.json is imported by the code the package ships', (t) => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const shipped = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'testing' ? [] : shipped(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [readFileSync(path, 'utf8')] : [];
+  });
+  const sources = [...shipped(join(ROOT, 'lib')), ...shipped(join(ROOT, 'cli'))];
+  // An import, a dynamic import or a resolved path of the package or of a file inside it.
+  const used = (name: string): boolean => sources.some((text) => new RegExp(`['"]${name.replace(/[/.-]/g, '\\$&')}(/[^'"]*)?['"]`).test(text));
+  const deps = Object.keys(manifest.dependencies);
+  t.true(deps.length >= 5, deps.join(', '));
+  t.deepEqual(deps.filter((d) => !used(d)), []);
 });
